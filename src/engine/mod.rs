@@ -1,0 +1,1 @@
+//! Pure rules: state, decisions, legal actions, scoring. No IO, no clock.

@@ -1,0 +1,6 @@
+//! Skymines play-by-chat: a faithful rules engine for the board game Skymines and the layers
+//! around it. Dependencies point one way: `data` ← `engine` ← (`luna`, `chat`) ← adapters.
+
+pub mod cli;
+pub mod data;
+pub mod engine;
