@@ -100,21 +100,39 @@ impl Resource {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Requirement {
-    Carbon { min: u32 },
-    Minerals { min: u32 },
-    Titanium { min: u32 },
-    Energy { min: u32 },
+    Carbon {
+        min: u32,
+    },
+    Minerals {
+        min: u32,
+    },
+    Titanium {
+        min: u32,
+    },
+    Energy {
+        min: u32,
+    },
     /// A research scientist other than the one advancing the upload marker.
-    ResearchScientist { min: u32 },
-    FieldScientist { min: u32 },
-    EitherScientist { min: u32 },
+    ResearchScientist {
+        min: u32,
+    },
+    FieldScientist {
+        min: u32,
+    },
+    EitherScientist {
+        min: u32,
+    },
     FourOfOneType,
     ThreeCarbonThreeOfOneType,
     /// Pay CrypCoin to the bank.
-    Pay { n: u32 },
+    Pay {
+        n: u32,
+    },
     NotFirstPlayerOnFirstTurnOfRound,
     /// Remove one card from your hand to the discard pile ("any" or a resource id).
-    DiscardFromHand { card: String },
+    DiscardFromHand {
+        card: String,
+    },
 }
 
 /// Something a player gains. One enum for plans, bonus spaces and majority tiers.
@@ -148,4 +166,12 @@ impl Structure {
     pub fn is_gas_collector(&self) -> bool {
         matches!(self, Structure::GasCollector { .. })
     }
+}
+
+/// The two sides of the game board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardSide {
+    Moon,
+    Belt,
 }

@@ -4,15 +4,22 @@
 //! Every file is parsed into typed structs, then checked. A bad file fails with a `DataError`
 //! naming the file, the entry and the field; loading never panics.
 
+pub mod belt;
 pub mod board;
+pub mod campaign;
 pub mod cards;
 pub mod common;
+pub mod luna;
+pub mod missions;
 pub mod moon;
 pub mod research;
+pub mod threats;
 pub mod tracks;
 mod validate;
 
-pub use common::{Company, Provenance, Requirement, Resource, Reward, Source, Structure};
+pub use common::{
+    BoardSide, Company, Provenance, Requirement, Resource, Reward, Source, Structure,
+};
 
 use cards::{card_kind, CardDef, CardOrigin};
 use serde::de::DeserializeOwned;
@@ -61,6 +68,12 @@ pub const FILES: &[&str] = &[
     "board.toml",
     "player-board.toml",
     "moon.toml",
+    "belt.toml",
+    "missions.toml",
+    "threats.toml",
+    "luna-cards.toml",
+    "luna-board.toml",
+    "campaign.toml",
 ];
 
 /// The copy of `assets/` built into the binary, used when no `data_dir` is configured.
@@ -73,6 +86,12 @@ fn embedded(name: &str) -> Option<&'static str> {
         "board.toml" => include_str!("../../assets/board.toml"),
         "player-board.toml" => include_str!("../../assets/player-board.toml"),
         "moon.toml" => include_str!("../../assets/moon.toml"),
+        "belt.toml" => include_str!("../../assets/belt.toml"),
+        "missions.toml" => include_str!("../../assets/missions.toml"),
+        "threats.toml" => include_str!("../../assets/threats.toml"),
+        "luna-cards.toml" => include_str!("../../assets/luna-cards.toml"),
+        "luna-board.toml" => include_str!("../../assets/luna-board.toml"),
+        "campaign.toml" => include_str!("../../assets/campaign.toml"),
         _ => return None,
     })
 }
@@ -124,6 +143,12 @@ pub struct GameData {
     pub board: board::BoardFile,
     pub player_board: board::PlayerBoardFile,
     pub moon: moon::MoonFile,
+    pub belt: belt::BeltFile,
+    pub missions: missions::MissionsFile,
+    pub threats: threats::ThreatsFile,
+    pub luna_cards: luna::LunaCardsFile,
+    pub luna_board: luna::LunaBoardFile,
+    pub campaign: campaign::CampaignFile,
     /// Every physical card: the 44 action cards, then 9 starting cards per colour, then the
     /// single-energy cards 01–04.
     pub cards: Vec<CardDef>,
@@ -181,6 +206,12 @@ impl GameData {
         let board: board::BoardFile = src.parse("board.toml")?;
         let player_board: board::PlayerBoardFile = src.parse("player-board.toml")?;
         let moon: moon::MoonFile = src.parse("moon.toml")?;
+        let belt: belt::BeltFile = src.parse("belt.toml")?;
+        let missions: missions::MissionsFile = src.parse("missions.toml")?;
+        let threats: threats::ThreatsFile = src.parse("threats.toml")?;
+        let luna_cards: luna::LunaCardsFile = src.parse("luna-cards.toml")?;
+        let luna_board: luna::LunaBoardFile = src.parse("luna-board.toml")?;
+        let campaign: campaign::CampaignFile = src.parse("campaign.toml")?;
 
         let mut data = GameData {
             cards: Vec::new(),
@@ -193,6 +224,12 @@ impl GameData {
             board,
             player_board,
             moon,
+            belt,
+            missions,
+            threats,
+            luna_cards,
+            luna_board,
+            campaign,
         };
         validate::all(&data)?;
         data.cards = build_card_table(&data);
@@ -265,15 +302,13 @@ impl GameData {
             .unwrap_or(0)
     }
 
-    /// Counts of entries by provenance tag over every tagged entry.
+    /// Counts of entries by provenance tag over every tagged entry. The Luna files carry no
+    /// per-entry tags (their contents are transcribed from the Luna helper app as a whole), and
+    /// the worked examples kept in the board files are scenarios rather than components, so
+    /// neither is counted.
     pub fn provenance_counts(&self) -> (usize, usize, usize) {
         let mut tags: Vec<Source> = Vec::new();
-        tags.extend(
-            self.action_cards
-                .cards
-                .iter()
-                .map(|c| c.provenance.source),
-        );
+        tags.extend(self.action_cards.cards.iter().map(|c| c.provenance.source));
         tags.extend(
             self.starting_cards
                 .starting_cards
@@ -324,6 +359,27 @@ impl GameData {
         tags.extend(self.moon.stations.iter().map(|s| s.provenance.source));
         tags.extend(self.moon.sectors.iter().map(|s| s.provenance.source));
         tags.push(self.moon.station_layout.provenance.source);
+        let b = &self.belt;
+        tags.push(b.numbering_source);
+        tags.push(b.station_layout.provenance.source);
+        tags.extend(b.stations.iter().map(|s| s.provenance.source));
+        tags.extend(b.station_paths.iter().map(|s| s.provenance.source));
+        tags.extend(b.asteroids.iter().map(|s| s.provenance.source));
+        tags.extend(b.flight_paths.iter().map(|s| s.provenance.source));
+        tags.push(b.threat_space.provenance.source);
+        let m = &self.missions;
+        tags.push(m.module.provenance.source);
+        tags.push(m.personal_bonus_space.provenance.source);
+        tags.extend(m.cards.iter().map(|c| c.provenance.source));
+        tags.extend(m.tasks().map(|(_, t)| t.provenance.source));
+        tags.push(self.threats.module.provenance.source);
+        tags.extend(self.threats.threats.iter().map(|t| t.provenance.source));
+        let c = &self.campaign;
+        tags.push(c.provenance.source);
+        tags.extend(c.chapter_list.iter().map(|x| x.provenance.source));
+        tags.extend(c.sp_rules.iter().map(|x| x.provenance.source));
+        tags.extend(c.ratings.iter().map(|x| x.provenance.source));
+        tags.push(c.luna.provenance.source);
         let count = |s: Source| tags.iter().filter(|t| **t == s).count();
         (
             count(Source::Stated),

@@ -72,16 +72,29 @@ impl TrackEntry {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TrackBonusEffect {
     /// Total energy +n when at least one face-up energy card is in the action area.
-    EnergyTotalBonus { n: u32 },
-    ExtraBonusMarkers { n: u32 },
+    EnergyTotalBonus {
+        n: u32,
+    },
+    ExtraBonusMarkers {
+        n: u32,
+    },
     /// Display card total cost −n when paying with this resource.
-    DisplayDiscount { n: u32, resource: Resource },
+    DisplayDiscount {
+        n: u32,
+        resource: Resource,
+    },
     /// Mixed resource payment when acquiring a display card, and total cost −n.
-    MixedPaymentAndDiscount { n: u32 },
+    MixedPaymentAndDiscount {
+        n: u32,
+    },
     /// Each titanium card in the action area is worth +n.
-    TitaniumCardValueBonus { n: u32 },
+    TitaniumCardValueBonus {
+        n: u32,
+    },
     /// A virtual field scientist icon; company field scientists count +n gas collectors.
-    VirtualFieldScientist { gas_collector_bonus: u32 },
+    VirtualFieldScientist {
+        gas_collector_bonus: u32,
+    },
     /// A bonus space on the track, used with the "place 1 bonus marker" action.
     BonusSpace(BonusSpaceEffect),
 }
