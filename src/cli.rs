@@ -9,6 +9,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     match words.as_slice() {
         ["data", "check", rest @ ..] => data_check(rest, out),
+        ["simulate", rest @ ..] => simulate(rest, out),
         ["help"] | ["--help"] | ["-h"] => {
             let _ = writeln!(out, "{USAGE}");
             0
@@ -25,7 +26,108 @@ pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
 }
 
 const USAGE: &str = "usage:
-  skymines data check [--dir DIR] [--json]   load and validate the component data";
+  skymines data check [--dir DIR] [--json]   load and validate the component data
+  skymines simulate --games N --players P [--seed S] [--json] [--no-check] [--tracks default|random] [--tokens fixed|draft] [--linked_slots]
+                                             seeded random self-play with invariant checks";
+
+/// Parses `--name value` / `--flag` options into a map.
+fn parse_flags(rest: &[&str], flags: &[&str]) -> Result<std::collections::BTreeMap<String, String>, String> {
+    let mut map = std::collections::BTreeMap::new();
+    let mut i = 0;
+    while i < rest.len() {
+        let Some(name) = rest[i].strip_prefix("--") else {
+            return Err(format!("unexpected argument `{}`", rest[i]));
+        };
+        let name = name.replace('-', "_");
+        if flags.contains(&name.as_str()) {
+            map.insert(name, "true".to_string());
+            i += 1;
+        } else {
+            let Some(value) = rest.get(i + 1) else {
+                return Err(format!("--{name} needs a value"));
+            };
+            map.insert(name, value.to_string());
+            i += 2;
+        }
+    }
+    Ok(map)
+}
+
+fn number<T: std::str::FromStr>(map: &std::collections::BTreeMap<String, String>, key: &str, default: T) -> Result<T, String> {
+    match map.get(key) {
+        None => Ok(default),
+        Some(v) => v.parse().map_err(|_| format!("--{key}: `{v}` is not a number")),
+    }
+}
+
+fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
+    use crate::engine::{GameOptions, TokenSetup, TrackSetup};
+    let parsed = parse_flags(rest, &["json", "no_check", "linked_slots"]).and_then(|m| {
+        let known = ["games", "players", "seed", "json", "no_check", "tracks", "tokens", "linked_slots", "luna"];
+        if let Some(k) = m.keys().find(|k| !known.contains(&k.as_str())) {
+            return Err(format!("unknown option --{k}"));
+        }
+        let options = GameOptions {
+            players: number(&m, "players", 2)?,
+            luna: match m.get("luna") {
+                Some(_) => Some(number(&m, "luna", 2u8)?),
+                None => None,
+            },
+            tracks: match m.get("tracks").map(String::as_str) {
+                None | Some("default") => TrackSetup::Default,
+                Some("random") => TrackSetup::Random,
+                Some(other) => TrackSetup::Chosen(other.split(',').map(|s| s.trim().to_string()).collect()),
+            },
+            tokens: match m.get("tokens").map(String::as_str) {
+                None | Some("fixed") => TokenSetup::Fixed,
+                Some("draft") => TokenSetup::Draft,
+                Some(other) => return Err(format!("--tokens: `{other}` is not fixed or draft")),
+            },
+            linked_slots: m.contains_key("linked_slots"),
+            seed: number(&m, "seed", 1)?,
+            ..GameOptions::default()
+        };
+        Ok((m, options))
+    });
+    let (map, options) = match parsed {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            return 2;
+        }
+    };
+    let data = match GameData::embedded() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("data check failed: {e}");
+            return 1;
+        }
+    };
+    let config = crate::sim::SimConfig {
+        games: number(&map, "games", 100).unwrap_or(100),
+        options,
+        check: !map.contains_key("no_check"),
+        max_decisions: 20_000,
+    };
+    if let Err(e) = crate::engine::new_game(&data, &config.options, &crate::sim::seat_names(config.options.players)) {
+        eprintln!("cannot set up that game: {e}");
+        return 2;
+    }
+    let report = crate::sim::run(&data, &config);
+    if map.contains_key("json") {
+        let _ = writeln!(out, "{}", serde_json::to_string(&report).unwrap_or_default());
+    } else {
+        let _ = writeln!(
+            out,
+            "{} games, {} completed, {} invariant violations, {:.1} games/s, mean final score {:.1}, digest {}",
+            report.games, report.completed, report.invariant_violations, report.games_per_second, report.mean_final_score, report.digest
+        );
+        for v in &report.violation_examples {
+            let _ = writeln!(out, "  violation: {v}");
+        }
+    }
+    if report.invariant_violations == 0 && report.completed == report.games { 0 } else { 1 }
+}
 
 fn data_check(rest: &[&str], out: &mut dyn Write) -> i32 {
     let mut dir: Option<PathBuf> = None;

@@ -4,3 +4,4 @@
 pub mod cli;
 pub mod data;
 pub mod engine;
+pub mod sim;

@@ -1,0 +1,414 @@
+//! The small rule effects every action shares: coins, the tank and research tracks with their ON
+//! switches and final spaces, company track steps with money barriers and bonus thresholds,
+//! station outposts, and what a seat has face up in its action area.
+
+use super::decision::ActionSource;
+use super::flow::Ctx;
+use super::state::{AreaTotals, GameState, SlotCard, TileKind, TileState};
+use crate::data::tracks::TrackBonusEffect;
+use crate::data::{CardId, Company, GameData, Resource};
+
+pub(crate) fn gain_coins(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
+    if n > 0 {
+        state.seats[seat].coins += n;
+        ctx.public(format!("{} gains {n} CrypCoin", state.seats[seat].name));
+    }
+}
+
+/// Pays coins; the caller has checked that the seat can (an underflow is recorded as a broken
+/// invariant, never hidden).
+pub(crate) fn pay(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
+    let s = &mut state.seats[seat];
+    if s.coins < n {
+        ctx.count(COIN_UNDERFLOW);
+    }
+    s.coins = s.coins.saturating_sub(n);
+}
+
+/// The note recorded when a payment exceeds a seat's coins (an engine bug).
+pub const COIN_UNDERFLOW: &str = "invariant_coin_underflow";
+
+/// Moves the helium-3 marker; on the final space every further step pays 2 CrypCoin.
+pub(crate) fn tank(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
+    if n == 0 {
+        return;
+    }
+    let track = &ctx.data.player_board.tank_track;
+    let from = state.seats[seat].tank as u32;
+    let to = (from + n).min(track.final_step);
+    let overflow = from + n - to;
+    state.seats[seat].tank = to as u8;
+    state.seats[seat].tank_steps_this_action += n;
+    ctx.count("tank_steps");
+    ctx.public(format!(
+        "{} moves the helium-3 marker {} step(s) to {}",
+        state.seats[seat].name,
+        to - from,
+        to
+    ));
+    // The ON switch fires when the marker reaches or passes its space (DECISIONS A1, C-6).
+    if from < track.on_step && to >= track.on_step {
+        let slot = ctx.data.player_board.tank_slot();
+        if !state.seats[seat].slot_on[slot] {
+            state.seats[seat].slot_on[slot] = true;
+            ctx.count("tank_on_switch");
+            ctx.public(format!(
+                "{} switches on the left additional action slot (from the next round)",
+                state.seats[seat].name
+            ));
+        }
+    }
+    if overflow > 0 {
+        ctx.count("tank_final_space");
+        let coins = overflow * track.overflow_coins_per_step;
+        gain_coins(ctx, state, seat, coins);
+    }
+}
+
+/// Whether the next step on a company track is free, behind a barrier, or impossible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StepStatus {
+    Free,
+    Barrier(u32),
+    End,
+}
+
+pub(crate) fn step_status(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    company: Company,
+) -> StepStatus {
+    let track = &data.tracks.tracks[state.tracks[company.index()]];
+    let pos = state.seats[seat].track_pos[company.index()] as u32;
+    if pos >= track.last_space {
+        StepStatus::End
+    } else if let Some(b) = track.barrier_after(pos) {
+        StepStatus::Barrier(b.cost)
+    } else {
+        StepStatus::Free
+    }
+}
+
+/// One step forward on a company track. A barrier in the way is paid (the caller checked the
+/// seat can and wants to). Passing a bonus threshold pays the mover and every seat that passed
+/// it before, and unlocks the track bonus from the mover's next turn.
+pub(crate) fn track_step(ctx: &mut Ctx, state: &mut GameState, seat: usize, company: Company) {
+    let data = ctx.data;
+    let track = &data.tracks.tracks[state.tracks[company.index()]];
+    let ci = company.index();
+    let pos = state.seats[seat].track_pos[ci] as u32;
+    if pos >= track.last_space {
+        return;
+    }
+    if let Some(b) = track.barrier_after(pos) {
+        pay(ctx, state, seat, b.cost);
+        ctx.count("money_barrier_paid");
+        ctx.public(format!(
+            "{} pays {} CrypCoin at the money barrier on the {} track",
+            state.seats[seat].name,
+            b.cost,
+            data.company_name(company)
+        ));
+    }
+    state.seats[seat].track_pos[ci] = (pos + 1) as u8;
+    if let Some((_, th)) = track.threshold_after(pos) {
+        ctx.count("bonus_threshold");
+        let others: Vec<usize> = (0..state.seats.len())
+            .filter(|&s| s != seat && state.seats[s].track_pos[ci] as u32 > th.after_space)
+            .collect();
+        gain_coins(ctx, state, seat, th.coins);
+        for s in others {
+            ctx.count("bonus_threshold_shared");
+            gain_coins(ctx, state, s, th.coins);
+        }
+        if let Some(bi) = data.tracks.bonuses.iter().position(|b| b.id == th.unlocks) {
+            if !state.seats[seat].is_luna() {
+                state.seats[seat].bonus_pending |= 1 << bi;
+                ctx.public(format!(
+                    "{} unlocks the track bonus {} (usable from the next turn)",
+                    state.seats[seat].name, th.unlocks
+                ));
+            }
+        }
+    }
+}
+
+/// Moves up to `steps` on a track without asking: barriers are paid when affordable, otherwise
+/// the marker stops (used where no choice exists, e.g. starting bonuses).
+pub(crate) fn track_move_auto(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    company: Company,
+    steps: u32,
+) {
+    for _ in 0..steps {
+        match step_status(ctx.data, state, seat, company) {
+            StepStatus::End => break,
+            StepStatus::Barrier(cost) if state.seats[seat].coins < cost => break,
+            _ => track_step(ctx, state, seat, company),
+        }
+    }
+}
+
+/// Takes the top outpost of a station column (the caller checked the column is not empty).
+pub(crate) fn take_outpost(state: &mut GameState, company: Company, column: usize) {
+    let col = &mut state.stations[company.index()][column];
+    col.outposts = col.outposts.saturating_sub(1);
+    if col.outposts == 0 {
+        // The crossed-out space is uncovered and stays revealed for the whole game.
+        col.floor_revealed = true;
+    }
+}
+
+/// Columns an ousted outpost of `company` may return to.
+pub(crate) fn return_columns(state: &GameState, company: Company) -> Vec<usize> {
+    (0..3)
+        .filter(|&c| state.stations[company.index()][c].has_room())
+        .collect()
+}
+
+/// Counts what a seat has face up in its action area, with bonuses applied. `exclude` leaves
+/// out the research scientist that is advancing the upload marker.
+pub(crate) fn area_totals(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    exclude: Option<ActionSource>,
+) -> AreaTotals {
+    let s = &state.seats[seat];
+    let mut t = AreaTotals::default();
+    let titanium_bonus = permanent_value(data, state, seat, |e| match e {
+        TrackBonusEffect::TitaniumCardValueBonus { n } => Some(*n),
+        _ => None,
+    });
+    let plus_one_on = match state.tile(TileKind::PlusOne) {
+        TileState::Held {
+            seat: h,
+            on_card: Some(c),
+            used: false,
+        } if h == seat => Some(c),
+        _ => None,
+    };
+    for (slot, card) in s.up_cards() {
+        if exclude == Some(ActionSource::Slot(slot as u8)) {
+            continue;
+        }
+        add_card(data, &mut t, card, titanium_bonus, plus_one_on);
+    }
+    if let TileState::Held {
+        seat: h,
+        used: false,
+        ..
+    } = state.tile(TileKind::Energy)
+    {
+        if h == seat {
+            t.energy += tile_value(data, TileKind::Energy);
+            t.energy_cards += 1;
+        }
+    }
+    if state.holds_unused_tile(seat, TileKind::ResearchScientist) && exclude != Some(ActionSource::Tile)
+    {
+        t.research_scientists += 1;
+    }
+    if state.holds_unused_tile(seat, TileKind::FieldScientist) {
+        t.field_scientists += 1;
+    }
+    if has_virtual_field_scientist(data, state, seat) {
+        t.field_scientists += 1;
+    }
+    if t.energy_cards > 0 {
+        t.energy += energy_bonus(data, state, seat);
+    }
+    t
+}
+
+fn add_card(
+    data: &GameData,
+    t: &mut AreaTotals,
+    card: CardId,
+    titanium_bonus: u32,
+    plus_one_on: Option<CardId>,
+) {
+    let def = data.card(card);
+    let plus = u32::from(plus_one_on == Some(card));
+    match def.resource() {
+        Some(r) => {
+            let extra = if r == Resource::Titanium {
+                titanium_bonus
+            } else {
+                0
+            };
+            t.units[r.index()] += def.value + extra + plus;
+        }
+        None if def.is_energy() => {
+            t.energy += def.value;
+            t.energy_cards += 1;
+        }
+        None if def.is_research_scientist() => t.research_scientists += 1,
+        None if def.is_field_scientist() => t.field_scientists += 1,
+        None => {}
+    }
+}
+
+/// The value of one resource card in the seat's action area (with the titanium bonus and the
+/// "+1" tile).
+pub(crate) fn card_units(data: &GameData, state: &GameState, seat: usize, card: CardId) -> u32 {
+    let def = data.card(card);
+    let Some(r) = def.resource() else { return 0 };
+    let titanium = if r == Resource::Titanium {
+        permanent_value(data, state, seat, |e| match e {
+            TrackBonusEffect::TitaniumCardValueBonus { n } => Some(*n),
+            _ => None,
+        })
+    } else {
+        0
+    };
+    let plus = match state.tile(TileKind::PlusOne) {
+        TileState::Held {
+            seat: h,
+            on_card: Some(c),
+            ..
+        } if h == seat && c == card => 1,
+        _ => 0,
+    };
+    def.value + titanium + plus
+}
+
+/// The energy tile's points, the research tile's research points, from the data.
+pub(crate) fn tile_value(data: &GameData, kind: TileKind) -> u32 {
+    data.board
+        .bonus_tiles
+        .iter()
+        .find(|t| t.id == kind.data_id())
+        .map(|t| match kind {
+            TileKind::Energy => t.effect.energy_points,
+            TileKind::ResearchScientist => t.effect.research_points,
+            TileKind::FieldScientist => t.effect.n,
+            TileKind::PlusOne => t.effect.n,
+        })
+        .unwrap_or(0)
+}
+
+/// The track bonuses in effect for a seat: of each track's pair only the best unlocked one.
+/// With both bonuses of a track unlocked the player uses either one, never both (DECISIONS A2);
+/// for the permanent bonuses the second always dominates the first, so it is the one in effect.
+pub(crate) fn effective_bonuses<'d>(
+    data: &'d GameData,
+    state: &GameState,
+    seat: usize,
+) -> impl Iterator<Item = &'d crate::data::tracks::TrackBonusEntry> + 'd {
+    let active = state.seats[seat].bonus_active;
+    let bonuses = &data.tracks.bonuses;
+    bonuses.iter().enumerate().filter_map(move |(i, b)| {
+        let on = active & (1 << i) != 0;
+        let better_on = bonuses
+            .iter()
+            .enumerate()
+            .any(|(j, o)| active & (1 << j) != 0 && o.pair == b.pair && o.order > b.order);
+        (on && !better_on).then_some(b)
+    })
+}
+
+/// The value of the seat's permanent bonus of one kind in effect (0 if none).
+pub(crate) fn permanent_value(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    pick: impl Fn(&TrackBonusEffect) -> Option<u32>,
+) -> u32 {
+    effective_bonuses(data, state, seat)
+        .filter_map(|b| pick(&b.effect))
+        .max()
+        .unwrap_or(0)
+}
+
+pub(crate) fn energy_bonus(data: &GameData, state: &GameState, seat: usize) -> u32 {
+    permanent_value(data, state, seat, |e| match e {
+        TrackBonusEffect::EnergyTotalBonus { n } => Some(*n),
+        _ => None,
+    })
+}
+
+pub(crate) fn has_virtual_field_scientist(data: &GameData, state: &GameState, seat: usize) -> bool {
+    field_gas_bonus(data, state, seat).is_some()
+}
+
+/// The P-FIELD gas collector bonus, if unlocked.
+pub(crate) fn field_gas_bonus(data: &GameData, state: &GameState, seat: usize) -> Option<u32> {
+    effective_bonuses(data, state, seat)
+        .filter_map(|b| match b.effect {
+            TrackBonusEffect::VirtualFieldScientist { gas_collector_bonus } => {
+                Some(gas_collector_bonus)
+            }
+            _ => None,
+        })
+        .max()
+}
+
+/// Gas collectors in the sectors holding an outpost of `company` (each counts once, AM-8).
+pub(crate) fn gas_collectors(data: &GameData, state: &GameState, company: Company) -> u32 {
+    data.moon
+        .sectors
+        .iter()
+        .filter(|s| state.sectors[s.id as usize - 1] == Some(company))
+        .map(|s| s.structures.iter().filter(|x| x.is_gas_collector()).count() as u32)
+        .sum()
+}
+
+/// The marker moves onto the next screen; ON and final screen effects.
+pub(crate) fn research_screen_entered(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    from: Option<u8>,
+    to: u8,
+) {
+    let track = &ctx.data.player_board.research_track;
+    let reached_before = from.map(|f| f as u32 >= track.on_screen).unwrap_or(false);
+    if !reached_before && to as u32 >= track.on_screen {
+        let slot = ctx.data.player_board.research_slot();
+        if !state.seats[seat].slot_on[slot] {
+            state.seats[seat].slot_on[slot] = true;
+            ctx.count("research_on_switch");
+            ctx.public(format!(
+                "{} switches on the right additional action slot (from the next round)",
+                state.seats[seat].name
+            ));
+        }
+    }
+    if to as u32 == track.final_screen {
+        ctx.count("research_final_screen");
+    }
+}
+
+/// Whether the upload marker sits on the final screen (research points then become coins).
+pub(crate) fn on_final_screen(data: &GameData, state: &GameState, seat: usize) -> bool {
+    state.seats[seat].upload.map(u32::from) == Some(data.player_board.research_track.final_screen)
+}
+
+/// Face-up cards of the seat that are usable now, by slot.
+pub(crate) fn up_card_in_slot(state: &GameState, seat: usize, slot: u8) -> Option<CardId> {
+    match state.seats[seat].slots.get(slot as usize).copied().flatten() {
+        Some(SlotCard::Up(c)) => Some(c),
+        _ => None,
+    }
+}
+
+/// Flips a used card face down.
+pub(crate) fn flip_used(state: &mut GameState, seat: usize, card: CardId) {
+    if let Some(i) = state.seats[seat].slot_of(card) {
+        state.seats[seat].slots[i] = Some(SlotCard::Used(card));
+    }
+}
+
+pub(crate) fn use_tile(state: &mut GameState, kind: TileKind) {
+    if let TileState::Held { seat, on_card, .. } = state.tile(kind) {
+        state.tiles[GameState::tile_index(kind)] = TileState::Held {
+            seat,
+            used: true,
+            on_card,
+        };
+    }
+}

@@ -1,0 +1,382 @@
+//! The game's flow: whom the game waits on, the simultaneous phases (setup, planning), and the
+//! agenda runner that carries a turn from one decision to the next.
+
+use super::decision::{Decision, Task};
+use super::setup::apply_token;
+use super::state::{GameState, Phase, SlotCard};
+use super::{illegal, round, tasks, Event, RuleError, Visibility};
+use crate::data::GameData;
+
+/// The context of one application: the data, the events it produced, and coverage notes.
+pub(crate) struct Ctx<'a> {
+    pub data: &'a GameData,
+    pub events: Vec<Event>,
+    pub notes: Vec<&'static str>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(data: &'a GameData) -> Ctx<'a> {
+        Ctx {
+            data,
+            events: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn public(&mut self, text: String) {
+        self.events.push(Event {
+            visibility: Visibility::Public,
+            text,
+        });
+    }
+
+    pub fn private(&mut self, seat: usize, text: String) {
+        self.events.push(Event {
+            visibility: Visibility::Private(seat),
+            text,
+        });
+    }
+
+    /// Records that a rule fired (for `decision_coverage`).
+    pub fn count(&mut self, note: &'static str) {
+        self.notes.push(note);
+    }
+}
+
+pub(crate) fn waiting_on(state: &GameState) -> Vec<usize> {
+    match state.phase {
+        Phase::Setup => (0..state.seats.len())
+            .filter(|&s| {
+                let seat = &state.seats[s];
+                (seat.token.is_none() && !seat.token_choices.is_empty())
+                    || !seat.pending_rest.is_empty()
+            })
+            .collect(),
+        Phase::Planning => (0..state.seats.len())
+            .filter(|&s| !state.seats[s].planned && !state.seats[s].is_luna())
+            .collect(),
+        Phase::Action => state.agenda.last().map(|t| vec![t.seat()]).unwrap_or_default(),
+        Phase::Finished => Vec::new(),
+    }
+}
+
+pub(crate) fn legal_decisions(data: &GameData, state: &GameState, seat: usize) -> Vec<Decision> {
+    if seat >= state.seats.len() || !waiting_on(state).contains(&seat) {
+        return Vec::new();
+    }
+    let mut out: Vec<Decision> = candidates(data, state, seat)
+        .into_iter()
+        .filter(|d| check(data, state, seat, *d).is_ok())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// A superset of the legal decisions; `check` filters it.
+fn candidates(data: &GameData, state: &GameState, seat: usize) -> Vec<Decision> {
+    let s = &state.seats[seat];
+    match state.phase {
+        Phase::Setup => {
+            let mut out: Vec<Decision> = s
+                .token_choices
+                .iter()
+                .map(|t| Decision::KeepToken { token: *t as u8 })
+                .collect();
+            for card in &s.pending_rest {
+                for slot in &data.player_board.resting_slots.central {
+                    out.push(Decision::RestStartingCard {
+                        card: *card,
+                        slot: (*slot - 1) as u8,
+                    });
+                }
+            }
+            out
+        }
+        Phase::Planning => {
+            let mut out = vec![Decision::PlanDone, Decision::PlanClear];
+            for card in &s.hand {
+                for slot in 0..5u8 {
+                    out.push(Decision::PlanCard { card: *card, slot });
+                }
+            }
+            out
+        }
+        Phase::Action => match state.agenda.last() {
+            Some(task) => tasks::candidates(data, state, task),
+            None => Vec::new(),
+        },
+        Phase::Finished => Vec::new(),
+    }
+}
+
+/// Validates without changing anything.
+fn check(data: &GameData, state: &GameState, seat: usize, d: Decision) -> Result<(), RuleError> {
+    let mut ctx = Ctx::new(data);
+    resolve_dry(&mut ctx, state, seat, d)
+}
+
+fn resolve_dry(ctx: &mut Ctx, state: &GameState, seat: usize, d: Decision) -> Result<(), RuleError> {
+    match state.phase {
+        Phase::Setup => setup_check(ctx.data, state, seat, d),
+        Phase::Planning => planning_check(ctx.data, state, seat, d),
+        Phase::Action => tasks::check(ctx.data, state, seat, d),
+        Phase::Finished => Err(RuleError::GameOver),
+    }
+}
+
+pub(crate) fn apply(
+    data: &GameData,
+    state: &mut GameState,
+    seat: usize,
+    d: Decision,
+) -> Result<Vec<Event>, RuleError> {
+    apply_traced(data, state, seat, d).map(|(events, _)| events)
+}
+
+/// Applies a decision and also returns the notes of the rules that fired.
+pub(crate) fn apply_traced(
+    data: &GameData,
+    state: &mut GameState,
+    seat: usize,
+    d: Decision,
+) -> Result<(Vec<Event>, Vec<&'static str>), RuleError> {
+    if seat >= state.seats.len() {
+        return Err(RuleError::NoSuchSeat(seat));
+    }
+    if state.phase == Phase::Finished {
+        return Err(RuleError::GameOver);
+    }
+    let waiting = waiting_on(state);
+    if !waiting.contains(&seat) {
+        let names: Vec<&str> = waiting.iter().map(|s| state.seats[*s].name.as_str()).collect();
+        return Err(RuleError::NotYourTurn(names.join(", ")));
+    }
+    let mut ctx = Ctx::new(data);
+    resolve_dry(&mut ctx, state, seat, d)?;
+    ctx.count(d.kind());
+    match state.phase {
+        Phase::Setup => setup_perform(&mut ctx, state, seat, d),
+        Phase::Planning => planning_perform(&mut ctx, state, seat, d),
+        Phase::Action => tasks::perform(&mut ctx, state, seat, d),
+        Phase::Finished => return Err(RuleError::GameOver),
+    }
+    run_agenda(&mut ctx, state);
+    state.decisions_applied += 1;
+    Ok((ctx.events, ctx.notes))
+}
+
+/// Runs automatic tasks and resolves tasks with a single legal option, until a real choice is
+/// needed or the phase changes.
+pub(crate) fn run_agenda(ctx: &mut Ctx, state: &mut GameState) {
+    loop {
+        if state.phase != Phase::Action {
+            return;
+        }
+        let Some(task) = state.agenda.last().cloned() else {
+            return;
+        };
+        if tasks::run_auto(ctx, state, &task) {
+            continue;
+        }
+        if matches!(task, Task::ChooseAction { .. }) {
+            return;
+        }
+        let seat = task.seat();
+        let options: Vec<Decision> = tasks::candidates(ctx.data, state, &task)
+            .into_iter()
+            .filter(|d| tasks::check(ctx.data, state, seat, *d).is_ok())
+            .collect();
+        match options.as_slice() {
+            [only] => tasks::perform(ctx, state, seat, *only),
+            _ => return,
+        }
+    }
+}
+
+/// Validates a setup decision.
+fn setup_check(data: &GameData, state: &GameState, seat: usize, d: Decision) -> Result<(), RuleError> {
+    let s = &state.seats[seat];
+    match d {
+        Decision::KeepToken { token } => {
+            if s.token.is_some() {
+                return Err(illegal("you have already chosen your starting research token"));
+            }
+            if !s.token_choices.contains(&(token as usize)) {
+                return Err(illegal("that starting research token was not dealt to you"));
+            }
+            Ok(())
+        }
+        Decision::RestStartingCard { card, slot } => {
+            if !s.pending_rest.contains(&card) {
+                return Err(illegal("that card is not one of your token's starting cards"));
+            }
+            let central = &data.player_board.resting_slots.central;
+            if !central.contains(&(slot as usize + 1)) {
+                return Err(illegal("starting cards go into the 3 central resting slots"));
+            }
+            if !s.resting[slot as usize].is_empty() {
+                return Err(illegal("that resting slot already holds a card"));
+            }
+            Ok(())
+        }
+        _ => Err(RuleError::NotNow(
+            "the game is being set up: choose your starting research token or place your starting cards"
+                .to_string(),
+        )),
+    }
+}
+
+/// Carries out a validated setup decision.
+fn setup_perform(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decision) {
+    match d {
+        Decision::KeepToken { token } => {
+            let seat_state = &mut st.seats[seat];
+            let other: Vec<usize> = seat_state
+                .token_choices
+                .iter()
+                .copied()
+                .filter(|t| *t != token as usize)
+                .collect();
+            seat_state.token = Some(token as usize);
+            st.spare_tokens.extend(other);
+            ctx.private(
+                seat,
+                format!(
+                    "You keep starting research token {}",
+                    ctx.data.research.starting_tokens[token as usize].id
+                ),
+            );
+            if st.seats.iter().all(|x| x.token.is_some()) {
+                // Everyone has chosen: reveal together and carry out step 13.
+                for i in 0..st.seats.len() {
+                    st.seats[i].token_choices.clear();
+                    apply_token(ctx, st, i);
+                    let id = st.seats[i]
+                        .token
+                        .map(|t| ctx.data.research.starting_tokens[t].id.clone())
+                        .unwrap_or_default();
+                    ctx.public(format!("{} reveals starting research token {id}", st.seats[i].name));
+                }
+            }
+        }
+        Decision::RestStartingCard { card, slot } => {
+            let seat_state = &mut st.seats[seat];
+            seat_state.pending_rest.retain(|c| *c != card);
+            seat_state.hand.retain(|c| *c != card);
+            seat_state.resting[slot as usize].push(card);
+        }
+        _ => {}
+    }
+    if st
+        .seats
+        .iter()
+        .all(|s| s.token.is_some() && s.pending_rest.is_empty())
+    {
+        st.phase = Phase::Planning;
+    }
+}
+
+/// Validates a planning decision.
+fn planning_check(data: &GameData, state: &GameState, seat: usize, d: Decision) -> Result<(), RuleError> {
+    let s = &state.seats[seat];
+    match d {
+        Decision::PlanCard { card, slot } => {
+            if s.planned {
+                return Err(illegal(
+                    "you have already finished planning; clear your plan to change it",
+                ));
+            }
+            if !s.hand.contains(&card) {
+                return Err(illegal("that card is not in your hand"));
+            }
+            if !data.card(card).is_playable() {
+                return Err(illegal(
+                    "single share cards can never be placed in an action slot",
+                ));
+            }
+            if slot as usize >= s.slots.len() || !s.slot_on[slot as usize] {
+                return Err(illegal(format!("action slot {} is not switched on", slot + 1)));
+            }
+            if s.slots[slot as usize].is_some() {
+                return Err(illegal(format!("action slot {} already holds a card", slot + 1)));
+            }
+            Ok(())
+        }
+        Decision::PlanClear => {
+            if !s.planned && s.slots.iter().all(Option::is_none) {
+                return Err(illegal("you have nothing planned to clear"));
+            }
+            Ok(())
+        }
+        Decision::PlanDone => {
+            if s.planned {
+                return Err(illegal("you have already finished planning"));
+            }
+            Ok(())
+        }
+        _ => Err(RuleError::NotNow(
+            "it is the Planning phase: place cards face down in your action slots".to_string(),
+        )),
+    }
+}
+
+/// Carries out a validated planning decision.
+fn planning_perform(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decision) {
+    match d {
+        Decision::PlanCard { card, slot } => {
+            st.seats[seat].hand.retain(|c| *c != card);
+            st.seats[seat].slots[slot as usize] = Some(SlotCard::Planned(card));
+        }
+        Decision::PlanClear => {
+            let seat_state = &mut st.seats[seat];
+            for slot in seat_state.slots.iter_mut() {
+                if let Some(c) = slot.take() {
+                    seat_state.hand.push(c.card());
+                }
+            }
+            seat_state.planned = false;
+        }
+        Decision::PlanDone => {
+            st.seats[seat].planned = true;
+            let name = st.seats[seat].name.clone();
+            let n = st.seats[seat].slots.iter().flatten().count();
+            ctx.public(format!("{name} has planned ({n} card(s) face down)"));
+            maybe_reveal(ctx, st);
+        }
+        _ => {}
+    }
+}
+
+/// Once every seat has planned, all cards are revealed together and the Action phase begins.
+fn maybe_reveal(ctx: &mut Ctx, state: &mut GameState) {
+    if state.seats.iter().any(|s| !s.planned) {
+        return;
+    }
+    for s in state.seats.iter_mut() {
+        for slot in s.slots.iter_mut() {
+            if let Some(SlotCard::Planned(c)) = *slot {
+                *slot = Some(SlotCard::Up(c));
+            }
+        }
+    }
+    let data = ctx.data;
+    for i in 0..state.seats.len() {
+        let cards: Vec<String> = state.seats[i]
+            .slots
+            .iter()
+            .flatten()
+            .map(|c| data.card(c.card()).label())
+            .collect();
+        ctx.public(format!(
+            "{} reveals: {}",
+            state.seats[i].name,
+            if cards.is_empty() {
+                "no cards".to_string()
+            } else {
+                cards.join(", ")
+            }
+        ));
+    }
+    round::start_action_phase(ctx, state);
+}

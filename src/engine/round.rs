@@ -1,0 +1,174 @@
+//! The round's frame: starting the Action phase, ending a turn, the Preparation phase for the
+//! next round, and the end of the game.
+
+use super::decision::Task;
+use super::flow::Ctx;
+use super::state::{GameState, Phase, TileState};
+
+pub(crate) fn start_action_phase(ctx: &mut Ctx, state: &mut GameState) {
+    state.phase = Phase::Action;
+    for s in state.seats.iter_mut() {
+        s.turns_this_round = 0;
+        s.dropped_out = false;
+    }
+    let first = state.first_player;
+    state.active = Some(first);
+    state.agenda = vec![Task::ChooseAction { seat: first }];
+    ctx.public(format!(
+        "Round {}: the Action phase begins with {}",
+        state.round, state.seats[first].name
+    ));
+}
+
+/// End of a seat's turn: refill the research display, make this turn's track bonuses usable,
+/// and pass the turn clockwise (or end the Action phase).
+pub(crate) fn end_turn(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
+    refill_research_display(state, ctx);
+    unlock_pending_bonuses(ctx, state, seat);
+    let s = &mut state.seats[seat];
+    s.turns_this_round += 1;
+    s.tank_steps_this_action = 0;
+    match state.next_active_after(seat) {
+        Some(next) => {
+            state.active = Some(next);
+            state.agenda.push(Task::ChooseAction { seat: next });
+        }
+        None => end_action_phase(ctx, state),
+    }
+}
+
+fn unlock_pending_bonuses(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
+    let pending = state.seats[seat].bonus_pending;
+    if pending == 0 {
+        return;
+    }
+    let before = extra_markers(ctx, state.seats[seat].bonus_active);
+    state.seats[seat].bonus_active |= pending;
+    state.seats[seat].bonus_pending = 0;
+    let after = extra_markers(ctx, state.seats[seat].bonus_active);
+    // Extra bonus markers (A2): "2 additional in total", so only the difference is added.
+    if after > before {
+        let s = &mut state.seats[seat];
+        s.markers_total += (after - before) as u8;
+        s.markers_reserve += (after - before) as u8;
+        ctx.count("extra_bonus_markers");
+    }
+}
+
+fn extra_markers(ctx: &Ctx, active: u32) -> u32 {
+    use crate::data::tracks::TrackBonusEffect;
+    ctx.data
+        .tracks
+        .bonuses
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| active & (1 << i) != 0)
+        .filter_map(|(_, b)| match b.effect {
+            TrackBonusEffect::ExtraBonusMarkers { n } => Some(n),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Fills empty research display spaces from the matching supply (empty supply: stays empty).
+pub(crate) fn refill_research_display(state: &mut GameState, ctx: &Ctx) {
+    for (i, space) in ctx.data.board.research_display.spaces.iter().enumerate() {
+        if state.research_display[i].is_none() {
+            let letter = match space.letter {
+                'A' => 0,
+                'B' => 1,
+                _ => 2,
+            };
+            state.research_display[i] = state.plan_supply[letter].pop();
+        }
+    }
+}
+
+fn end_action_phase(ctx: &mut Ctx, state: &mut GameState) {
+    state.active = None;
+    state.agenda.clear();
+    if state.round as usize >= 1 + state.specials.len() {
+        state.phase = Phase::Finished;
+        ctx.public("The game is over: final scoring".to_string());
+        return;
+    }
+    preparation(ctx, state);
+}
+
+/// The Preparation phase for the next round (a–c), then the next Planning phase.
+fn preparation(ctx: &mut Ctx, state: &mut GameState) {
+    let data = ctx.data;
+    // a) The next special research plan: its coin to the supplement space, then face up.
+    let next = state.round as usize; // specials[0] is round 2's plan
+    if let Some(special) = state.specials.get_mut(next - 1) {
+        if special.coin_under {
+            special.coin_under = false;
+            state.supplement_coins += data.board.supplement_space.coins_added_per_round;
+        }
+        special.face_up = true;
+    }
+    // b) Bonus markers return; markers on tile spaces bring their tile.
+    for space in state.bonus_spaces.iter_mut() {
+        if let Some(m) = space.take() {
+            if !m.one_time {
+                state.seats[m.seat].markers_reserve += 1;
+            }
+        }
+    }
+    for space in state.track_bonus_spaces.iter_mut() {
+        if let Some(m) = space.take() {
+            if !m.one_time {
+                state.seats[m.seat].markers_reserve += 1;
+            }
+        }
+    }
+    for tile in state.tiles.iter_mut() {
+        if let TileState::Reserved { seat } = *tile {
+            *tile = TileState::Held {
+                seat,
+                used: false,
+                on_card: None,
+            };
+        }
+    }
+    // c) The card display: discard the right column, slide each row right, refill in order.
+    refill_card_display(state, data);
+    state.first_player = state.next_first_player;
+    state.round += 1;
+    for s in state.seats.iter_mut() {
+        s.planned = false;
+        s.dropped_out = false;
+        s.turns_this_round = 0;
+    }
+    state.phase = Phase::Planning;
+    ctx.count("preparation");
+    ctx.public(format!(
+        "Round {} begins: plan your cards ({} is first player)",
+        state.round, state.seats[state.first_player].name
+    ));
+}
+
+/// Preparation step c: each display row (left to right in the data's `space_grid`) loses its
+/// rightmost card to the discard pile, the rest slide right, then spaces fill in number order.
+pub(crate) fn refill_card_display(state: &mut GameState, data: &crate::data::GameData) {
+    for row in &data.board.card_display.space_grid {
+        let spaces: Vec<usize> = row.iter().map(|n| *n as usize - 1).collect();
+        let Some((&rightmost, rest)) = spaces.split_last() else {
+            continue;
+        };
+        if let Some(c) = state.display[rightmost].take() {
+            state.discard.push(c);
+        }
+        let remaining: Vec<_> = rest.iter().filter_map(|&i| state.display[i].take()).collect();
+        // Slide as far right as they go, keeping their order.
+        for (card, &space) in remaining.iter().rev().zip(spaces.iter().rev()) {
+            state.display[space] = Some(*card);
+        }
+    }
+    for space in state.display.iter_mut() {
+        if space.is_none() {
+            *space = state.action_stack.pop();
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! Game setup (rulebook steps 1–13): tracks, stations, decks, displays, seats, starting tokens.
+
+use super::effects;
+use super::flow::Ctx;
+use super::state::{Column, GameState, Phase, PlacedPlan, PlanRef, Seat, SeatKind, SpecialSlot, TileState};
+use super::{BoardSide, GameOptions, SetupError, TokenSetup, TrackSetup, ENGINE_VERSION};
+use crate::data::{CardId, Company, GameData, PlanId};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+pub(crate) fn new_game(
+    data: &GameData,
+    options: &GameOptions,
+    names: &[String],
+) -> Result<GameState, SetupError> {
+    check_options(options)?;
+    if names.len() != options.players {
+        return Err(SetupError::Names(names.len(), options.players));
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let tracks = allot_tracks(data, &options.tracks, &mut rng)?;
+
+    // Action card stack: each letter shuffled on its own, E at the bottom, A on top.
+    let mut action_stack: Vec<CardId> = Vec::new();
+    for letter in &data.action_cards.deck.stack_bottom_to_top {
+        let mut cards = data.action_cards_with_letter(*letter);
+        cards.shuffle(&mut rng);
+        action_stack.extend(cards);
+    }
+    let mut display = [None; 12];
+    for space in display.iter_mut() {
+        *space = action_stack.pop();
+    }
+
+    // Research plan supplies and display.
+    let mut plan_supply: [Vec<PlanId>; 3] = Default::default();
+    for (i, letter) in ['A', 'B', 'C'].iter().enumerate() {
+        let mut plans: Vec<PlanId> = data
+            .research
+            .plans
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.letter == *letter)
+            .map(|(k, _)| k as PlanId)
+            .collect();
+        plans.shuffle(&mut rng);
+        plan_supply[i] = plans;
+    }
+    let research_display = data
+        .board
+        .research_display
+        .spaces
+        .iter()
+        .map(|s| plan_supply[letter_index(s.letter)].pop())
+        .collect();
+
+    let participants = options.players + usize::from(options.luna.is_some());
+    let markers = if participants <= 2 { 3 } else { 2 };
+    let slot_on = {
+        let mut on = [false; 5];
+        for i in data.player_board.initially_on() {
+            on[i] = true;
+        }
+        on
+    };
+    let screens = data.player_board.research_track.screens as usize;
+    let mut seats: Vec<Seat> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let mut hand = data.starting_cards_of(i);
+            if let Some(c) = data.single_energy_card(i + 1) {
+                hand.push(c);
+            }
+            Seat {
+                name: name.clone(),
+                kind: SeatKind::Human,
+                colour: i,
+                hand,
+                slots: [None; 5],
+                slot_on,
+                resting: Default::default(),
+                coins: 1,
+                markers_reserve: markers,
+                markers_total: markers,
+                tank: 0,
+                research: vec![None; screens],
+                upload: None,
+                track_pos: [0; 4],
+                bonus_active: 0,
+                bonus_pending: 0,
+                planned: false,
+                dropped_out: false,
+                token: None,
+                token_choices: Vec::new(),
+                pending_rest: Vec::new(),
+                turns_this_round: 0,
+                acquired: Vec::new(),
+                tank_steps_this_action: 0,
+            }
+        })
+        .collect();
+
+    let mut spare_tokens = Vec::new();
+    match options.tokens {
+        TokenSetup::Fixed => {
+            let by_seat = data.research.first_game_tokens.by_seat();
+            for (i, seat) in seats.iter_mut().enumerate() {
+                seat.token = data
+                    .research
+                    .starting_tokens
+                    .iter()
+                    .position(|t| t.id == by_seat[i]);
+            }
+        }
+        TokenSetup::Draft => {
+            let mut tokens: Vec<usize> = (0..data.research.starting_tokens.len()).collect();
+            tokens.shuffle(&mut rng);
+            for seat in seats.iter_mut() {
+                seat.token_choices = tokens.drain(..2.min(tokens.len())).collect();
+            }
+            spare_tokens = tokens;
+        }
+    }
+
+    let mut state = GameState {
+        state_version: super::state::STATE_VERSION,
+        engine_version: ENGINE_VERSION,
+        data_hash: data.hash.clone(),
+        options: options.clone(),
+        rng,
+        round: 1,
+        phase: Phase::Setup,
+        seats: Vec::new(),
+        first_player: 0,
+        next_first_player: 0,
+        active: None,
+        tracks,
+        stations: [[Column::full(); 3]; 4],
+        sectors: vec![None; data.moon.sectors.len()],
+        removed_outposts: [0; 4],
+        action_stack,
+        discard: Vec::new(),
+        display,
+        plan_supply,
+        research_display,
+        supplement_coins: data.board.supplement_space.setup_coins,
+        specials: vec![
+            SpecialSlot {
+                coin_under: true,
+                face_up: false,
+                taken: false,
+            };
+            data.research.special_plans.len()
+        ],
+        bonus_spaces: vec![None; data.board.bonus_spaces.len()],
+        track_bonus_spaces: vec![None; data.tracks.bonuses.len()],
+        tiles: [TileState::Supply; 4],
+        agenda: Vec::new(),
+        decisions_applied: 0,
+        spare_tokens,
+    };
+    state.seats = std::mem::take(&mut seats);
+
+    let mut ctx = Ctx::new(data);
+    for seat in 0..state.seats.len() {
+        if state.seats[seat].token.is_some() {
+            apply_token(&mut ctx, &mut state, seat);
+        }
+    }
+    if state.seats.iter().all(|s| s.token.is_some() && s.pending_rest.is_empty()) {
+        state.phase = Phase::Planning;
+    }
+    Ok(state)
+}
+
+fn check_options(o: &GameOptions) -> Result<(), SetupError> {
+    if !(1..=4).contains(&o.players) {
+        return Err(SetupError::PlayerCount(o.players));
+    }
+    if let Some(level) = o.luna {
+        if level > 8 {
+            return Err(SetupError::LunaLevel(level));
+        }
+        if o.players == 4 {
+            return Err(SetupError::LunaWithFour);
+        }
+        return Err(SetupError::NotYetAvailable("Luna, the automa"));
+    }
+    if o.players == 1 {
+        return Err(SetupError::SoloNeedsLuna);
+    }
+    if o.threats && o.board != BoardSide::Belt {
+        return Err(SetupError::ThreatsNeedBelt);
+    }
+    if o.board == BoardSide::Belt {
+        return Err(SetupError::NotYetAvailable("the Belt side"));
+    }
+    if o.missions {
+        return Err(SetupError::NotYetAvailable("mission cards"));
+    }
+    if o.threats {
+        return Err(SetupError::NotYetAvailable("threat cards"));
+    }
+    if o.chapter.is_some() {
+        return Err(SetupError::NotYetAvailable("the campaign"));
+    }
+    Ok(())
+}
+
+fn letter_index(letter: char) -> usize {
+    match letter {
+        'A' => 0,
+        'B' => 1,
+        _ => 2,
+    }
+}
+
+/// Track index per company (Skymine, Minerva, Astrogo, Tawac).
+fn allot_tracks(
+    data: &GameData,
+    setup: &TrackSetup,
+    rng: &mut ChaCha8Rng,
+) -> Result<[usize; 4], SetupError> {
+    let find = |id: &str| {
+        data.track_index(id)
+            .ok_or_else(|| SetupError::UnknownTrack(id.to_string()))
+    };
+    let mut out = [0usize; 4];
+    match setup {
+        TrackSetup::Default => {
+            for c in Company::ALL {
+                let id = data
+                    .moon
+                    .company(c)
+                    .map(|e| e.default_track.clone())
+                    .unwrap_or_default();
+                out[c.index()] = find(&id)?;
+            }
+        }
+        TrackSetup::Random => {
+            // Shuffle the track cards, one per board edge; the half touching the edge names
+            // the track.
+            let mut cards: Vec<usize> = (0..data.tracks.cards.len()).collect();
+            cards.shuffle(rng);
+            for c in Company::ALL {
+                let card = &data.tracks.cards[cards[c.index()]];
+                let half = rng.gen_range(0..card.halves.len());
+                out[c.index()] = find(&card.halves[half])?;
+            }
+        }
+        TrackSetup::Chosen(ids) => {
+            if ids.len() != 4 {
+                return Err(SetupError::BadTrackChoice(ids.clone()));
+            }
+            let mut physical = Vec::new();
+            for (i, id) in ids.iter().enumerate() {
+                let t = find(id)?;
+                physical.push(data.tracks.tracks[t].physical_track);
+                out[i] = t;
+            }
+            physical.sort();
+            physical.dedup();
+            if physical.len() != 4 {
+                return Err(SetupError::BadTrackChoice(ids.clone()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Setup step 13 once a seat's token is known: token on the starting screen, the 3 matching
+/// cards into the central resting slots, the starting bonus.
+pub(crate) fn apply_token(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
+    let data = ctx.data;
+    let Some(token) = state.seats[seat].token else {
+        return;
+    };
+    let t = &data.research.starting_tokens[token];
+    state.seats[seat].research[0] = Some(PlacedPlan {
+        plan: PlanRef::Token,
+        face_down: false,
+    });
+    let colour = state.seats[seat].colour;
+    let cards: Vec<CardId> = t
+        .rest_icons
+        .iter()
+        .filter_map(|icon| data.starting_card(colour, icon))
+        .collect();
+    if state.options.linked_slots {
+        // Which central slot holds which card matters with linked slots: the player chooses.
+        state.seats[seat].pending_rest = cards;
+    } else {
+        let central: Vec<usize> = data
+            .player_board
+            .resting_slots
+            .central
+            .iter()
+            .map(|c| c - 1)
+            .collect();
+        for (card, slot) in cards.into_iter().zip(central) {
+            state.seats[seat].hand.retain(|c| *c != card);
+            state.seats[seat].resting[slot].push(card);
+        }
+    }
+    for bonus in &t.start_bonus {
+        if bonus.track == "tank" {
+            effects::tank(ctx, state, seat, bonus.n);
+        } else if let Some(c) = Company::parse(&bonus.track) {
+            effects::track_move_auto(ctx, state, seat, c, bonus.n);
+        }
+    }
+    state.seats[seat].tank_steps_this_action = 0;
+}

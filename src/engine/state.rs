@@ -1,0 +1,370 @@
+//! The game state: everything on the table, plus the agenda of pending work in the current turn.
+//! Plain data with small helpers; the rules that change it live in the sibling modules.
+
+use super::decision::{ActionSource, Task};
+use super::GameOptions;
+use crate::data::{CardId, Company, GameData, PlanId, Resource};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// Version of the serialized state layout.
+pub const STATE_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// Starting research tokens (draft) and, with linked slots, the starting cards' resting slots.
+    Setup,
+    Planning,
+    Action,
+    Finished,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeatKind {
+    Human,
+    /// The automa (its behaviour arrives with the Luna module).
+    Luna { level: u8 },
+}
+
+/// A card in an action slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SlotCard {
+    /// Placed face down in the Planning phase, not yet revealed (hidden information).
+    Planned(CardId),
+    /// Face up and usable.
+    Up(CardId),
+    /// Used this round and flipped face down (public: everyone saw it).
+    Used(CardId),
+}
+
+impl SlotCard {
+    pub fn card(self) -> CardId {
+        match self {
+            SlotCard::Planned(c) | SlotCard::Up(c) | SlotCard::Used(c) => c,
+        }
+    }
+}
+
+/// A plan lying on a research track screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlanRef {
+    /// The plan printed on the seat's starting research token.
+    Token,
+    Regular(PlanId),
+    /// Special research plan by index 0–5 (rounds 2–7).
+    Special(u8),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlacedPlan {
+    pub plan: PlanRef,
+    pub face_down: bool,
+}
+
+/// The four bonus tiles, by what they do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum TileKind {
+    PlusOne,
+    FieldScientist,
+    ResearchScientist,
+    Energy,
+}
+
+impl TileKind {
+    pub const ALL: [TileKind; 4] = [
+        TileKind::PlusOne,
+        TileKind::FieldScientist,
+        TileKind::ResearchScientist,
+        TileKind::Energy,
+    ];
+
+    /// The tile's id in board.toml.
+    pub fn data_id(self) -> &'static str {
+        match self {
+            TileKind::PlusOne => "plus_one_resource",
+            TileKind::FieldScientist => "field_scientist",
+            TileKind::ResearchScientist => "research_scientist",
+            TileKind::Energy => "energy",
+        }
+    }
+
+    pub fn from_data_id(id: &str) -> Option<TileKind> {
+        TileKind::ALL.into_iter().find(|t| t.data_id() == id)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TileState {
+    /// Below the board, free.
+    Supply,
+    /// Reserved through a tile space this round; arrives in the next Preparation phase.
+    Reserved { seat: usize },
+    /// In a seat's action area this round.
+    Held {
+        seat: usize,
+        used: bool,
+        /// The "+1" tile: the resource card it was placed on.
+        on_card: Option<CardId>,
+    },
+}
+
+/// A bonus marker on a bonus space.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marker {
+    pub seat: usize,
+    pub one_time: bool,
+}
+
+/// One station column: outposts form a stack from the base up; space 1 is the top.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Column {
+    pub outposts: u8,
+    /// The crossed-out 5th space has been revealed: it can never be covered again.
+    pub floor_revealed: bool,
+}
+
+impl Column {
+    pub fn full() -> Column {
+        Column {
+            outposts: 5,
+            floor_revealed: false,
+        }
+    }
+
+    /// Lowest space (1-based) an outpost may occupy: 5, or 4 once the floor is revealed.
+    pub fn base(self) -> u8 {
+        if self.floor_revealed {
+            4
+        } else {
+            5
+        }
+    }
+
+    pub fn has_room(self) -> bool {
+        self.outposts < self.base()
+    }
+
+    /// Whether home space `space` (1-based) is covered.
+    pub fn covers(self, space: u8) -> bool {
+        space <= self.base() && space + self.outposts > self.base()
+    }
+}
+
+/// A special research plan on the round track.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpecialSlot {
+    pub coin_under: bool,
+    pub face_up: bool,
+    pub taken: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    pub name: String,
+    pub kind: SeatKind,
+    /// Player colour 0–3 (♦ ★ ▲ ○): picks the starting cards.
+    pub colour: usize,
+    pub hand: Vec<CardId>,
+    pub slots: [Option<SlotCard>; 5],
+    pub slot_on: [bool; 5],
+    pub resting: [Vec<CardId>; 5],
+    pub coins: u32,
+    pub markers_reserve: u8,
+    pub markers_total: u8,
+    pub tank: u8,
+    pub research: Vec<Option<PlacedPlan>>,
+    /// None: on the left half of the starting token (before screen 0's plan).
+    pub upload: Option<u8>,
+    /// Track marker per company (by company index).
+    pub track_pos: [u8; 4],
+    /// Track bonuses usable now (bits by index in data.tracks.bonuses).
+    pub bonus_active: u32,
+    /// Track bonuses unlocked this turn: usable from the seat's next turn.
+    pub bonus_pending: u32,
+    pub planned: bool,
+    pub dropped_out: bool,
+    /// Index of the starting research token in data.research.starting_tokens.
+    pub token: Option<usize>,
+    /// Draft: the two tokens dealt (secret until the reveal).
+    pub token_choices: Vec<usize>,
+    /// Linked slots: starting cards still to be put into the central resting slots.
+    pub pending_rest: Vec<CardId>,
+    pub turns_this_round: u32,
+    /// Plans taken this turn, placed on the track at the end of the turn.
+    pub acquired: Vec<PlanRef>,
+    /// Turn-local counters (mission tasks, coverage): reset at the start of each action.
+    pub tank_steps_this_action: u32,
+}
+
+impl Seat {
+    pub fn is_luna(&self) -> bool {
+        matches!(self.kind, SeatKind::Luna { .. })
+    }
+
+    /// Face-up usable cards in the action slots.
+    pub fn up_cards(&self) -> impl Iterator<Item = (usize, CardId)> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| match s {
+            Some(SlotCard::Up(c)) => Some((i, *c)),
+            _ => None,
+        })
+    }
+
+    pub fn slot_of(&self, card: CardId) -> Option<usize> {
+        self.slots.iter().position(|s| s.map(SlotCard::card) == Some(card))
+    }
+
+    /// Every card the seat owns (hand, action area, resting decks).
+    pub fn owned_cards(&self) -> impl Iterator<Item = CardId> + '_ {
+        self.hand
+            .iter()
+            .copied()
+            .chain(self.slots.iter().flatten().map(|s| s.card()))
+            .chain(self.resting.iter().flatten().copied())
+    }
+}
+
+/// The whole game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameState {
+    pub state_version: u32,
+    pub engine_version: u32,
+    pub data_hash: String,
+    pub options: GameOptions,
+    pub rng: ChaCha8Rng,
+    pub round: u8,
+    pub phase: Phase,
+    pub seats: Vec<Seat>,
+    pub first_player: usize,
+    /// Who takes the first player marker at the next Preparation phase.
+    pub next_first_player: usize,
+    /// Seat whose turn it is in the Action phase.
+    pub active: Option<usize>,
+    /// Track index (in data.tracks.tracks) per company index.
+    pub tracks: [usize; 4],
+    pub stations: [[Column; 3]; 4],
+    /// Outpost per Moon sector (index = sector number − 1).
+    pub sectors: Vec<Option<Company>>,
+    /// Outposts removed from the game per company.
+    pub removed_outposts: [u8; 4],
+    /// Face-down action card stack; the top is the last element.
+    pub action_stack: Vec<CardId>,
+    /// Face-up discard pile; the top is the last element.
+    pub discard: Vec<CardId>,
+    /// Card display spaces 1–12 (index 0 = space 1).
+    pub display: [Option<CardId>; 12],
+    /// Face-down plan supplies A, B, C; the top is the last element.
+    pub plan_supply: [Vec<PlanId>; 3],
+    /// Research display, by space in data.board.research_display.spaces order.
+    pub research_display: Vec<Option<PlanId>>,
+    pub supplement_coins: u32,
+    pub specials: Vec<SpecialSlot>,
+    /// Markers on the 12 board bonus spaces (data.board.bonus_spaces order).
+    pub bonus_spaces: Vec<Option<Marker>>,
+    /// Markers on track bonus spaces, by track bonus index.
+    pub track_bonus_spaces: Vec<Option<Marker>>,
+    pub tiles: [TileState; 4],
+    /// Pending work of the current turn; the top is the last element.
+    pub agenda: Vec<Task>,
+    /// Increments with every applied decision (stale-click protection in the chat layer).
+    pub decisions_applied: u64,
+    /// Draft: tokens that went back to the box (used to give Luna a spare token).
+    pub spare_tokens: Vec<usize>,
+}
+
+impl GameState {
+    pub fn seat_count(&self) -> usize {
+        self.seats.len()
+    }
+
+    pub fn tile_index(kind: TileKind) -> usize {
+        kind as usize
+    }
+
+    pub fn tile(&self, kind: TileKind) -> TileState {
+        self.tiles[Self::tile_index(kind)]
+    }
+
+    /// The tile `kind` if `seat` holds it unused.
+    pub fn holds_unused_tile(&self, seat: usize, kind: TileKind) -> bool {
+        matches!(self.tile(kind), TileState::Held { seat: s, used: false, .. } if s == seat)
+    }
+
+    /// Visible coin icons in a company's station: the value of one share.
+    pub fn share_value(&self, data: &GameData, company: Company) -> u32 {
+        let coins = data.moon.station_layout.column_coins();
+        self.stations[company.index()]
+            .iter()
+            .zip(coins.iter())
+            .map(|(col, coins)| {
+                (1..=5u8)
+                    .filter(|&space| !col.covers(space))
+                    .map(|space| coins.get(space as usize - 1).copied().unwrap_or(0))
+                    .sum::<u32>()
+            })
+            .sum()
+    }
+
+    pub fn outposts_in_station(&self, company: Company) -> u32 {
+        self.stations[company.index()]
+            .iter()
+            .map(|c| c.outposts as u32)
+            .sum()
+    }
+
+    pub fn outposts_on_board(&self, company: Company) -> u32 {
+        self.sectors.iter().filter(|s| **s == Some(company)).count() as u32
+    }
+
+    pub fn track_of(&self, data: &'_ GameData, company: Company) -> usize {
+        let _ = data;
+        self.tracks[company.index()]
+    }
+
+    /// Whether a track bonus (by index) is usable by `seat` now.
+    pub fn has_bonus(&self, seat: usize, bonus: usize) -> bool {
+        self.seats[seat].bonus_active & (1 << bonus) != 0
+    }
+
+    /// Shares a seat owns of a company: the track's share icon plus share icons on owned cards.
+    pub fn shares(&self, data: &GameData, seat: usize, company: Company) -> u32 {
+        let track = &data.tracks.tracks[self.tracks[company.index()]];
+        let on_track = track.shares_at(self.seats[seat].track_pos[company.index()] as u32);
+        let on_cards = self.seats[seat]
+            .owned_cards()
+            .filter(|c| data.card(*c).share == Some(company))
+            .count() as u32;
+        on_track + on_cards
+    }
+
+    /// The next seat in clockwise order after `seat` that has not dropped out.
+    pub fn next_active_after(&self, seat: usize) -> Option<usize> {
+        let n = self.seats.len();
+        (1..=n)
+            .map(|k| (seat + k) % n)
+            .find(|&s| !self.seats[s].dropped_out)
+    }
+
+    pub fn source_card(&self, seat: usize, source: ActionSource) -> Option<CardId> {
+        match source {
+            ActionSource::Slot(i) => self.seats[seat].slots[i as usize].map(SlotCard::card),
+            ActionSource::Discarded(c) => Some(c),
+            ActionSource::Tile => None,
+        }
+    }
+}
+
+/// What a seat has face up in its action area, with every bonus applied.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AreaTotals {
+    pub units: [u32; 3],
+    pub energy: u32,
+    pub energy_cards: u32,
+    pub research_scientists: u32,
+    pub field_scientists: u32,
+}
+
+impl AreaTotals {
+    pub fn units_of(&self, r: Resource) -> u32 {
+        self.units[r.index()]
+    }
+}

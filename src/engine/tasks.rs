@@ -1,0 +1,1671 @@
+//! The Action phase, task by task: for the task on top of the agenda, which decisions are
+//! candidates, whether one is legal (`check`, with a specific reason when not), and what it does
+//! (`perform`, called only after `check` passed). Tasks that need no choice run in `run_auto`.
+
+use super::decision::{ActionSource, BonusRef, Decision, DiscardPurpose, Task};
+use super::effects::{self, StepStatus};
+use super::flow::Ctx;
+use super::round;
+use super::state::{GameState, PlacedPlan, PlanRef, SlotCard, TileKind, TileState};
+use super::{illegal, RuleError};
+use crate::data::board::{BonusSpaceKind, MajorityCompare};
+use crate::data::cards::CardKind;
+use crate::data::tracks::{BonusSpaceEffect, TrackBonusEffect};
+use crate::data::{CardId, Company, GameData, MoonGraph, Requirement, Resource, Reward};
+
+// ------------------------------------------------------------------------------------------
+// candidates
+
+pub(crate) fn candidates(data: &GameData, state: &GameState, task: &Task) -> Vec<Decision> {
+    let seat = task.seat();
+    let s = &state.seats[seat];
+    let companies = || Company::ALL.into_iter().map(|c| Decision::ChooseCompany { company: c });
+    match task {
+        Task::ChooseAction { .. } => {
+            let mut out = vec![Decision::UseEnergy, Decision::DropOut];
+            out.extend(
+                [None, Some(Resource::Carbon), Some(Resource::Minerals), Some(Resource::Titanium)]
+                    .map(|resource| Decision::UseResources { resource }),
+            );
+            for (slot, card) in s.up_cards() {
+                out.push(Decision::PlaceTile { card });
+                let source = ActionSource::Slot(slot as u8);
+                out.push(Decision::UseResearch { source });
+                out.push(Decision::UseField { source });
+            }
+            out.push(Decision::UseResearch {
+                source: ActionSource::Tile,
+            });
+            out.push(Decision::UseField {
+                source: ActionSource::Tile,
+            });
+            for i in 0..state.bonus_spaces.len() {
+                out.push(Decision::PlaceBonus {
+                    space: BonusRef::Board(i as u8),
+                });
+            }
+            for i in 0..state.track_bonus_spaces.len() {
+                out.push(Decision::PlaceBonus {
+                    space: BonusRef::Track(i as u8),
+                });
+            }
+            out
+        }
+        Task::SelectResources { .. } => {
+            let mut out = vec![Decision::FinishSelecting];
+            out.extend(s.up_cards().map(|(_, card)| Decision::SelectCard { card }));
+            out
+        }
+        Task::BuyWithUnits { .. } | Task::BuyForCoins { .. } => {
+            let mut out = vec![Decision::NoBuy];
+            out.extend((1..=12u8).map(|space| Decision::BuyCard { space }));
+            out
+        }
+        Task::SpendUnits { .. } => {
+            let mut out = vec![Decision::StopTracks];
+            out.extend(Company::ALL.map(|company| Decision::TrackStep { company }));
+            out
+        }
+        Task::ChooseExpansion { .. } | Task::TrackOfChoice { .. } | Task::OtherTracks { .. } => {
+            companies().collect()
+        }
+        Task::Expand { .. } => {
+            let mut out = vec![Decision::StopExpanding];
+            for sector in 1..=data.moon.sectors.len() as u8 {
+                for column in 0..3 {
+                    out.push(Decision::EnterSector { sector, column });
+                }
+            }
+            out
+        }
+        Task::ResearchFlip { .. } => {
+            let mut out = vec![Decision::SkipFlip];
+            out.extend((0..s.research.len() as u8).map(|screen| Decision::FlipPlan { screen }));
+            out
+        }
+        Task::ResearchAdvance { .. } => vec![Decision::Advance, Decision::StopAdvancing],
+        Task::SpendResearch { .. } => {
+            let mut out = vec![Decision::TakeCoin];
+            out.extend((0..state.research_display.len() as u8).map(|space| Decision::TakePlan { space }));
+            out.extend((0..state.specials.len() as u8).map(|index| Decision::TakeSpecial { index }));
+            out
+        }
+        Task::TrackMove { .. } => vec![Decision::PayBarrier, Decision::DeclineBarrier],
+        Task::RemoveOutposts { .. } => Company::ALL
+            .into_iter()
+            .flat_map(|company| (0..3).map(move |column| Decision::RemoveOutpost { company, column }))
+            .collect(),
+        Task::ReturnOusted { .. } => (0..3).map(|column| Decision::ReturnOutpost { column }).collect(),
+        Task::ChooseTier { tiers, .. } => tiers.iter().map(|&tier| Decision::ChooseTier { tier }).collect(),
+        Task::ChooseRewards { options, .. } => (0..options.len() as u8)
+            .map(|option| Decision::ChooseOption { option })
+            .collect(),
+        Task::DiscardActionChoice { .. } => (0..3).map(|option| Decision::ChooseOption { option }).collect(),
+        Task::DiscardFromHand { .. } => s.hand.iter().map(|&card| Decision::DiscardCard { card }).collect(),
+        Task::TakeFromDiscard { .. } => state
+            .discard
+            .iter()
+            .map(|&card| Decision::TakeFromDiscard { card })
+            .collect(),
+        Task::TakeRestingDeck { .. } => (0..5).map(|slot| Decision::TakeRestingDeck { slot }).collect(),
+        Task::RestCards { .. } => s
+            .slots
+            .iter()
+            .flatten()
+            .flat_map(|c| (0..5).map(move |slot| Decision::RestCard { card: c.card(), slot }))
+            .collect(),
+        Task::PlacePlans { .. } => (0..s.acquired.len() as u8)
+            .flat_map(|index| (0..s.research.len() as u8).map(move |screen| Decision::PlacePlan { index, screen }))
+            .collect(),
+        Task::Reward { .. } | Task::FlipUsed { .. } | Task::EndTurn { .. } => Vec::new(),
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// check
+
+fn wrong(task: &Task) -> RuleError {
+    RuleError::NotNow(format!("the game is waiting for: {}", describe(task)))
+}
+
+/// What a task asks, in words.
+pub(crate) fn describe(task: &Task) -> &'static str {
+    match task {
+        Task::ChooseAction { .. } => "the choice of an action",
+        Task::SelectResources { .. } => "the resource cards to use",
+        Task::BuyWithUnits { .. } => "a card to buy with resource units (or no card)",
+        Task::SpendUnits { .. } => "company track steps for the remaining units",
+        Task::ChooseExpansion { .. } => "the company to expand",
+        Task::Expand { .. } => "a sector to enter (or stop expanding)",
+        Task::ResearchFlip { .. } => "a research plan to flip for 2 CrypCoin (or skip)",
+        Task::ResearchAdvance { .. } => "advancing the upload marker (or stopping)",
+        Task::SpendResearch { .. } => "how to utilize research points",
+        Task::TrackMove { .. } => "whether to pay the money barrier",
+        Task::TrackOfChoice { .. } => "the company track to move on",
+        Task::OtherTracks { .. } => "the company tracks to move on",
+        Task::RemoveOutposts { .. } => "the station column to remove an outpost from",
+        Task::ReturnOusted { .. } => "the station column for the ousted outpost",
+        Task::ChooseTier { .. } => "the majority reward tier",
+        Task::ChooseRewards { .. } => "the reward option",
+        Task::BuyForCoins { .. } => "a card to buy for CrypCoin",
+        Task::DiscardFromHand { .. } => "a card to discard from your hand",
+        Task::DiscardActionChoice { .. } => "what to do with the discarded card",
+        Task::TakeFromDiscard { .. } => "a card to take from the discard pile",
+        Task::Reward { .. } => "a reward",
+        Task::TakeRestingDeck { .. } => "the resting deck to take back into your hand",
+        Task::RestCards { .. } => "the resting slots for your action cards",
+        Task::PlacePlans { .. } => "where to place your new research plans",
+        Task::FlipUsed { .. } | Task::EndTurn { .. } => "the end of the turn",
+    }
+}
+
+pub(crate) fn check(data: &GameData, state: &GameState, seat: usize, d: Decision) -> Result<(), RuleError> {
+    let Some(task) = state.agenda.last() else {
+        return Err(RuleError::NotNow("nothing is pending".to_string()));
+    };
+    if task.seat() != seat {
+        return Err(RuleError::NotYourTurn(state.seats[task.seat()].name.clone()));
+    }
+    let s = &state.seats[seat];
+    match (task, d) {
+        (Task::ChooseAction { .. }, _) => check_action(data, state, seat, d),
+        (Task::SelectResources { resource, chosen, .. }, Decision::SelectCard { card }) => {
+            let Some(slot) = s.slot_of(card) else {
+                return Err(illegal("that card is not in your action area"));
+            };
+            if s.slots[slot] != Some(SlotCard::Up(card)) {
+                return Err(illegal("that card is face down (already used)"));
+            }
+            let Some(r) = data.card(card).resource() else {
+                return Err(illegal("that is not a resource card"));
+            };
+            if let Some(want) = resource {
+                if r != *want {
+                    return Err(illegal(format!(
+                        "this action uses {} cards only; that card is {}",
+                        want.id(),
+                        r.id()
+                    )));
+                }
+            }
+            if chosen.contains(&card) {
+                return Err(illegal("that card is already chosen"));
+            }
+            Ok(())
+        }
+        (Task::SelectResources { resource, chosen, .. }, Decision::FinishSelecting) => {
+            if chosen.is_empty() {
+                return Err(illegal("choose at least one resource card"));
+            }
+            if resource.is_none() {
+                let units: u32 = chosen.iter().map(|c| effects::card_units(data, state, seat, *c)).sum();
+                if cheapest_display_cost(data, state, seat, chosen, true, 0).is_none_or(|c| c > units) {
+                    return Err(illegal("a mixed payment must buy a card, and no displayed card costs that little"));
+                }
+            }
+            Ok(())
+        }
+        (Task::BuyWithUnits { units, cards, mixed, .. }, Decision::BuyCard { space }) => {
+            let cost = display_cost(data, state, seat, space, cards, *mixed, 0)?;
+            if cost > *units {
+                return Err(illegal(format!(
+                    "you have {units} resource unit(s); that card costs {cost}"
+                )));
+            }
+            Ok(())
+        }
+        (Task::BuyWithUnits { mixed, .. }, Decision::NoBuy) => {
+            if *mixed {
+                return Err(illegal("a mixed payment must buy a card"));
+            }
+            Ok(())
+        }
+        (Task::SpendUnits { .. }, Decision::TrackStep { company }) => {
+            match effects::step_status(data, state, seat, company) {
+                StepStatus::End => Err(illegal(format!(
+                    "your marker is at the end of the {} track",
+                    data.company_name(company)
+                ))),
+                StepStatus::Barrier(cost) if s.coins < cost => Err(RuleError::NotEnoughCoins {
+                    have: s.coins,
+                    need: cost,
+                }),
+                _ => Ok(()),
+            }
+        }
+        (Task::SpendUnits { .. }, Decision::StopTracks) => {
+            let free = Company::ALL
+                .into_iter()
+                .find(|c| effects::step_status(data, state, seat, *c) == StepStatus::Free);
+            match free {
+                Some(c) => Err(illegal(format!(
+                    "every unit must be used while a track can move: the {} track is free",
+                    data.company_name(c)
+                ))),
+                None => Ok(()),
+            }
+        }
+        (Task::ChooseExpansion { .. }, Decision::ChooseCompany { company }) => {
+            if state.outposts_in_station(company) == 0 {
+                return Err(illegal(format!(
+                    "{} has no outposts left in its station",
+                    data.company_name(company)
+                )));
+            }
+            Ok(())
+        }
+        (Task::Expand { company, energy, entered, .. }, Decision::EnterSector { sector, column }) => {
+            if column > 2 || state.stations[company.index()][column as usize].outposts == 0 {
+                return Err(illegal(format!("station column {} is empty", column + 1)));
+            }
+            let cost = sector_cost(data, state, *company, sector, entered)?;
+            if cost > *energy {
+                return Err(illegal(format!(
+                    "you have {energy} energy point(s) left; entering sector {sector} costs {cost}"
+                )));
+            }
+            Ok(())
+        }
+        (Task::Expand { .. }, Decision::StopExpanding) => Ok(()),
+        (Task::ResearchFlip { .. }, Decision::FlipPlan { screen }) => {
+            if s.coins < 2 {
+                return Err(RuleError::NotEnoughCoins { have: s.coins, need: 2 });
+            }
+            match s.research.get(screen as usize).copied().flatten() {
+                Some(p) if !p.face_down => Ok(()),
+                Some(_) => Err(illegal("that plan is already face down")),
+                None => Err(illegal(format!("screen {} holds no plan", screen + 1))),
+            }
+        }
+        (Task::ResearchFlip { .. }, Decision::SkipFlip) => Ok(()),
+        (Task::ResearchAdvance { source, .. }, Decision::Advance) => check_advance(data, state, seat, *source),
+        (Task::ResearchAdvance { .. }, Decision::StopAdvancing) => Ok(()),
+        (Task::SpendResearch { points, .. }, Decision::TakeCoin) => {
+            if *points < data.research.acquisition.coin {
+                return Err(illegal("not enough research points"));
+            }
+            Ok(())
+        }
+        (Task::SpendResearch { points, .. }, Decision::TakePlan { space }) => {
+            let Some(Some(plan)) = state.research_display.get(space as usize) else {
+                return Err(illegal("that research display space is empty"));
+            };
+            let letter = data.research.plans[*plan as usize].letter;
+            let cost = data.research.acquisition.plan_cost(letter);
+            if cost > *points {
+                return Err(illegal(format!(
+                    "a {letter} plan costs {cost} research points; you have {points}"
+                )));
+            }
+            if !plan_placeable(data, state, seat, letter == 'A') {
+                return Err(illegal("there is no screen on your research track where that plan could go"));
+            }
+            Ok(())
+        }
+        (Task::SpendResearch { points, .. }, Decision::TakeSpecial { index }) => {
+            let Some(sp) = state.specials.get(index as usize) else {
+                return Err(illegal("there is no such special research plan"));
+            };
+            if !sp.face_up || sp.taken {
+                return Err(illegal("that special research plan is not available"));
+            }
+            let cost = data.research.acquisition.special;
+            if cost > *points {
+                return Err(illegal(format!(
+                    "a special plan costs {cost} research points; you have {points}"
+                )));
+            }
+            if !plan_placeable(data, state, seat, false) {
+                return Err(illegal("there is no screen on your research track where that plan could go"));
+            }
+            Ok(())
+        }
+        (Task::TrackMove { .. }, Decision::PayBarrier | Decision::DeclineBarrier) => Ok(()),
+        (Task::TrackOfChoice { .. }, Decision::ChooseCompany { company }) => {
+            if effects::step_status(data, state, seat, company) == StepStatus::End {
+                return Err(illegal("your marker is already at the end of that track"));
+            }
+            Ok(())
+        }
+        (Task::OtherTracks { excluded, .. }, Decision::ChooseCompany { company }) => {
+            if excluded.contains(&company) {
+                return Err(illegal(format!(
+                    "the {} track cannot be chosen here",
+                    data.company_name(company)
+                )));
+            }
+            Ok(())
+        }
+        (Task::RemoveOutposts { .. }, Decision::RemoveOutpost { company, column }) => {
+            if column > 2 || state.stations[company.index()][column as usize].outposts == 0 {
+                return Err(illegal("that station column is empty"));
+            }
+            Ok(())
+        }
+        (Task::ReturnOusted { company, .. }, Decision::ReturnOutpost { column }) => {
+            if column > 2 || !state.stations[company.index()][column as usize].has_room() {
+                return Err(illegal("that station column has no vacant home space"));
+            }
+            Ok(())
+        }
+        (Task::ChooseTier { tiers, .. }, Decision::ChooseTier { tier }) => {
+            if !tiers.contains(&tier) {
+                return Err(illegal("you do not qualify for that reward tier"));
+            }
+            Ok(())
+        }
+        (Task::ChooseRewards { options, .. }, Decision::ChooseOption { option }) => {
+            if option as usize >= options.len() {
+                return Err(illegal("there is no such option"));
+            }
+            Ok(())
+        }
+        (Task::BuyForCoins { discount, .. }, Decision::BuyCard { space }) => {
+            let cost = display_cost(data, state, seat, space, &[], false, *discount)?;
+            if cost > s.coins {
+                return Err(RuleError::NotEnoughCoins { have: s.coins, need: cost });
+            }
+            Ok(())
+        }
+        (Task::BuyForCoins { optional, .. }, Decision::NoBuy) => {
+            if !optional {
+                return Err(illegal("this bonus space buys a card"));
+            }
+            Ok(())
+        }
+        (Task::DiscardFromHand { filter, .. }, Decision::DiscardCard { card }) => {
+            if !s.hand.contains(&card) {
+                return Err(illegal("that card is not in your hand"));
+            }
+            if let Some(r) = filter {
+                if data.card(card).resource() != Some(*r) {
+                    return Err(illegal(format!("discard a {} resource card", r.id())));
+                }
+            }
+            Ok(())
+        }
+        (Task::DiscardActionChoice { card, and_or, .. }, Decision::ChooseOption { option }) => {
+            let can_act = data.card(*card).is_playable();
+            let can_buy = s.coins >= 2 && !state.discard.is_empty();
+            let ok = match option {
+                0 => can_act,
+                1 => can_buy,
+                2 => *and_or && can_act && can_buy,
+                _ => false,
+            };
+            if !ok {
+                return Err(illegal(match option {
+                    0 => "that card has no action to perform",
+                    1 => "buying from the discard pile needs 2 CrypCoin and a card there",
+                    _ => "that option is not available",
+                }));
+            }
+            Ok(())
+        }
+        (Task::TakeFromDiscard { .. }, Decision::TakeFromDiscard { card }) => {
+            if !state.discard.contains(&card) {
+                return Err(illegal("that card is not in the discard pile"));
+            }
+            if s.coins < 2 {
+                return Err(RuleError::NotEnoughCoins { have: s.coins, need: 2 });
+            }
+            Ok(())
+        }
+        (Task::TakeRestingDeck { .. }, Decision::TakeRestingDeck { slot }) => {
+            if s.resting.get(slot as usize).is_none_or(|d| d.is_empty()) {
+                return Err(illegal(format!("resting slot {} is empty", slot + 1)));
+            }
+            Ok(())
+        }
+        (Task::RestCards { used_slots, .. }, Decision::RestCard { card, slot }) => {
+            let Some(from) = s.slot_of(card) else {
+                return Err(illegal("that card is not in your action slots"));
+            };
+            if slot > 4 {
+                return Err(illegal("there are 5 resting slots"));
+            }
+            if used_slots.contains(&slot) {
+                return Err(illegal(format!(
+                    "resting slot {} already received a card this turn; each card goes to a different slot",
+                    slot + 1
+                )));
+            }
+            if state.options.linked_slots && from != slot as usize {
+                return Err(illegal(format!(
+                    "linked slots: the card in action slot {} goes to resting slot {}",
+                    from + 1,
+                    from + 1
+                )));
+            }
+            Ok(())
+        }
+        (Task::PlacePlans { .. }, Decision::PlacePlan { index, screen }) => {
+            let Some(plan) = s.acquired.get(index as usize) else {
+                return Err(illegal("there is no such acquired plan"));
+            };
+            screen_ok(data, state, seat, is_a_plan(data, *plan), screen)
+        }
+        (task, _) => Err(wrong(task)),
+    }
+}
+
+fn is_a_plan(data: &GameData, plan: PlanRef) -> bool {
+    matches!(plan, PlanRef::Regular(p) if data.research.plans[p as usize].letter == 'A')
+}
+
+/// Whether a newly acquired plan may go on `screen`.
+fn screen_ok(data: &GameData, state: &GameState, seat: usize, is_a: bool, screen: u8) -> Result<(), RuleError> {
+    let s = &state.seats[seat];
+    let Some(current) = s.research.get(screen as usize) else {
+        return Err(illegal("there is no such screen"));
+    };
+    if let Some(u) = s.upload {
+        if screen <= u {
+            return Err(illegal(
+                "a plan may only cover screens your upload marker has not reached or passed",
+            ));
+        }
+    }
+    let crossed = data.player_board.research_track.crossed_out_a.screens.contains(&(screen as u32));
+    if is_a && crossed && current.is_none() {
+        return Err(illegal("an A-research plan may not go on an empty screen with a crossed-out A"));
+    }
+    Ok(())
+}
+
+fn plan_placeable(data: &GameData, state: &GameState, seat: usize, is_a: bool) -> bool {
+    (0..state.seats[seat].research.len() as u8).any(|screen| screen_ok(data, state, seat, is_a, screen).is_ok())
+}
+
+/// Total cost of the display card on `space` (1–12) when paying with `cards` (resource units)
+/// or, with no cards, with coins and a bonus discount.
+fn display_cost(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    space: u8,
+    cards: &[CardId],
+    mixed: bool,
+    coin_discount: u32,
+) -> Result<u32, RuleError> {
+    let Some(Some(card)) = (space as usize).checked_sub(1).and_then(|i| state.display.get(i)) else {
+        return Err(illegal(format!("display space {space} is empty")));
+    };
+    let printed = data.card(*card).cost + data.display_board_cost(space as usize);
+    let discount = if cards.is_empty() {
+        coin_discount
+    } else {
+        resource_discount(data, state, seat, cards, mixed)
+    };
+    Ok(printed.saturating_sub(discount))
+}
+
+fn cheapest_display_cost(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    cards: &[CardId],
+    mixed: bool,
+    coin_discount: u32,
+) -> Option<u32> {
+    (1..=12u8)
+        .filter_map(|space| display_cost(data, state, seat, space, cards, mixed, coin_discount).ok())
+        .min()
+}
+
+/// Track-bonus discounts when buying a display card with resource cards.
+fn resource_discount(data: &GameData, state: &GameState, seat: usize, cards: &[CardId], mixed: bool) -> u32 {
+    let pays_with = |r: Resource| cards.iter().any(|c| data.card(*c).resource() == Some(r));
+    let _ = mixed;
+    effects::effective_bonuses(data, state, seat)
+        .map(|b| match b.effect {
+            TrackBonusEffect::MixedPaymentAndDiscount { n } => n,
+            TrackBonusEffect::DisplayDiscount { n, resource } if pays_with(resource) => n,
+            _ => 0,
+        })
+        .sum()
+}
+
+fn mixed_allowed(data: &GameData, state: &GameState, seat: usize) -> bool {
+    effects::effective_bonuses(data, state, seat)
+        .any(|b| matches!(b.effect, TrackBonusEffect::MixedPaymentAndDiscount { .. }))
+}
+
+/// Energy to enter `sector` for `company`: the cheapest border from its station or one of its
+/// sectors (including those entered this action), +1 when another company's outpost is there.
+fn sector_cost(
+    data: &GameData,
+    state: &GameState,
+    company: Company,
+    sector: u8,
+    entered: &[(u8, Option<Company>)],
+) -> Result<u32, RuleError> {
+    if sector == 0 || sector as usize > state.sectors.len() {
+        return Err(illegal(format!("there is no sector {sector}")));
+    }
+    let occupant = state.sectors[sector as usize - 1];
+    if occupant == Some(company) {
+        return Err(illegal(format!(
+            "sector {sector} already holds an outpost of {}",
+            data.company_name(company)
+        )));
+    }
+    let node = MoonGraph::sector_node(sector as u32);
+    let line = data.moon_graph.neighbours[node]
+        .iter()
+        .filter(|(n, _)| {
+            *n == MoonGraph::station_node(company)
+                || MoonGraph::node_sector(*n).is_some_and(|s| state.sectors[s as usize - 1] == Some(company))
+        })
+        .map(|(_, line)| line.energy())
+        .min();
+    let _ = entered;
+    let Some(line) = line else {
+        return Err(illegal(format!(
+            "sector {sector} is not adjacent to {}'s station or any of its sectors",
+            data.company_name(company)
+        )));
+    };
+    Ok(line + u32::from(occupant.is_some()))
+}
+
+fn requirement_met(req: &Requirement, t: &crate::engine::state::AreaTotals) -> bool {
+    match req {
+        Requirement::Carbon { min } => t.units_of(Resource::Carbon) >= *min,
+        Requirement::Minerals { min } => t.units_of(Resource::Minerals) >= *min,
+        Requirement::Titanium { min } => t.units_of(Resource::Titanium) >= *min,
+        Requirement::Energy { min } => t.energy >= *min,
+        Requirement::ResearchScientist { min } => t.research_scientists >= *min,
+        Requirement::FieldScientist { min } => t.field_scientists >= *min,
+        Requirement::EitherScientist { min } => t.research_scientists + t.field_scientists >= *min,
+        Requirement::FourOfOneType => t.units.iter().any(|u| *u >= 4),
+        Requirement::ThreeCarbonThreeOfOneType => {
+            let c = t.units_of(Resource::Carbon);
+            c >= 6
+                || (c >= 3
+                    && (t.units_of(Resource::Minerals) >= 3 || t.units_of(Resource::Titanium) >= 3))
+        }
+        Requirement::Pay { .. }
+        | Requirement::NotFirstPlayerOnFirstTurnOfRound
+        | Requirement::DiscardFromHand { .. } => true,
+    }
+}
+
+fn next_screen(state: &GameState, seat: usize) -> u8 {
+    state.seats[seat].upload.map(|u| u + 1).unwrap_or(0)
+}
+
+fn check_advance(data: &GameData, state: &GameState, seat: usize, source: ActionSource) -> Result<(), RuleError> {
+    let s = &state.seats[seat];
+    let next = next_screen(state, seat);
+    let Some(slot) = s.research.get(next as usize) else {
+        return Err(illegal("your upload marker is on the final screen"));
+    };
+    let Some(placed) = slot else {
+        return Err(illegal(format!(
+            "screen {} is empty: the upload marker cannot enter or skip it",
+            next + 1
+        )));
+    };
+    if placed.face_down {
+        return Ok(());
+    }
+    let reqs: &[Requirement] = match placed.plan {
+        PlanRef::Special(i) => {
+            let cost = data.research.special_plans[i as usize].coin_cost;
+            if s.coins < cost {
+                return Err(RuleError::NotEnoughCoins { have: s.coins, need: cost });
+            }
+            return Ok(());
+        }
+        PlanRef::Token => match s.token {
+            Some(t) => &data.research.starting_tokens[t].plan_requirements,
+            None => &[],
+        },
+        PlanRef::Regular(p) => &data.research.plans[p as usize].requirements,
+    };
+    let totals = effects::area_totals(data, state, seat, Some(source));
+    match reqs.iter().find(|r| !requirement_met(r, &totals)) {
+        Some(r) => Err(illegal(format!(
+            "you do not meet the next plan's requirement {} with the cards face up in your action area",
+            requirement_text(r)
+        ))),
+        None => Ok(()),
+    }
+}
+
+pub(crate) fn requirement_text(r: &Requirement) -> String {
+    match r {
+        Requirement::Carbon { min } => format!("{min} carbon"),
+        Requirement::Minerals { min } => format!("{min} minerals"),
+        Requirement::Titanium { min } => format!("{min} titanium"),
+        Requirement::Energy { min } => format!("{min} energy"),
+        Requirement::ResearchScientist { .. } => "another research scientist".to_string(),
+        Requirement::FieldScientist { .. } => "a field scientist".to_string(),
+        Requirement::EitherScientist { .. } => "another scientist".to_string(),
+        Requirement::FourOfOneType => "4 units of one resource type".to_string(),
+        Requirement::ThreeCarbonThreeOfOneType => "3 carbon and 3 more of one type".to_string(),
+        Requirement::Pay { n } => format!("pay {n}"),
+        Requirement::NotFirstPlayerOnFirstTurnOfRound => "not the first player's first turn".to_string(),
+        Requirement::DiscardFromHand { card } => format!("discard a card ({card})"),
+    }
+}
+
+/// The research points an action source grants.
+fn source_research_points(data: &GameData, state: &GameState, seat: usize, source: ActionSource) -> u32 {
+    match source {
+        ActionSource::Tile => effects::tile_value(data, TileKind::ResearchScientist),
+        _ => state.source_card(seat, source).map(|c| data.card(c).value).unwrap_or(0),
+    }
+}
+
+// --- choosing the action
+
+fn check_action(data: &GameData, state: &GameState, seat: usize, d: Decision) -> Result<(), RuleError> {
+    let s = &state.seats[seat];
+    match d {
+        Decision::PlaceTile { card } => {
+            match state.tile(TileKind::PlusOne) {
+                TileState::Held { seat: h, used: false, on_card: None } if h == seat => {}
+                TileState::Held { seat: h, on_card: Some(_), .. } if h == seat => {
+                    return Err(illegal("the +1 tile is already placed; it cannot move"))
+                }
+                _ => return Err(illegal("you do not hold the +1 resource tile")),
+            }
+            match s.slot_of(card).and_then(|i| s.slots[i]) {
+                Some(SlotCard::Up(c)) if data.card(c).resource().is_some() => Ok(()),
+                _ => Err(illegal("the +1 tile goes on a face-up resource card in your action area")),
+            }
+        }
+        Decision::UseResources { resource: Some(r) } => {
+            if s.up_cards().any(|(_, c)| data.card(c).resource() == Some(r)) {
+                Ok(())
+            } else {
+                Err(illegal(format!("you have no face-up {} card in your action area", r.id())))
+            }
+        }
+        Decision::UseResources { resource: None } => {
+            if !mixed_allowed(data, state, seat) {
+                return Err(illegal("mixing resource types needs the second minerals track bonus"));
+            }
+            let mut types: Vec<Resource> = s.up_cards().filter_map(|(_, c)| data.card(c).resource()).collect();
+            types.sort();
+            types.dedup();
+            if types.len() < 2 {
+                return Err(illegal("a mixed payment needs face-up cards of two resource types"));
+            }
+            Ok(())
+        }
+        Decision::UseEnergy => {
+            if effects::area_totals(data, state, seat, None).energy_cards == 0 {
+                return Err(illegal("you have no face-up energy card in your action area"));
+            }
+            Ok(())
+        }
+        Decision::UseResearch { source } => match source {
+            ActionSource::Tile if state.holds_unused_tile(seat, TileKind::ResearchScientist) => Ok(()),
+            ActionSource::Slot(i) => match effects::up_card_in_slot(state, seat, i) {
+                Some(c) if data.card(c).is_research_scientist() => Ok(()),
+                _ => Err(illegal("there is no face-up research scientist in that slot")),
+            },
+            _ => Err(illegal("you have no unused research scientist tile")),
+        },
+        Decision::UseField { source } => match source {
+            ActionSource::Tile if state.holds_unused_tile(seat, TileKind::FieldScientist) => Ok(()),
+            ActionSource::Slot(i) => match effects::up_card_in_slot(state, seat, i) {
+                Some(c) if data.card(c).is_field_scientist() => Ok(()),
+                _ => Err(illegal("there is no face-up field scientist in that slot")),
+            },
+            _ => Err(illegal("you have no unused field scientist tile")),
+        },
+        Decision::PlaceBonus { space } => check_bonus(data, state, seat, space),
+        Decision::DropOut => Ok(()),
+        _ => Err(RuleError::NotNow(
+            "choose your action first (resources, energy, research, field, bonus or drop out)".to_string(),
+        )),
+    }
+}
+
+/// The value a majority space compares for a seat.
+fn majority_value(data: &GameData, state: &GameState, seat: usize, compare: MajorityCompare) -> u32 {
+    let t = effects::area_totals(data, state, seat, None);
+    match compare {
+        MajorityCompare::ResearchScientistCards => t.research_scientists,
+        MajorityCompare::TitaniumUnits => t.units_of(Resource::Titanium),
+        MajorityCompare::CarbonUnits => t.units_of(Resource::Carbon),
+        MajorityCompare::MineralsUnits => t.units_of(Resource::Minerals),
+        MajorityCompare::EnergyPoints => t.energy,
+    }
+}
+
+/// Tiers (indices) of a majority space the seat qualifies for.
+fn qualifying_tiers(data: &GameData, state: &GameState, seat: usize, space: usize) -> Vec<u8> {
+    let entry = &data.board.bonus_spaces[space];
+    let t = effects::area_totals(data, state, seat, None);
+    entry
+        .tiers
+        .iter()
+        .enumerate()
+        .filter(|(_, tier)| match entry.compare {
+            Some(MajorityCompare::ResearchScientistCards) => {
+                let others = t.research_scientists.saturating_sub(1) + t.field_scientists;
+                t.research_scientists >= tier.min_research_scientists.max(1)
+                    && others >= tier.min_other_scientists
+            }
+            Some(c) => majority_value(data, state, seat, c) >= tier.min,
+            None => false,
+        })
+        .map(|(i, _)| i as u8)
+        .collect()
+}
+
+fn check_bonus(data: &GameData, state: &GameState, seat: usize, space: BonusRef) -> Result<(), RuleError> {
+    let s = &state.seats[seat];
+    if s.markers_reserve == 0 {
+        return Err(illegal("you have no bonus marker left this round"));
+    }
+    match space {
+        BonusRef::Board(i) => {
+            let i = i as usize;
+            let Some(entry) = data.board.bonus_spaces.get(i) else {
+                return Err(illegal("there is no such bonus space"));
+            };
+            if state.bonus_spaces[i].is_some() {
+                return Err(illegal("that bonus space is occupied this round"));
+            }
+            match entry.kind {
+                BonusSpaceKind::Majority => {
+                    let Some(compare) = entry.compare else { return Ok(()) };
+                    let mine = majority_value(data, state, seat, compare);
+                    for other in 0..state.seats.len() {
+                        if other != seat {
+                            let theirs = majority_value(data, state, other, compare);
+                            if theirs > mine {
+                                return Err(illegal(format!(
+                                    "{} has more ({theirs}) than you ({mine}) face up: the majority is not yours",
+                                    state.seats[other].name
+                                )));
+                            }
+                        }
+                    }
+                    Ok(())
+                }
+                _ => {
+                    let mut pay = 0;
+                    for req in &entry.requirement {
+                        match req {
+                            Requirement::Pay { n } => pay += n,
+                            Requirement::NotFirstPlayerOnFirstTurnOfRound => {
+                                if state.first_player == seat && s.turns_this_round == 0 {
+                                    return Err(illegal(
+                                        "the first player may not take this space on their first turn of the round",
+                                    ));
+                                }
+                            }
+                            Requirement::DiscardFromHand { card } => {
+                                if !has_discardable(data, state, seat, card) {
+                                    return Err(illegal("you have no card in hand to discard"));
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    if s.coins < pay {
+                        return Err(RuleError::NotEnoughCoins { have: s.coins, need: pay });
+                    }
+                    for r in &entry.reward {
+                        if let Reward::BuyDisplayCard { discount } = r {
+                            let cheapest = cheapest_display_cost(data, state, seat, &[], false, *discount);
+                            match cheapest {
+                                Some(c) if c + pay <= s.coins => {}
+                                Some(c) => {
+                                    return Err(RuleError::NotEnoughCoins { have: s.coins, need: c + pay })
+                                }
+                                None => return Err(illegal("the card display is empty")),
+                            }
+                        }
+                    }
+                    Ok(())
+                }
+            }
+        }
+        BonusRef::Track(b) => {
+            let b = b as usize;
+            let Some(bonus) = data.tracks.bonuses.get(b) else {
+                return Err(illegal("there is no such track bonus"));
+            };
+            let TrackBonusEffect::BonusSpace(effect) = &bonus.effect else {
+                return Err(illegal("that track bonus is not a bonus space"));
+            };
+            if !state.has_bonus(seat, b) {
+                return Err(illegal(format!(
+                    "you have not unlocked the track bonus {} (or it becomes usable next turn)",
+                    bonus.id
+                )));
+            }
+            if state.track_bonus_spaces[b].is_some() {
+                return Err(illegal("that track bonus space is occupied this round"));
+            }
+            let twin_taken = data.tracks.bonuses.iter().enumerate().any(|(j, o)| {
+                j != b && o.pair == bonus.pair && state.track_bonus_spaces[j].is_some_and(|m| m.seat == seat)
+            });
+            if twin_taken {
+                return Err(illegal(
+                    "you already have a marker on this track's other bonus space: only one of the two per round",
+                ));
+            }
+            if s.coins < effect.pay {
+                return Err(RuleError::NotEnoughCoins { have: s.coins, need: effect.pay });
+            }
+            if let Some(filter) = &effect.discard_from_hand {
+                if !has_discardable(data, state, seat, filter) {
+                    return Err(illegal(format!("you have no {filter} card in hand to discard")));
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn has_discardable(data: &GameData, state: &GameState, seat: usize, filter: &str) -> bool {
+    let want = Resource::parse(filter);
+    state.seats[seat]
+        .hand
+        .iter()
+        .any(|c| want.is_none() || data.card(*c).resource() == want)
+}
+
+// ------------------------------------------------------------------------------------------
+// perform
+
+fn replace_top(state: &mut GameState, task: Task) {
+    state.agenda.pop();
+    state.agenda.push(task);
+}
+
+fn push_rewards(state: &mut GameState, seat: usize, rewards: &[Reward]) {
+    for r in rewards.iter().rev() {
+        state.agenda.push(Task::Reward { seat, reward: r.clone() });
+    }
+}
+
+/// Starts an action: the end-of-turn steps go under it.
+fn begin_action(state: &mut GameState, seat: usize) {
+    state.agenda.pop();
+    state.agenda.push(Task::EndTurn { seat });
+    state.agenda.push(Task::PlacePlans { seat });
+    state.seats[seat].tank_steps_this_action = 0;
+}
+
+pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision) {
+    let data = ctx.data;
+    let Some(task) = state.agenda.last().cloned() else { return };
+    let name = state.seats[seat].name.clone();
+    match (task, d) {
+        (Task::ChooseAction { .. }, d) => perform_action(ctx, state, seat, d),
+        (Task::SelectResources { resource, mut chosen, .. }, Decision::SelectCard { card }) => {
+            chosen.push(card);
+            replace_top(state, Task::SelectResources { seat, resource, chosen });
+        }
+        (Task::SelectResources { resource, chosen, .. }, Decision::FinishSelecting) => {
+            let units: u32 = chosen.iter().map(|c| effects::card_units(data, state, seat, *c)).sum();
+            let labels: Vec<String> = chosen.iter().map(|c| data.card(*c).label()).collect();
+            ctx.public(format!("{name} uses {} for {units} unit(s)", labels.join(" + ")));
+            state.agenda.pop();
+            state.agenda.push(Task::FlipUsed { seat, cards: chosen.clone(), tiles: Vec::new() });
+            state.agenda.push(Task::BuyWithUnits {
+                seat,
+                units,
+                cards: chosen,
+                mixed: resource.is_none(),
+                from_discard: false,
+            });
+        }
+        (Task::BuyWithUnits { units, cards, mixed, .. }, Decision::BuyCard { space }) => {
+            let cost = display_cost(data, state, seat, space, &cards, mixed, 0).unwrap_or(units);
+            if let Some(card) = state.display[space as usize - 1].take() {
+                state.seats[seat].hand.push(card);
+                ctx.count("buy_with_units");
+                ctx.public(format!(
+                    "{name} acquires {} from display space {space} for {cost}",
+                    data.card(card).label()
+                ));
+            }
+            state.agenda.pop();
+            if units > cost {
+                state.agenda.push(Task::SpendUnits { seat, units: units - cost });
+            }
+        }
+        (Task::BuyWithUnits { units, .. }, Decision::NoBuy) => {
+            state.agenda.pop();
+            state.agenda.push(Task::SpendUnits { seat, units });
+        }
+        (Task::SpendUnits { units, .. }, Decision::TrackStep { company }) => {
+            effects::track_step(ctx, state, seat, company);
+            ctx.public(format!("{name} moves 1 space on the {} track", data.company_name(company)));
+            if units > 1 {
+                replace_top(state, Task::SpendUnits { seat, units: units - 1 });
+            } else {
+                state.agenda.pop();
+            }
+        }
+        (Task::SpendUnits { units, .. }, Decision::StopTracks) => {
+            ctx.count("units_forfeited");
+            ctx.public(format!("{name} forfeits {units} unit(s)"));
+            state.agenda.pop();
+        }
+        (Task::ChooseExpansion { energy, .. }, Decision::ChooseCompany { company }) => {
+            ctx.public(format!("{name} expands {} with {energy} energy", data.company_name(company)));
+            replace_top(state, Task::Expand { seat, company, energy, entered: Vec::new() });
+        }
+        (Task::Expand { company, energy, mut entered, .. }, Decision::EnterSector { sector, column }) => {
+            let cost = sector_cost(data, state, company, sector, &entered).unwrap_or(energy);
+            let ousted = state.sectors[sector as usize - 1];
+            effects::take_outpost(state, company, column as usize);
+            state.sectors[sector as usize - 1] = Some(company);
+            entered.push((sector, ousted));
+            replace_top(state, Task::Expand { seat, company, energy: energy.saturating_sub(cost), entered });
+        }
+        (Task::Expand { .. }, Decision::StopExpanding) => finish_expansion(ctx, state),
+        (Task::ResearchFlip { source, .. }, Decision::FlipPlan { screen }) => {
+            effects::pay(ctx, state, seat, 2);
+            if let Some(p) = state.seats[seat].research[screen as usize].as_mut() {
+                p.face_down = true;
+            }
+            ctx.count("flip_plan");
+            ctx.public(format!("{name} pays 2 CrypCoin to flip the plan on screen {}", screen + 1));
+            replace_top(state, Task::ResearchAdvance { seat, source, entered: None });
+        }
+        (Task::ResearchFlip { source, .. }, Decision::SkipFlip) => {
+            replace_top(state, Task::ResearchAdvance { seat, source, entered: None });
+        }
+        (Task::ResearchAdvance { source, .. }, Decision::Advance) => {
+            let next = next_screen(state, seat);
+            if let Some(placed) = state.seats[seat].research[next as usize] {
+                if let (PlanRef::Special(i), false) = (placed.plan, placed.face_down) {
+                    let cost = data.research.special_plans[i as usize].coin_cost;
+                    effects::pay(ctx, state, seat, cost);
+                    ctx.count("enter_special_plan");
+                    ctx.public(format!("{name} pays {cost} CrypCoin to enter a special research plan"));
+                }
+            }
+            let from = state.seats[seat].upload;
+            state.seats[seat].upload = Some(next);
+            effects::research_screen_entered(ctx, state, seat, from, next);
+            replace_top(state, Task::ResearchAdvance { seat, source, entered: Some(next) });
+            if next as u32 == data.player_board.research_track.final_screen {
+                finish_research(ctx, state);
+            }
+        }
+        (Task::ResearchAdvance { .. }, Decision::StopAdvancing) => finish_research(ctx, state),
+        (Task::SpendResearch { points, .. }, d) => perform_research_points(ctx, state, seat, points, d),
+        (Task::TrackMove { company, steps, .. }, Decision::PayBarrier) => {
+            effects::track_step(ctx, state, seat, company);
+            if steps > 1 {
+                replace_top(state, Task::TrackMove { seat, company, steps: steps - 1 });
+            } else {
+                state.agenda.pop();
+            }
+        }
+        (Task::TrackMove { company, steps, .. }, Decision::DeclineBarrier) => {
+            ctx.count("barrier_declined");
+            ctx.public(format!(
+                "{name} stops before the money barrier on the {} track, forfeiting {steps} step(s)",
+                data.company_name(company)
+            ));
+            state.agenda.pop();
+        }
+        (Task::TrackOfChoice { steps, .. }, Decision::ChooseCompany { company }) => {
+            replace_top(state, Task::TrackMove { seat, company, steps });
+        }
+        (Task::OtherTracks { mut excluded, mut steps, .. }, Decision::ChooseCompany { company }) => {
+            let n = if steps.is_empty() { 0 } else { steps.remove(0) };
+            excluded.push(company);
+            state.agenda.pop();
+            if !steps.is_empty() {
+                state.agenda.push(Task::OtherTracks { seat, excluded, steps });
+            }
+            state.agenda.push(Task::TrackMove { seat, company, steps: n });
+        }
+        (Task::RemoveOutposts { n, .. }, Decision::RemoveOutpost { company, column }) => {
+            effects::take_outpost(state, company, column as usize);
+            state.removed_outposts[company.index()] += 1;
+            ctx.count("remove_outpost");
+            ctx.public(format!(
+                "{name} removes an outpost of {} from the game",
+                data.company_name(company)
+            ));
+            if n > 1 {
+                replace_top(state, Task::RemoveOutposts { seat, n: n - 1 });
+            } else {
+                state.agenda.pop();
+            }
+        }
+        (Task::ReturnOusted { company, .. }, Decision::ReturnOutpost { column }) => {
+            state.stations[company.index()][column as usize].outposts += 1;
+            state.agenda.pop();
+        }
+        (Task::ChooseTier { space, tiers: _, .. }, Decision::ChooseTier { tier }) => {
+            state.agenda.pop();
+            if let Some(t) = data.board.bonus_spaces[space as usize].tiers.get(tier as usize) {
+                push_rewards(state, seat, &t.reward.clone());
+            }
+        }
+        (Task::ChooseRewards { options, .. }, Decision::ChooseOption { option }) => {
+            state.agenda.pop();
+            if let Some(rewards) = options.get(option as usize) {
+                push_rewards(state, seat, rewards);
+            }
+        }
+        (Task::BuyForCoins { discount, .. }, Decision::BuyCard { space }) => {
+            let cost = display_cost(data, state, seat, space, &[], false, discount).unwrap_or(0);
+            effects::pay(ctx, state, seat, cost);
+            if let Some(card) = state.display[space as usize - 1].take() {
+                state.seats[seat].hand.push(card);
+                ctx.count("buy_for_coins");
+                ctx.public(format!("{name} buys {} for {cost} CrypCoin", data.card(card).label()));
+            }
+            state.agenda.pop();
+        }
+        (Task::BuyForCoins { .. }, Decision::NoBuy) => {
+            state.agenda.pop();
+        }
+        (Task::DiscardFromHand { purpose, .. }, Decision::DiscardCard { card }) => {
+            state.seats[seat].hand.retain(|c| *c != card);
+            state.discard.push(card);
+            ctx.public(format!("{name} discards {}", data.card(card).label()));
+            state.agenda.pop();
+            match purpose {
+                DiscardPurpose::Coins { plus } => {
+                    effects::gain_coins(ctx, state, seat, data.card(card).cost + plus);
+                }
+                DiscardPurpose::DiscardAction { and_or } => {
+                    state.agenda.push(Task::DiscardActionChoice { seat, card, and_or });
+                }
+            }
+        }
+        (Task::DiscardActionChoice { card, .. }, Decision::ChooseOption { option }) => {
+            state.agenda.pop();
+            if option >= 1 {
+                state.agenda.push(Task::TakeFromDiscard { seat });
+            }
+            if option != 1 {
+                ctx.count("discarded_card_action");
+                perform_discarded(ctx, state, seat, card);
+            }
+        }
+        (Task::TakeFromDiscard { .. }, Decision::TakeFromDiscard { card }) => {
+            effects::pay(ctx, state, seat, 2);
+            if let Some(pos) = state.discard.iter().position(|c| *c == card) {
+                state.discard.remove(pos);
+                state.seats[seat].hand.push(card);
+            }
+            ctx.count("take_from_discard");
+            ctx.public(format!("{name} pays 2 CrypCoin and takes {} from the discard pile", data.card(card).label()));
+            state.agenda.pop();
+        }
+        (Task::TakeRestingDeck { .. }, Decision::TakeRestingDeck { slot }) => {
+            let deck = std::mem::take(&mut state.seats[seat].resting[slot as usize]);
+            ctx.public(format!("{name} takes resting deck {} ({} card(s)) into their hand", slot + 1, deck.len()));
+            state.seats[seat].hand.extend(deck);
+            state.agenda.pop();
+        }
+        (Task::RestCards { mut used_slots, .. }, Decision::RestCard { card, slot }) => {
+            if let Some(from) = state.seats[seat].slot_of(card) {
+                state.seats[seat].slots[from] = None;
+            }
+            state.seats[seat].resting[slot as usize].push(card);
+            used_slots.push(slot);
+            replace_top(state, Task::RestCards { seat, used_slots });
+        }
+        (Task::PlacePlans { .. }, Decision::PlacePlan { index, screen }) => {
+            let plan = state.seats[seat].acquired.remove(index as usize);
+            if state.seats[seat].research[screen as usize].is_some() {
+                ctx.count("plan_covered");
+            }
+            state.seats[seat].research[screen as usize] = Some(PlacedPlan { plan, face_down: false });
+            ctx.public(format!("{name} places a research plan on screen {}", screen + 1));
+        }
+        _ => {}
+    }
+}
+
+fn perform_action(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision) {
+    let data = ctx.data;
+    let name = state.seats[seat].name.clone();
+    match d {
+        Decision::PlaceTile { card } => {
+            state.tiles[GameState::tile_index(TileKind::PlusOne)] = TileState::Held {
+                seat,
+                used: false,
+                on_card: Some(card),
+            };
+            ctx.count("plus_one_tile");
+            ctx.public(format!("{name} places the +1 tile on {}", data.card(card).label()));
+        }
+        Decision::UseResources { resource } => {
+            begin_action(state, seat);
+            state.agenda.push(Task::SelectResources { seat, resource, chosen: Vec::new() });
+        }
+        Decision::UseEnergy => {
+            let energy = effects::area_totals(data, state, seat, None).energy;
+            let cards: Vec<CardId> = state.seats[seat]
+                .up_cards()
+                .filter(|(_, c)| data.card(*c).is_energy())
+                .map(|(_, c)| c)
+                .collect();
+            let tiles = if state.holds_unused_tile(seat, TileKind::Energy) {
+                vec![TileKind::Energy]
+            } else {
+                Vec::new()
+            };
+            begin_action(state, seat);
+            state.agenda.push(Task::FlipUsed { seat, cards, tiles });
+            state.agenda.push(Task::ChooseExpansion { seat, energy });
+        }
+        Decision::UseResearch { source } => {
+            let (cards, tiles) = source_flip(state, seat, source);
+            begin_action(state, seat);
+            state.agenda.push(Task::FlipUsed { seat, cards, tiles });
+            state.agenda.push(Task::ResearchFlip { seat, source });
+            ctx.public(format!("{name} uses a research scientist"));
+        }
+        Decision::UseField { source } => {
+            let (cards, tiles) = source_flip(state, seat, source);
+            begin_action(state, seat);
+            state.agenda.push(Task::FlipUsed { seat, cards, tiles });
+            match source {
+                ActionSource::Tile => field_tile(ctx, state, seat),
+                _ => {
+                    if let Some(card) = state.source_card(seat, source) {
+                        field_card(ctx, state, seat, card);
+                    }
+                }
+            }
+        }
+        Decision::PlaceBonus { space } => {
+            begin_action(state, seat);
+            place_bonus(ctx, state, seat, space);
+        }
+        Decision::DropOut => {
+            begin_action(state, seat);
+            // Turn the face-down cards face up again before they go to the resting slots.
+            for slot in state.seats[seat].slots.iter_mut() {
+                if let Some(c) = *slot {
+                    *slot = Some(SlotCard::Up(c.card()));
+                }
+            }
+            state.agenda.push(Task::RestCards { seat, used_slots: Vec::new() });
+            state.agenda.push(Task::TakeRestingDeck { seat });
+            ctx.public(format!("{name} drops out of the Action phase"));
+        }
+        _ => {}
+    }
+}
+
+fn source_flip(state: &GameState, seat: usize, source: ActionSource) -> (Vec<CardId>, Vec<TileKind>) {
+    match source {
+        ActionSource::Slot(_) => (state.source_card(seat, source).into_iter().collect(), Vec::new()),
+        ActionSource::Tile => {
+            let kind = if state.holds_unused_tile(seat, TileKind::ResearchScientist) {
+                TileKind::ResearchScientist
+            } else {
+                TileKind::FieldScientist
+            };
+            (Vec::new(), vec![kind])
+        }
+        ActionSource::Discarded(_) => (Vec::new(), Vec::new()),
+    }
+}
+
+fn field_card(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: CardId) {
+    let data = ctx.data;
+    let CardKind::FieldScientist { company, tank, coins, gas_collectors_per_extra_tank } = data.card(card).kind else {
+        return;
+    };
+    let name = state.seats[seat].name.clone();
+    ctx.public(format!("{name} uses {}", data.card(card).label()));
+    effects::tank(ctx, state, seat, tank);
+    effects::gain_coins(ctx, state, seat, coins);
+    if let Some(c) = company {
+        let gas = effects::gas_collectors(data, state, c) + effects::field_gas_bonus(data, state, seat).unwrap_or(0);
+        let extra = gas.checked_div(gas_collectors_per_extra_tank).unwrap_or(0);
+        ctx.count("company_field_scientist");
+        if extra > 0 {
+            ctx.public(format!("{} controls {gas} gas collector(s): {extra} more tank step(s)", data.company_name(c)));
+            effects::tank(ctx, state, seat, extra);
+        }
+    }
+}
+
+fn field_tile(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
+    let data = ctx.data;
+    let tile = data.board.bonus_tiles.iter().find(|t| t.id == TileKind::FieldScientist.data_id());
+    let (base, per) = tile.map(|t| (t.effect.n, t.effect.plus_per_other_face_up_field_scientist)).unwrap_or((0, 0));
+    // Further field scientists: the tile itself is not counted.
+    let others = effects::area_totals(data, state, seat, None).field_scientists.saturating_sub(1);
+    ctx.count("field_tile");
+    effects::tank(ctx, state, seat, base + per * others);
+}
+
+fn perform_discarded(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: CardId) {
+    let data = ctx.data;
+    let def = data.card(card).clone();
+    match def.kind {
+        CardKind::Resource { resource } => {
+            // Permanent bonuses of other tracks apply as if the card were in the action area.
+            let bonus = if resource == Resource::Titanium {
+                effects::permanent_value(data, state, seat, |e| match e {
+                    TrackBonusEffect::TitaniumCardValueBonus { n } => Some(*n),
+                    _ => None,
+                })
+            } else {
+                0
+            };
+            state.agenda.push(Task::BuyWithUnits {
+                seat,
+                units: def.value + bonus,
+                cards: vec![card],
+                mixed: false,
+                from_discard: true,
+            });
+        }
+        CardKind::Energy => {
+            let energy = def.value + effects::energy_bonus(data, state, seat);
+            state.agenda.push(Task::ChooseExpansion { seat, energy });
+        }
+        CardKind::ResearchScientist => {
+            state.agenda.push(Task::ResearchFlip { seat, source: ActionSource::Discarded(card) });
+        }
+        CardKind::FieldScientist { .. } => field_card(ctx, state, seat, card),
+        CardKind::SingleShare => {}
+    }
+}
+
+fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRef) {
+    let data = ctx.data;
+    let name = state.seats[seat].name.clone();
+    state.seats[seat].markers_reserve -= 1;
+    let marker = Some(super::state::Marker { seat, one_time: false });
+    match space {
+        BonusRef::Board(i) => {
+            let i = i as usize;
+            state.bonus_spaces[i] = marker;
+            let entry = &data.board.bonus_spaces[i];
+            ctx.count(match entry.kind {
+                BonusSpaceKind::Majority => "bonus_majority",
+                BonusSpaceKind::Standard => "bonus_standard",
+                BonusSpaceKind::Tile => "bonus_tile_space",
+            });
+            ctx.public(format!("{name} places a bonus marker on {}", entry.id.replace('_', " ")));
+            match entry.kind {
+                BonusSpaceKind::Majority => {
+                    let tiers = qualifying_tiers(data, state, seat, i);
+                    if tiers.is_empty() {
+                        ctx.count("majority_no_reward");
+                        ctx.public(format!("{name} qualifies for no reward tier there"));
+                    } else {
+                        state.agenda.push(Task::ChooseTier { seat, space: i as u8, tiers });
+                    }
+                }
+                _ => {
+                    let mut discard_filter = None;
+                    for req in &entry.requirement {
+                        match req {
+                            Requirement::Pay { n } => effects::pay(ctx, state, seat, *n),
+                            Requirement::DiscardFromHand { card } => discard_filter = Some(Resource::parse(card)),
+                            _ => {}
+                        }
+                    }
+                    for r in entry.reward.iter().rev() {
+                        match (r, discard_filter) {
+                            (Reward::CoinsPrintedCostPlus { n }, Some(filter)) => {
+                                state.agenda.push(Task::DiscardFromHand {
+                                    seat,
+                                    filter,
+                                    purpose: DiscardPurpose::Coins { plus: *n },
+                                });
+                            }
+                            _ => state.agenda.push(Task::Reward { seat, reward: r.clone() }),
+                        }
+                    }
+                }
+            }
+        }
+        BonusRef::Track(b) => {
+            let b = b as usize;
+            state.track_bonus_spaces[b] = marker;
+            let bonus = &data.tracks.bonuses[b];
+            ctx.count("bonus_track_space");
+            ctx.public(format!("{name} places a bonus marker on the track bonus space {}", bonus.id));
+            if let TrackBonusEffect::BonusSpace(effect) = &bonus.effect {
+                let company = Company::ALL
+                    .into_iter()
+                    .find(|c| data.tracks.tracks[state.tracks[c.index()]].id == bonus.track);
+                track_bonus_space(ctx, state, seat, effect, company);
+            }
+        }
+    }
+}
+
+fn track_bonus_space(ctx: &mut Ctx, state: &mut GameState, seat: usize, e: &BonusSpaceEffect, own: Option<Company>) {
+    effects::pay(ctx, state, seat, e.pay);
+    let either = e.combine.as_deref() != Some("and_or");
+    if let Some(filter) = &e.discard_from_hand {
+        let filter = Resource::parse(filter);
+        let purpose = match e.coins_printed_cost_plus {
+            Some(plus) => DiscardPurpose::Coins { plus },
+            None => DiscardPurpose::DiscardAction { and_or: !either },
+        };
+        state.agenda.push(Task::DiscardFromHand { seat, filter, purpose });
+    } else if !e.reward_options.is_empty() {
+        if e.reward_options.len() == 1 {
+            push_rewards(state, seat, &e.reward_options[0]);
+        } else {
+            state.agenda.push(Task::ChooseRewards { seat, options: e.reward_options.clone() });
+        }
+    } else if let Some(discount) = e.buy_display_card_discount {
+        // "Buy a card AND/OR tank": the tank steps always help, the purchase is optional.
+        state.agenda.push(Task::Reward { seat, reward: Reward::Tank { n: e.tank } });
+        state.agenda.push(Task::BuyForCoins { seat, discount, optional: true });
+    } else if !e.other_tracks.is_empty() {
+        state.agenda.push(Task::OtherTracks {
+            seat,
+            excluded: own.into_iter().collect(),
+            steps: e.other_tracks.clone(),
+        });
+    }
+    let _ = ctx;
+}
+
+fn perform_research_points(ctx: &mut Ctx, state: &mut GameState, seat: usize, points: u32, d: Decision) {
+    let data = ctx.data;
+    let name = state.seats[seat].name.clone();
+    let spent = match d {
+        Decision::TakeCoin => {
+            effects::gain_coins(ctx, state, seat, 1);
+            data.research.acquisition.coin
+        }
+        Decision::TakePlan { space } => {
+            let Some(plan) = state.research_display[space as usize].take() else { return };
+            let letter = data.research.plans[plan as usize].letter;
+            state.seats[seat].acquired.push(PlanRef::Regular(plan));
+            ctx.count("take_plan");
+            ctx.public(format!("{name} takes research plan {}", data.research.plans[plan as usize].id));
+            let space_id = &data.board.research_display.spaces[space as usize].id;
+            if data.board.supplement_space.linked_spaces.contains(space_id) && state.supplement_coins > 0 {
+                let coins = std::mem::take(&mut state.supplement_coins);
+                ctx.count("supplement_coins");
+                effects::gain_coins(ctx, state, seat, coins);
+            }
+            data.research.acquisition.plan_cost(letter)
+        }
+        Decision::TakeSpecial { index } => {
+            state.specials[index as usize].taken = true;
+            state.seats[seat].acquired.push(PlanRef::Special(index));
+            ctx.count("take_special");
+            ctx.public(format!("{name} takes special research plan {}", data.research.special_plans[index as usize].id));
+            data.research.acquisition.special
+        }
+        _ => return,
+    };
+    if points > spent {
+        replace_top(state, Task::SpendResearch { seat, points: points - spent });
+    } else {
+        state.agenda.pop();
+    }
+}
+
+fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
+    let data = ctx.data;
+    let Some(Task::Expand { seat, company, energy, entered }) = state.agenda.pop() else { return };
+    let name = state.seats[seat].name.clone();
+    let (mut coins, mut tank, mut strip, mut rp) = (0, 0, 0, 0);
+    for (sector, _) in &entered {
+        if let Some(s) = data.moon.sector(*sector as u32) {
+            for st in &s.structures {
+                match *st {
+                    crate::data::Structure::DeepMine { n } => coins += n,
+                    crate::data::Structure::GasCollector { n } => tank += n,
+                    crate::data::Structure::StripMine { n } => strip += n,
+                    crate::data::Structure::ResearchStation { n } => rp += n,
+                }
+            }
+        }
+    }
+    if energy > 0 {
+        ctx.count("energy_forfeited");
+    }
+    if entered.len() >= 5 {
+        ctx.count("five_outposts_one_expansion");
+    }
+    let sectors: Vec<String> = entered.iter().map(|(s, _)| s.to_string()).collect();
+    let mut gains = Vec::new();
+    if coins > 0 {
+        gains.push(format!("+{coins} CrypCoin"));
+    }
+    if tank > 0 {
+        gains.push(format!("tank +{tank}"));
+    }
+    if strip > 0 {
+        gains.push(format!("{} track +{strip}", data.company_name(company)));
+    }
+    if rp > 0 {
+        gains.push(format!("{rp} research points"));
+    }
+    ctx.public(format!(
+        "{name} expands {} into sector(s) {}{}",
+        data.company_name(company),
+        if sectors.is_empty() { "none".to_string() } else { sectors.join(", ") },
+        if gains.is_empty() { String::new() } else { format!(": {}", gains.join(", ")) }
+    ));
+    // Rewards first, then the ousted outposts go home (pushed first, so they run last).
+    for (_, ousted) in entered.iter().rev() {
+        if let Some(other) = ousted {
+            ctx.count("oust");
+            state.agenda.push(Task::ReturnOusted { seat, company: *other });
+        }
+    }
+    if rp > 0 {
+        state.agenda.push(Task::SpendResearch { seat, points: rp });
+    }
+    if strip > 0 {
+        state.agenda.push(Task::TrackMove { seat, company, steps: strip });
+    }
+    if tank > 0 {
+        state.agenda.push(Task::Reward { seat, reward: Reward::Tank { n: tank } });
+    }
+    if coins > 0 {
+        state.agenda.push(Task::Reward { seat, reward: Reward::Coins { n: coins } });
+    }
+}
+
+fn finish_research(ctx: &mut Ctx, state: &mut GameState) {
+    let data = ctx.data;
+    let Some(Task::ResearchAdvance { seat, source, entered }) = state.agenda.pop() else { return };
+    let rp = source_research_points(data, state, seat, source);
+    if rp > 0 {
+        state.agenda.push(Task::SpendResearch { seat, points: rp });
+    }
+    let name = state.seats[seat].name.clone();
+    let Some(screen) = entered else {
+        ctx.public(format!("{name} does not move the upload marker"));
+        return;
+    };
+    ctx.public(format!("{name} moves the upload marker to screen {}", screen + 1));
+    let Some(placed) = state.seats[seat].research[screen as usize] else { return };
+    if placed.face_down {
+        return;
+    }
+    let rewards: Vec<Reward> = match placed.plan {
+        PlanRef::Token => state.seats[seat]
+            .token
+            .map(|t| data.research.starting_tokens[t].plan_reward.clone())
+            .unwrap_or_default(),
+        PlanRef::Regular(p) => data.research.plans[p as usize].reward.clone(),
+        PlanRef::Special(_) => Vec::new(),
+    };
+    push_rewards(state, seat, &rewards);
+}
+
+fn apply_reward(ctx: &mut Ctx, state: &mut GameState, seat: usize, reward: Reward) {
+    let data = ctx.data;
+    match reward {
+        Reward::Coins { n } => effects::gain_coins(ctx, state, seat, n),
+        Reward::ResearchPoints { n } => state.agenda.push(Task::SpendResearch { seat, points: n }),
+        Reward::Tank { n } => effects::tank(ctx, state, seat, n),
+        Reward::TrackOfChoice { n } => state.agenda.push(Task::TrackOfChoice { seat, steps: n }),
+        Reward::CompanyTrack { company, n } => state.agenda.push(Task::TrackMove { seat, company, steps: n }),
+        Reward::RemoveOutposts { n } => state.agenda.push(Task::RemoveOutposts { seat, n }),
+        Reward::TitaniumMinusOne => {
+            let t = effects::area_totals(data, state, seat, None).units_of(Resource::Titanium);
+            ctx.count("titanium_minus_one");
+            effects::gain_coins(ctx, state, seat, t.saturating_sub(1));
+        }
+        Reward::TakeFirstPlayerMarker => {
+            state.next_first_player = seat;
+            ctx.count("first_player_marker");
+            ctx.public(format!("{} takes the first player marker for the next round", state.seats[seat].name));
+        }
+        Reward::BuyDisplayCard { discount } => {
+            state.agenda.push(Task::BuyForCoins { seat, discount, optional: false })
+        }
+        Reward::CoinsPrintedCostPlus { .. } => {}
+        Reward::ReserveBonusTile { tile } => {
+            if let Some(kind) = TileKind::from_data_id(&tile) {
+                state.tiles[GameState::tile_index(kind)] = TileState::Reserved { seat };
+                ctx.public(format!("{} reserves the {} tile for the next round", state.seats[seat].name, tile.replace('_', " ")));
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// automatic tasks
+
+/// Runs the top task if it needs no decision; returns whether anything happened.
+pub(crate) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> bool {
+    let data = ctx.data;
+    match task.clone() {
+        Task::Reward { seat, reward } => {
+            state.agenda.pop();
+            apply_reward(ctx, state, seat, reward);
+            true
+        }
+        Task::FlipUsed { seat, cards, tiles } => {
+            state.agenda.pop();
+            for card in cards {
+                effects::flip_used(state, seat, card);
+                if matches!(state.tile(TileKind::PlusOne), TileState::Held { seat: h, on_card: Some(c), .. } if h == seat && c == card) {
+                    effects::use_tile(state, TileKind::PlusOne);
+                }
+            }
+            for t in tiles {
+                effects::use_tile(state, t);
+            }
+            true
+        }
+        Task::EndTurn { seat } => {
+            state.agenda.pop();
+            round::end_turn(ctx, state, seat);
+            true
+        }
+        Task::PlacePlans { seat } if state.seats[seat].acquired.is_empty() => {
+            state.agenda.pop();
+            true
+        }
+        Task::PlacePlans { seat } => {
+            let any = candidates(data, state, task)
+                .into_iter()
+                .any(|d| check(data, state, seat, d).is_ok());
+            if !any {
+                // Nowhere to go (cannot happen with the taking checks); never block the game.
+                state.seats[seat].acquired.clear();
+                state.agenda.pop();
+                return true;
+            }
+            false
+        }
+        Task::SpendResearch { seat, points } if effects::on_final_screen(data, state, seat) => {
+            state.agenda.pop();
+            let per = data.player_board.research_track.overflow_coins_per_research_point;
+            ctx.count("research_points_to_coins");
+            effects::gain_coins(ctx, state, seat, points * per);
+            true
+        }
+        Task::TrackMove { seat, company, steps } => {
+            let mut left = steps;
+            while left > 0 {
+                match effects::step_status(data, state, seat, company) {
+                    StepStatus::Free => {
+                        effects::track_step(ctx, state, seat, company);
+                        left -= 1;
+                    }
+                    StepStatus::End => {
+                        ctx.count("track_end_forfeit");
+                        left = 0;
+                    }
+                    StepStatus::Barrier(cost) if state.seats[seat].coins < cost => {
+                        ctx.count("barrier_stop");
+                        left = 0;
+                    }
+                    StepStatus::Barrier(_) => break,
+                }
+            }
+            let moved = steps - left;
+            if moved > 0 {
+                ctx.public(format!(
+                    "{} moves {moved} space(s) on the {} track",
+                    state.seats[seat].name,
+                    data.company_name(company)
+                ));
+            }
+            state.agenda.pop();
+            if left > 0 {
+                state.agenda.push(Task::TrackMove { seat, company, steps: left });
+                return moved > 0;
+            }
+            true
+        }
+        Task::Expand { seat, .. } => {
+            let can_enter = candidates(data, state, task)
+                .into_iter()
+                .filter(|d| matches!(d, Decision::EnterSector { .. }))
+                .any(|d| check(data, state, seat, d).is_ok());
+            if !can_enter {
+                finish_expansion(ctx, state);
+                return true;
+            }
+            false
+        }
+        Task::RestCards { seat, .. } if state.seats[seat].slots.iter().all(Option::is_none) => {
+            state.agenda.pop();
+            for tile in state.tiles.iter_mut() {
+                if matches!(*tile, TileState::Held { seat: h, .. } if h == seat) {
+                    *tile = TileState::Supply;
+                }
+            }
+            state.seats[seat].dropped_out = true;
+            true
+        }
+        Task::ReturnOusted { company, .. } if effects::return_columns(state, company).is_empty() => {
+            state.agenda.pop();
+            state.removed_outposts[company.index()] += 1;
+            ctx.count("ousted_removed_from_game");
+            true
+        }
+        Task::ChooseAction { .. } => false,
+        other => {
+            // Any other task with no legal decision at all is skipped (its effect is forfeited).
+            let seat = other.seat();
+            let any = candidates(data, state, &other)
+                .into_iter()
+                .any(|d| check(data, state, seat, d).is_ok());
+            if !any {
+                state.agenda.pop();
+                return true;
+            }
+            false
+        }
+    }
+}

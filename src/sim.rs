@@ -1,0 +1,290 @@
+//! Seeded self-play through the legal decisions, with invariant checks after every decision:
+//! the harness behind `skymines simulate`, the invariant tests and the speed benchmark.
+
+use crate::data::{CardId, Company, GameData};
+use crate::engine::state::{GameState, Phase, SlotCard};
+use crate::engine::{self, Decision, GameOptions, Task};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+/// What a simulation run measured.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct SimReport {
+    pub games: usize,
+    pub completed: usize,
+    pub decisions: u64,
+    pub invariant_violations: usize,
+    /// The first few violations, in words.
+    pub violation_examples: Vec<String>,
+    pub games_per_second: f64,
+    pub mean_final_score: f64,
+    pub digest: String,
+    pub decision_coverage: BTreeMap<String, u64>,
+}
+
+/// How the run is set up.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    pub games: usize,
+    pub options: GameOptions,
+    /// Check invariants after every decision (off for raw speed).
+    pub check: bool,
+    /// Decisions after which a game is abandoned as stuck.
+    pub max_decisions: u64,
+}
+
+/// Plays `config.games` seeded games; game `i` uses seed `options.seed + i`.
+pub fn run(data: &GameData, config: &SimConfig) -> SimReport {
+    let started = std::time::Instant::now();
+    let mut report = SimReport {
+        games: config.games,
+        ..SimReport::default()
+    };
+    let mut hasher = Sha256::new();
+    let mut score_sum = 0u64;
+    let mut score_count = 0u64;
+    for i in 0..config.games {
+        let mut options = config.options.clone();
+        options.seed = config.options.seed.wrapping_add(i as u64);
+        match play_one(data, &options, config, &mut report) {
+            Ok(state) => {
+                if state.phase == Phase::Finished {
+                    report.completed += 1;
+                    for s in engine::final_scores(data, &state) {
+                        score_sum += s.total as u64;
+                        score_count += 1;
+                    }
+                }
+                hasher.update(serde_json::to_vec(&state).unwrap_or_default());
+            }
+            Err(e) => violation(&mut report, format!("seed {}: {e}", options.seed)),
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    report.games_per_second = if secs > 0.0 {
+        config.games as f64 / secs
+    } else {
+        0.0
+    };
+    report.mean_final_score = if score_count > 0 {
+        score_sum as f64 / score_count as f64
+    } else {
+        0.0
+    };
+    report.digest = hasher
+        .finalize()
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    report
+}
+
+fn violation(report: &mut SimReport, text: String) {
+    report.invariant_violations += 1;
+    if report.violation_examples.len() < 10 {
+        report.violation_examples.push(text);
+    }
+}
+
+/// Seat names used in simulations.
+pub fn seat_names(n: usize) -> Vec<String> {
+    ["Lin", "Malik", "Amber", "Jo"]
+        .iter()
+        .take(n)
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// Chooses uniformly among the legal decisions, with a mild bias against dropping out early and
+/// against clearing a plan, so games reach the late-game rules.
+pub fn choose(rng: &mut ChaCha8Rng, options: &[Decision]) -> Option<Decision> {
+    let weight = |d: &Decision| match d {
+        Decision::DropOut => 1,
+        Decision::PlanClear => 0,
+        _ => 6,
+    };
+    let total: u32 = options.iter().map(weight).sum();
+    if total == 0 {
+        return options.first().copied();
+    }
+    let mut pick = rng.gen_range(0..total);
+    for d in options {
+        let w = weight(d);
+        if pick < w {
+            return Some(*d);
+        }
+        pick -= w;
+    }
+    options.last().copied()
+}
+
+fn play_one(
+    data: &GameData,
+    options: &GameOptions,
+    config: &SimConfig,
+    report: &mut SimReport,
+) -> Result<GameState, String> {
+    let mut state = engine::new_game(data, options, &seat_names(options.players))
+        .map_err(|e| e.to_string())?;
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ 0x5eed_5eed);
+    let mut steps = 0u64;
+    while state.phase != Phase::Finished {
+        steps += 1;
+        if steps > config.max_decisions {
+            return Err(format!("game did not finish within {} decisions", config.max_decisions));
+        }
+        let waiting = engine::waiting_on(&state);
+        let Some(&seat) = waiting.get(rng.gen_range(0..waiting.len().max(1))) else {
+            return Err(format!("nobody to move in phase {:?}", state.phase));
+        };
+        let legal = engine::legal_decisions(data, &state, seat);
+        let Some(decision) = choose(&mut rng, &legal) else {
+            return Err(format!("seat {seat} is waited on but has no legal decision: {:?}", state.agenda.last()));
+        };
+        if config.check && steps % 53 == 0 {
+            check_out_of_turn(data, &state, &waiting, report);
+        }
+        match engine::apply_traced(data, &mut state, seat, decision) {
+            Ok((_, notes)) => {
+                report.decisions += 1;
+                for n in notes {
+                    if n == engine::COIN_UNDERFLOW {
+                        violation(report, format!("seed {}: a payment exceeded the coins", options.seed));
+                    }
+                    *report.decision_coverage.entry(n.to_string()).or_default() += 1;
+                }
+            }
+            Err(e) => return Err(format!("a legal decision {decision:?} was refused: {e}")),
+        }
+        if config.check {
+            for problem in invariants(data, &state) {
+                violation(report, format!("seed {} after {decision:?}: {problem}", options.seed));
+            }
+            if steps % 25 == 0 {
+                for problem in view_leaks(data, &state) {
+                    violation(report, format!("seed {}: {problem}", options.seed));
+                }
+            }
+        }
+    }
+    Ok(state)
+}
+
+fn check_out_of_turn(data: &GameData, state: &GameState, waiting: &[usize], report: &mut SimReport) {
+    for seat in 0..state.seats.len() {
+        if !waiting.contains(&seat) {
+            let mut copy = state.clone();
+            if engine::apply(data, &mut copy, seat, Decision::DropOut).is_ok() {
+                violation(report, format!("seat {seat} acted out of turn"));
+            }
+            if copy != *state {
+                violation(report, "a refused decision changed the state".to_string());
+            }
+        }
+    }
+}
+
+/// Every broken invariant of a state, in words.
+pub fn invariants(data: &GameData, state: &GameState) -> Vec<String> {
+    let mut out = Vec::new();
+    // 15 outposts per company: station + board + removed from the game + ousted ones on their
+    // way home during an expansion.
+    for c in Company::ALL {
+        let in_transit = state
+            .agenda
+            .iter()
+            .map(|t| match t {
+                Task::ReturnOusted { company, .. } if *company == c => 1,
+                Task::Expand { entered, .. } => entered.iter().filter(|(_, o)| *o == Some(c)).count() as u32,
+                _ => 0,
+            })
+            .sum::<u32>();
+        let total = state.outposts_in_station(c)
+            + state.outposts_on_board(c)
+            + state.removed_outposts[c.index()] as u32
+            + in_transit;
+        if total != 15 {
+            out.push(format!("{} has {total} outposts, not 15", c.id()));
+        }
+    }
+    // Cards: every card in play exactly once.
+    let mut seen: BTreeMap<CardId, usize> = BTreeMap::new();
+    let all = state
+        .action_stack
+        .iter()
+        .chain(state.discard.iter())
+        .chain(state.display.iter().flatten())
+        .copied()
+        .chain(state.seats.iter().flat_map(|s| s.owned_cards().collect::<Vec<_>>()));
+    for c in all {
+        *seen.entry(c).or_default() += 1;
+    }
+    if let Some((c, n)) = seen.iter().find(|(_, n)| **n > 1) {
+        out.push(format!("card {} is in {n} places", data.card(*c).id));
+    }
+    let expected = data.action_cards.cards.len() + state.seats.len() * 10;
+    if seen.len() != expected {
+        out.push(format!("{} cards in play, expected {expected}", seen.len()));
+    }
+    for (i, s) in state.seats.iter().enumerate() {
+        for c in Company::ALL {
+            let track = &data.tracks.tracks[state.tracks[c.index()]];
+            if s.track_pos[c.index()] as u32 > track.last_space {
+                out.push(format!("seat {i} is past the end of the {} track", c.id()));
+            }
+        }
+        if s.tank as u32 > data.player_board.tank_track.final_step {
+            out.push(format!("seat {i} is past the final tank space"));
+        }
+        if s.upload.is_some_and(|u| u as u32 > data.player_board.research_track.final_screen) {
+            out.push(format!("seat {i} is past the final research screen"));
+        }
+        let placed = state
+            .bonus_spaces
+            .iter()
+            .chain(state.track_bonus_spaces.iter())
+            .flatten()
+            .filter(|m| m.seat == i && !m.one_time)
+            .count();
+        if placed + s.markers_reserve as usize != s.markers_total as usize {
+            out.push(format!("seat {i}'s bonus markers do not add up"));
+        }
+        if state.phase == Phase::Action && s.slots.iter().flatten().any(|c| matches!(c, SlotCard::Planned(_))) {
+            out.push(format!("seat {i} has an unrevealed card in the Action phase"));
+        }
+    }
+    out
+}
+
+/// Changes every other seat's hidden cards and checks each seat's view stays byte-identical.
+pub fn view_leaks(data: &GameData, state: &GameState) -> Vec<String> {
+    let mut out = Vec::new();
+    for viewer in 0..state.seats.len() {
+        let before = serde_json::to_string(&engine::view(data, state, Some(viewer))).unwrap_or_default();
+        let mut changed = state.clone();
+        for (i, s) in changed.seats.iter_mut().enumerate() {
+            if i == viewer {
+                continue;
+            }
+            // Replace hidden cards with other cards (same count): a view must not notice.
+            for c in s.hand.iter_mut() {
+                *c = c.wrapping_add(1);
+            }
+            for slot in s.slots.iter_mut() {
+                if let Some(SlotCard::Planned(c)) = slot {
+                    *c = c.wrapping_add(1);
+                }
+            }
+            s.token_choices.reverse();
+        }
+        let after = serde_json::to_string(&engine::view(data, &changed, Some(viewer))).unwrap_or_default();
+        if before != after {
+            out.push(format!("seat {viewer}'s view depends on another seat's hidden cards"));
+        }
+    }
+    out
+}
