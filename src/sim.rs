@@ -99,12 +99,30 @@ pub fn seat_names(n: usize) -> Vec<String> {
         .collect()
 }
 
-/// Chooses uniformly among the legal decisions, with a mild bias against dropping out early and
-/// against clearing a plan, so games reach the late-game rules.
-pub fn choose(rng: &mut ChaCha8Rng, options: &[Decision]) -> Option<Decision> {
+/// Chooses among the legal decisions at random, uniformly but for a mild bias: against dropping
+/// out early or clearing a plan, and toward moving research forward (plans on the next empty
+/// screen, advancing the upload marker) and entering sectors, so games reach the late-game rules.
+pub fn choose(
+    rng: &mut ChaCha8Rng,
+    state: &GameState,
+    seat: usize,
+    options: &[Decision],
+) -> Option<Decision> {
+    let s = &state.seats[seat];
+    let first_empty = s
+        .research
+        .iter()
+        .enumerate()
+        .skip(s.upload.map(|u| u as usize + 1).unwrap_or(0))
+        .find(|(_, p)| p.is_none())
+        .map(|(i, _)| i as u8);
     let weight = |d: &Decision| match d {
         Decision::DropOut => 1,
         Decision::PlanClear => 0,
+        Decision::Advance => 30,
+        Decision::StopAdvancing | Decision::StopExpanding | Decision::FlipPlan { .. } => 1,
+        Decision::PlacePlan { screen, .. } if Some(*screen) == first_empty => 40,
+        Decision::PlacePlan { .. } => 1,
         _ => 6,
     };
     let total: u32 = options.iter().map(weight).sum();
@@ -128,22 +146,28 @@ fn play_one(
     config: &SimConfig,
     report: &mut SimReport,
 ) -> Result<GameState, String> {
-    let mut state = engine::new_game(data, options, &seat_names(options.players))
-        .map_err(|e| e.to_string())?;
+    let mut state =
+        engine::new_game(data, options, &seat_names(options.players)).map_err(|e| e.to_string())?;
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ 0x5eed_5eed);
     let mut steps = 0u64;
     while state.phase != Phase::Finished {
         steps += 1;
         if steps > config.max_decisions {
-            return Err(format!("game did not finish within {} decisions", config.max_decisions));
+            return Err(format!(
+                "game did not finish within {} decisions",
+                config.max_decisions
+            ));
         }
         let waiting = engine::waiting_on(&state);
         let Some(&seat) = waiting.get(rng.gen_range(0..waiting.len().max(1))) else {
             return Err(format!("nobody to move in phase {:?}", state.phase));
         };
         let legal = engine::legal_decisions(data, &state, seat);
-        let Some(decision) = choose(&mut rng, &legal) else {
-            return Err(format!("seat {seat} is waited on but has no legal decision: {:?}", state.agenda.last()));
+        let Some(decision) = choose(&mut rng, &state, seat, &legal) else {
+            return Err(format!(
+                "seat {seat} is waited on but has no legal decision: {:?}",
+                state.agenda.last()
+            ));
         };
         if config.check && steps % 53 == 0 {
             check_out_of_turn(data, &state, &waiting, report);
@@ -153,7 +177,10 @@ fn play_one(
                 report.decisions += 1;
                 for n in notes {
                     if n == engine::COIN_UNDERFLOW {
-                        violation(report, format!("seed {}: a payment exceeded the coins", options.seed));
+                        violation(
+                            report,
+                            format!("seed {}: a payment exceeded the coins", options.seed),
+                        );
                     }
                     *report.decision_coverage.entry(n.to_string()).or_default() += 1;
                 }
@@ -162,7 +189,10 @@ fn play_one(
         }
         if config.check {
             for problem in invariants(data, &state) {
-                violation(report, format!("seed {} after {decision:?}: {problem}", options.seed));
+                violation(
+                    report,
+                    format!("seed {} after {decision:?}: {problem}", options.seed),
+                );
             }
             if steps % 25 == 0 {
                 for problem in view_leaks(data, &state) {
@@ -174,7 +204,12 @@ fn play_one(
     Ok(state)
 }
 
-fn check_out_of_turn(data: &GameData, state: &GameState, waiting: &[usize], report: &mut SimReport) {
+fn check_out_of_turn(
+    data: &GameData,
+    state: &GameState,
+    waiting: &[usize],
+    report: &mut SimReport,
+) {
     for seat in 0..state.seats.len() {
         if !waiting.contains(&seat) {
             let mut copy = state.clone();
@@ -199,7 +234,9 @@ pub fn invariants(data: &GameData, state: &GameState) -> Vec<String> {
             .iter()
             .map(|t| match t {
                 Task::ReturnOusted { company, .. } if *company == c => 1,
-                Task::Expand { entered, .. } => entered.iter().filter(|(_, o)| *o == Some(c)).count() as u32,
+                Task::Expand { entered, .. } => {
+                    entered.iter().filter(|(_, o)| *o == Some(c)).count() as u32
+                }
                 _ => 0,
             })
             .sum::<u32>();
@@ -219,7 +256,12 @@ pub fn invariants(data: &GameData, state: &GameState) -> Vec<String> {
         .chain(state.discard.iter())
         .chain(state.display.iter().flatten())
         .copied()
-        .chain(state.seats.iter().flat_map(|s| s.owned_cards().collect::<Vec<_>>()));
+        .chain(
+            state
+                .seats
+                .iter()
+                .flat_map(|s| s.owned_cards().collect::<Vec<_>>()),
+        );
     for c in all {
         *seen.entry(c).or_default() += 1;
     }
@@ -240,7 +282,9 @@ pub fn invariants(data: &GameData, state: &GameState) -> Vec<String> {
         if s.tank as u32 > data.player_board.tank_track.final_step {
             out.push(format!("seat {i} is past the final tank space"));
         }
-        if s.upload.is_some_and(|u| u as u32 > data.player_board.research_track.final_screen) {
+        if s.upload
+            .is_some_and(|u| u as u32 > data.player_board.research_track.final_screen)
+        {
             out.push(format!("seat {i} is past the final research screen"));
         }
         let placed = state
@@ -253,8 +297,15 @@ pub fn invariants(data: &GameData, state: &GameState) -> Vec<String> {
         if placed + s.markers_reserve as usize != s.markers_total as usize {
             out.push(format!("seat {i}'s bonus markers do not add up"));
         }
-        if state.phase == Phase::Action && s.slots.iter().flatten().any(|c| matches!(c, SlotCard::Planned(_))) {
-            out.push(format!("seat {i} has an unrevealed card in the Action phase"));
+        if state.phase == Phase::Action
+            && s.slots
+                .iter()
+                .flatten()
+                .any(|c| matches!(c, SlotCard::Planned(_)))
+        {
+            out.push(format!(
+                "seat {i} has an unrevealed card in the Action phase"
+            ));
         }
     }
     out
@@ -264,7 +315,8 @@ pub fn invariants(data: &GameData, state: &GameState) -> Vec<String> {
 pub fn view_leaks(data: &GameData, state: &GameState) -> Vec<String> {
     let mut out = Vec::new();
     for viewer in 0..state.seats.len() {
-        let before = serde_json::to_string(&engine::view(data, state, Some(viewer))).unwrap_or_default();
+        let before =
+            serde_json::to_string(&engine::view(data, state, Some(viewer))).unwrap_or_default();
         let mut changed = state.clone();
         for (i, s) in changed.seats.iter_mut().enumerate() {
             if i == viewer {
@@ -281,9 +333,12 @@ pub fn view_leaks(data: &GameData, state: &GameState) -> Vec<String> {
             }
             s.token_choices.reverse();
         }
-        let after = serde_json::to_string(&engine::view(data, &changed, Some(viewer))).unwrap_or_default();
+        let after =
+            serde_json::to_string(&engine::view(data, &changed, Some(viewer))).unwrap_or_default();
         if before != after {
-            out.push(format!("seat {viewer}'s view depends on another seat's hidden cards"));
+            out.push(format!(
+                "seat {viewer}'s view depends on another seat's hidden cards"
+            ));
         }
     }
     out

@@ -33,68 +33,124 @@ pub enum BonusRef {
 pub enum Decision {
     // ---- setup (simultaneous, secret)
     /// Draft: keep one of the two dealt starting research tokens (index into the token list).
-    KeepToken { token: u8 },
+    KeepToken {
+        token: u8,
+    },
     /// Linked slots: put a starting card into central resting slot 1–3 (index 1..=3 of 0..5).
-    RestStartingCard { card: CardId, slot: u8 },
+    RestStartingCard {
+        card: CardId,
+        slot: u8,
+    },
 
     // ---- planning (simultaneous, secret)
-    PlanCard { card: CardId, slot: u8 },
+    PlanCard {
+        card: CardId,
+        slot: u8,
+    },
     /// Take all planned cards back (allowed until everyone has planned).
     PlanClear,
     PlanDone,
 
     // ---- choosing the turn's action
     /// Free step: put the "+1" tile on a face-up resource card.
-    PlaceTile { card: CardId },
+    PlaceTile {
+        card: CardId,
+    },
     /// Resources of one type (or `None` = mixed, with the second minerals bonus, to buy a card).
-    UseResources { resource: Option<Resource> },
+    UseResources {
+        resource: Option<Resource>,
+    },
     UseEnergy,
-    UseResearch { source: ActionSource },
-    UseField { source: ActionSource },
-    PlaceBonus { space: BonusRef },
+    UseResearch {
+        source: ActionSource,
+    },
+    UseField {
+        source: ActionSource,
+    },
+    PlaceBonus {
+        space: BonusRef,
+    },
     DropOut,
 
     // ---- inside actions
-    SelectCard { card: CardId },
+    SelectCard {
+        card: CardId,
+    },
     FinishSelecting,
     /// Buy the card on display space 1–12.
-    BuyCard { space: u8 },
+    BuyCard {
+        space: u8,
+    },
     NoBuy,
     /// One unit: one step on a company track.
-    TrackStep { company: Company },
+    TrackStep {
+        company: Company,
+    },
     /// Forfeit the remaining units (only when every movable track needs a barrier payment).
     StopTracks,
-    ChooseCompany { company: Company },
+    ChooseCompany {
+        company: Company,
+    },
     /// Enter a Moon sector with an outpost from station column 0–2.
-    EnterSector { sector: u8, column: u8 },
+    EnterSector {
+        sector: u8,
+        column: u8,
+    },
     StopExpanding,
     /// Pay 2 to flip the plan on this research screen face down.
-    FlipPlan { screen: u8 },
+    FlipPlan {
+        screen: u8,
+    },
     SkipFlip,
     Advance,
     StopAdvancing,
     /// Research points: take the plan on research display space (index).
-    TakePlan { space: u8 },
+    TakePlan {
+        space: u8,
+    },
     /// Research points: take the face-up special plan (index 0–5).
-    TakeSpecial { index: u8 },
+    TakeSpecial {
+        index: u8,
+    },
     TakeCoin,
     /// Put acquired plan number `index` (in acquisition order) on research screen `screen`.
-    PlacePlan { index: u8, screen: u8 },
+    PlacePlan {
+        index: u8,
+        screen: u8,
+    },
     /// Majority space reward tier (index into the space's tiers).
-    ChooseTier { tier: u8 },
+    ChooseTier {
+        tier: u8,
+    },
     /// A choice among listed options (reward options, discard-action variants).
-    ChooseOption { option: u8 },
-    DiscardCard { card: CardId },
-    TakeFromDiscard { card: CardId },
+    ChooseOption {
+        option: u8,
+    },
+    DiscardCard {
+        card: CardId,
+    },
+    TakeFromDiscard {
+        card: CardId,
+    },
     PayBarrier,
     DeclineBarrier,
     /// Remove the top outpost of a station column from the game.
-    RemoveOutpost { company: Company, column: u8 },
+    RemoveOutpost {
+        company: Company,
+        column: u8,
+    },
     /// Return an ousted outpost to this column of its station.
-    ReturnOutpost { column: u8 },
-    TakeRestingDeck { slot: u8 },
+    ReturnOutpost {
+        column: u8,
+    },
+    TakeRestingDeck {
+        slot: u8,
+    },
     /// Drop out: move this card from its action slot to resting slot 0–4.
-    RestCard { card: CardId, slot: u8 },
+    RestCard {
+        card: CardId,
+        slot: u8,
+    },
 }
 
 impl Decision {

@@ -208,7 +208,8 @@ pub(crate) fn area_totals(
             t.energy_cards += 1;
         }
     }
-    if state.holds_unused_tile(seat, TileKind::ResearchScientist) && exclude != Some(ActionSource::Tile)
+    if state.holds_unused_tile(seat, TileKind::ResearchScientist)
+        && exclude != Some(ActionSource::Tile)
     {
         t.research_scientists += 1;
     }
@@ -339,9 +340,9 @@ pub(crate) fn has_virtual_field_scientist(data: &GameData, state: &GameState, se
 pub(crate) fn field_gas_bonus(data: &GameData, state: &GameState, seat: usize) -> Option<u32> {
     effective_bonuses(data, state, seat)
         .filter_map(|b| match b.effect {
-            TrackBonusEffect::VirtualFieldScientist { gas_collector_bonus } => {
-                Some(gas_collector_bonus)
-            }
+            TrackBonusEffect::VirtualFieldScientist {
+                gas_collector_bonus,
+            } => Some(gas_collector_bonus),
             _ => None,
         })
         .max()
@@ -390,7 +391,12 @@ pub(crate) fn on_final_screen(data: &GameData, state: &GameState, seat: usize) -
 
 /// Face-up cards of the seat that are usable now, by slot.
 pub(crate) fn up_card_in_slot(state: &GameState, seat: usize, slot: u8) -> Option<CardId> {
-    match state.seats[seat].slots.get(slot as usize).copied().flatten() {
+    match state.seats[seat]
+        .slots
+        .get(slot as usize)
+        .copied()
+        .flatten()
+    {
         Some(SlotCard::Up(c)) => Some(c),
         _ => None,
     }

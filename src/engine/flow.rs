@@ -55,7 +55,11 @@ pub(crate) fn waiting_on(state: &GameState) -> Vec<usize> {
         Phase::Planning => (0..state.seats.len())
             .filter(|&s| !state.seats[s].planned && !state.seats[s].is_luna())
             .collect(),
-        Phase::Action => state.agenda.last().map(|t| vec![t.seat()]).unwrap_or_default(),
+        Phase::Action => state
+            .agenda
+            .last()
+            .map(|t| vec![t.seat()])
+            .unwrap_or_default(),
         Phase::Finished => Vec::new(),
     }
 }
@@ -116,7 +120,12 @@ fn check(data: &GameData, state: &GameState, seat: usize, d: Decision) -> Result
     resolve_dry(&mut ctx, state, seat, d)
 }
 
-fn resolve_dry(ctx: &mut Ctx, state: &GameState, seat: usize, d: Decision) -> Result<(), RuleError> {
+fn resolve_dry(
+    ctx: &mut Ctx,
+    state: &GameState,
+    seat: usize,
+    d: Decision,
+) -> Result<(), RuleError> {
     match state.phase {
         Phase::Setup => setup_check(ctx.data, state, seat, d),
         Phase::Planning => planning_check(ctx.data, state, seat, d),
@@ -149,7 +158,10 @@ pub(crate) fn apply_traced(
     }
     let waiting = waiting_on(state);
     if !waiting.contains(&seat) {
-        let names: Vec<&str> = waiting.iter().map(|s| state.seats[*s].name.as_str()).collect();
+        let names: Vec<&str> = waiting
+            .iter()
+            .map(|s| state.seats[*s].name.as_str())
+            .collect();
         return Err(RuleError::NotYourTurn(names.join(", ")));
     }
     let mut ctx = Ctx::new(data);
@@ -188,14 +200,22 @@ pub(crate) fn run_agenda(ctx: &mut Ctx, state: &mut GameState) {
             .filter(|d| tasks::check(ctx.data, state, seat, *d).is_ok())
             .collect();
         match options.as_slice() {
-            [only] => tasks::perform(ctx, state, seat, *only),
+            [only] => {
+                ctx.count(only.kind());
+                tasks::perform(ctx, state, seat, *only)
+            }
             _ => return,
         }
     }
 }
 
 /// Validates a setup decision.
-fn setup_check(data: &GameData, state: &GameState, seat: usize, d: Decision) -> Result<(), RuleError> {
+fn setup_check(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    d: Decision,
+) -> Result<(), RuleError> {
     let s = &state.seats[seat];
     match d {
         Decision::KeepToken { token } => {
@@ -256,7 +276,10 @@ fn setup_perform(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decision) {
                         .token
                         .map(|t| ctx.data.research.starting_tokens[t].id.clone())
                         .unwrap_or_default();
-                    ctx.public(format!("{} reveals starting research token {id}", st.seats[i].name));
+                    ctx.public(format!(
+                        "{} reveals starting research token {id}",
+                        st.seats[i].name
+                    ));
                 }
             }
         }
@@ -278,7 +301,12 @@ fn setup_perform(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decision) {
 }
 
 /// Validates a planning decision.
-fn planning_check(data: &GameData, state: &GameState, seat: usize, d: Decision) -> Result<(), RuleError> {
+fn planning_check(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    d: Decision,
+) -> Result<(), RuleError> {
     let s = &state.seats[seat];
     match d {
         Decision::PlanCard { card, slot } => {
@@ -296,10 +324,16 @@ fn planning_check(data: &GameData, state: &GameState, seat: usize, d: Decision) 
                 ));
             }
             if slot as usize >= s.slots.len() || !s.slot_on[slot as usize] {
-                return Err(illegal(format!("action slot {} is not switched on", slot + 1)));
+                return Err(illegal(format!(
+                    "action slot {} is not switched on",
+                    slot + 1
+                )));
             }
             if s.slots[slot as usize].is_some() {
-                return Err(illegal(format!("action slot {} already holds a card", slot + 1)));
+                return Err(illegal(format!(
+                    "action slot {} already holds a card",
+                    slot + 1
+                )));
             }
             Ok(())
         }

@@ -160,7 +160,10 @@ pub(crate) fn refill_card_display(state: &mut GameState, data: &crate::data::Gam
         if let Some(c) = state.display[rightmost].take() {
             state.discard.push(c);
         }
-        let remaining: Vec<_> = rest.iter().filter_map(|&i| state.display[i].take()).collect();
+        let remaining: Vec<_> = rest
+            .iter()
+            .filter_map(|&i| state.display[i].take())
+            .collect();
         // Slide as far right as they go, keeping their order.
         for (card, &space) in remaining.iter().rev().zip(spaces.iter().rev()) {
             state.display[space] = Some(*card);

@@ -97,7 +97,11 @@ pub fn research_score(data: &GameData, state: &GameState, seat: usize) -> u32 {
         .flatten()
         .filter(|p| !p.face_down)
         .filter_map(|p| match p.plan {
-            PlanRef::Special(i) => data.research.special_plans.get(i as usize).map(|sp| sp.value),
+            PlanRef::Special(i) => data
+                .research
+                .special_plans
+                .get(i as usize)
+                .map(|sp| sp.value),
             _ => None,
         })
         .sum();

@@ -2,7 +2,9 @@
 
 use super::effects;
 use super::flow::Ctx;
-use super::state::{Column, GameState, Phase, PlacedPlan, PlanRef, Seat, SeatKind, SpecialSlot, TileState};
+use super::state::{
+    Column, GameState, Phase, PlacedPlan, PlanRef, Seat, SeatKind, SpecialSlot, TileState,
+};
 use super::{BoardSide, GameOptions, SetupError, TokenSetup, TrackSetup, ENGINE_VERSION};
 use crate::data::{CardId, Company, GameData, PlanId};
 use rand::seq::SliceRandom;
@@ -169,7 +171,11 @@ pub(crate) fn new_game(
             apply_token(&mut ctx, &mut state, seat);
         }
     }
-    if state.seats.iter().all(|s| s.token.is_some() && s.pending_rest.is_empty()) {
+    if state
+        .seats
+        .iter()
+        .all(|s| s.token.is_some() && s.pending_rest.is_empty())
+    {
         state.phase = Phase::Planning;
     }
     Ok(state)

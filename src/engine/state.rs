@@ -23,7 +23,9 @@ pub enum Phase {
 pub enum SeatKind {
     Human,
     /// The automa (its behaviour arrives with the Luna module).
-    Luna { level: u8 },
+    Luna {
+        level: u8,
+    },
 }
 
 /// A card in an action slot.
@@ -210,7 +212,9 @@ impl Seat {
     }
 
     pub fn slot_of(&self, card: CardId) -> Option<usize> {
-        self.slots.iter().position(|s| s.map(SlotCard::card) == Some(card))
+        self.slots
+            .iter()
+            .position(|s| s.map(SlotCard::card) == Some(card))
     }
 
     /// Every card the seat owns (hand, action area, resting decks).

@@ -19,13 +19,22 @@ use crate::data::{CardId, Company, GameData, MoonGraph, Requirement, Resource, R
 pub(crate) fn candidates(data: &GameData, state: &GameState, task: &Task) -> Vec<Decision> {
     let seat = task.seat();
     let s = &state.seats[seat];
-    let companies = || Company::ALL.into_iter().map(|c| Decision::ChooseCompany { company: c });
+    let companies = || {
+        Company::ALL
+            .into_iter()
+            .map(|c| Decision::ChooseCompany { company: c })
+    };
     match task {
         Task::ChooseAction { .. } => {
             let mut out = vec![Decision::UseEnergy, Decision::DropOut];
             out.extend(
-                [None, Some(Resource::Carbon), Some(Resource::Minerals), Some(Resource::Titanium)]
-                    .map(|resource| Decision::UseResources { resource }),
+                [
+                    None,
+                    Some(Resource::Carbon),
+                    Some(Resource::Minerals),
+                    Some(Resource::Titanium),
+                ]
+                .map(|resource| Decision::UseResources { resource }),
             );
             for (slot, card) in s.up_cards() {
                 out.push(Decision::PlaceTile { card });
@@ -86,36 +95,62 @@ pub(crate) fn candidates(data: &GameData, state: &GameState, task: &Task) -> Vec
         Task::ResearchAdvance { .. } => vec![Decision::Advance, Decision::StopAdvancing],
         Task::SpendResearch { .. } => {
             let mut out = vec![Decision::TakeCoin];
-            out.extend((0..state.research_display.len() as u8).map(|space| Decision::TakePlan { space }));
-            out.extend((0..state.specials.len() as u8).map(|index| Decision::TakeSpecial { index }));
+            out.extend(
+                (0..state.research_display.len() as u8).map(|space| Decision::TakePlan { space }),
+            );
+            out.extend(
+                (0..state.specials.len() as u8).map(|index| Decision::TakeSpecial { index }),
+            );
             out
         }
         Task::TrackMove { .. } => vec![Decision::PayBarrier, Decision::DeclineBarrier],
         Task::RemoveOutposts { .. } => Company::ALL
             .into_iter()
-            .flat_map(|company| (0..3).map(move |column| Decision::RemoveOutpost { company, column }))
+            .flat_map(|company| {
+                (0..3).map(move |column| Decision::RemoveOutpost { company, column })
+            })
             .collect(),
-        Task::ReturnOusted { .. } => (0..3).map(|column| Decision::ReturnOutpost { column }).collect(),
-        Task::ChooseTier { tiers, .. } => tiers.iter().map(|&tier| Decision::ChooseTier { tier }).collect(),
+        Task::ReturnOusted { .. } => (0..3)
+            .map(|column| Decision::ReturnOutpost { column })
+            .collect(),
+        Task::ChooseTier { tiers, .. } => tiers
+            .iter()
+            .map(|&tier| Decision::ChooseTier { tier })
+            .collect(),
         Task::ChooseRewards { options, .. } => (0..options.len() as u8)
             .map(|option| Decision::ChooseOption { option })
             .collect(),
-        Task::DiscardActionChoice { .. } => (0..3).map(|option| Decision::ChooseOption { option }).collect(),
-        Task::DiscardFromHand { .. } => s.hand.iter().map(|&card| Decision::DiscardCard { card }).collect(),
+        Task::DiscardActionChoice { .. } => (0..3)
+            .map(|option| Decision::ChooseOption { option })
+            .collect(),
+        Task::DiscardFromHand { .. } => s
+            .hand
+            .iter()
+            .map(|&card| Decision::DiscardCard { card })
+            .collect(),
         Task::TakeFromDiscard { .. } => state
             .discard
             .iter()
             .map(|&card| Decision::TakeFromDiscard { card })
             .collect(),
-        Task::TakeRestingDeck { .. } => (0..5).map(|slot| Decision::TakeRestingDeck { slot }).collect(),
+        Task::TakeRestingDeck { .. } => (0..5)
+            .map(|slot| Decision::TakeRestingDeck { slot })
+            .collect(),
         Task::RestCards { .. } => s
             .slots
             .iter()
             .flatten()
-            .flat_map(|c| (0..5).map(move |slot| Decision::RestCard { card: c.card(), slot }))
+            .flat_map(|c| {
+                (0..5).map(move |slot| Decision::RestCard {
+                    card: c.card(),
+                    slot,
+                })
+            })
             .collect(),
         Task::PlacePlans { .. } => (0..s.acquired.len() as u8)
-            .flat_map(|index| (0..s.research.len() as u8).map(move |screen| Decision::PlacePlan { index, screen }))
+            .flat_map(|index| {
+                (0..s.research.len() as u8).map(move |screen| Decision::PlacePlan { index, screen })
+            })
             .collect(),
         Task::Reward { .. } | Task::FlipUsed { .. } | Task::EndTurn { .. } => Vec::new(),
     }
@@ -159,17 +194,29 @@ pub(crate) fn describe(task: &Task) -> &'static str {
     }
 }
 
-pub(crate) fn check(data: &GameData, state: &GameState, seat: usize, d: Decision) -> Result<(), RuleError> {
+pub(crate) fn check(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    d: Decision,
+) -> Result<(), RuleError> {
     let Some(task) = state.agenda.last() else {
         return Err(RuleError::NotNow("nothing is pending".to_string()));
     };
     if task.seat() != seat {
-        return Err(RuleError::NotYourTurn(state.seats[task.seat()].name.clone()));
+        return Err(RuleError::NotYourTurn(
+            state.seats[task.seat()].name.clone(),
+        ));
     }
     let s = &state.seats[seat];
     match (task, d) {
         (Task::ChooseAction { .. }, _) => check_action(data, state, seat, d),
-        (Task::SelectResources { resource, chosen, .. }, Decision::SelectCard { card }) => {
+        (
+            Task::SelectResources {
+                resource, chosen, ..
+            },
+            Decision::SelectCard { card },
+        ) => {
             let Some(slot) = s.slot_of(card) else {
                 return Err(illegal("that card is not in your action area"));
             };
@@ -193,19 +240,39 @@ pub(crate) fn check(data: &GameData, state: &GameState, seat: usize, d: Decision
             }
             Ok(())
         }
-        (Task::SelectResources { resource, chosen, .. }, Decision::FinishSelecting) => {
+        (
+            Task::SelectResources {
+                resource, chosen, ..
+            },
+            Decision::FinishSelecting,
+        ) => {
             if chosen.is_empty() {
                 return Err(illegal("choose at least one resource card"));
             }
             if resource.is_none() {
-                let units: u32 = chosen.iter().map(|c| effects::card_units(data, state, seat, *c)).sum();
-                if cheapest_display_cost(data, state, seat, chosen, true, 0).is_none_or(|c| c > units) {
-                    return Err(illegal("a mixed payment must buy a card, and no displayed card costs that little"));
+                let units: u32 = chosen
+                    .iter()
+                    .map(|c| effects::card_units(data, state, seat, *c))
+                    .sum();
+                if cheapest_display_cost(data, state, seat, chosen, true, 0)
+                    .is_none_or(|c| c > units)
+                {
+                    return Err(illegal(
+                        "a mixed payment must buy a card, and no displayed card costs that little",
+                    ));
                 }
             }
             Ok(())
         }
-        (Task::BuyWithUnits { units, cards, mixed, .. }, Decision::BuyCard { space }) => {
+        (
+            Task::BuyWithUnits {
+                units,
+                cards,
+                mixed,
+                ..
+            },
+            Decision::BuyCard { space },
+        ) => {
             let cost = display_cost(data, state, seat, space, cards, *mixed, 0)?;
             if cost > *units {
                 return Err(illegal(format!(
@@ -254,7 +321,15 @@ pub(crate) fn check(data: &GameData, state: &GameState, seat: usize, d: Decision
             }
             Ok(())
         }
-        (Task::Expand { company, energy, entered, .. }, Decision::EnterSector { sector, column }) => {
+        (
+            Task::Expand {
+                company,
+                energy,
+                entered,
+                ..
+            },
+            Decision::EnterSector { sector, column },
+        ) => {
             if column > 2 || state.stations[company.index()][column as usize].outposts == 0 {
                 return Err(illegal(format!("station column {} is empty", column + 1)));
             }
@@ -269,7 +344,10 @@ pub(crate) fn check(data: &GameData, state: &GameState, seat: usize, d: Decision
         (Task::Expand { .. }, Decision::StopExpanding) => Ok(()),
         (Task::ResearchFlip { .. }, Decision::FlipPlan { screen }) => {
             if s.coins < 2 {
-                return Err(RuleError::NotEnoughCoins { have: s.coins, need: 2 });
+                return Err(RuleError::NotEnoughCoins {
+                    have: s.coins,
+                    need: 2,
+                });
             }
             match s.research.get(screen as usize).copied().flatten() {
                 Some(p) if !p.face_down => Ok(()),
@@ -278,7 +356,9 @@ pub(crate) fn check(data: &GameData, state: &GameState, seat: usize, d: Decision
             }
         }
         (Task::ResearchFlip { .. }, Decision::SkipFlip) => Ok(()),
-        (Task::ResearchAdvance { source, .. }, Decision::Advance) => check_advance(data, state, seat, *source),
+        (Task::ResearchAdvance { source, .. }, Decision::Advance) => {
+            check_advance(data, state, seat, *source)
+        }
         (Task::ResearchAdvance { .. }, Decision::StopAdvancing) => Ok(()),
         (Task::SpendResearch { points, .. }, Decision::TakeCoin) => {
             if *points < data.research.acquisition.coin {
@@ -298,7 +378,9 @@ pub(crate) fn check(data: &GameData, state: &GameState, seat: usize, d: Decision
                 )));
             }
             if !plan_placeable(data, state, seat, letter == 'A') {
-                return Err(illegal("there is no screen on your research track where that plan could go"));
+                return Err(illegal(
+                    "there is no screen on your research track where that plan could go",
+                ));
             }
             Ok(())
         }
@@ -316,7 +398,9 @@ pub(crate) fn check(data: &GameData, state: &GameState, seat: usize, d: Decision
                 )));
             }
             if !plan_placeable(data, state, seat, false) {
-                return Err(illegal("there is no screen on your research track where that plan could go"));
+                return Err(illegal(
+                    "there is no screen on your research track where that plan could go",
+                ));
             }
             Ok(())
         }
@@ -363,7 +447,10 @@ pub(crate) fn check(data: &GameData, state: &GameState, seat: usize, d: Decision
         (Task::BuyForCoins { discount, .. }, Decision::BuyCard { space }) => {
             let cost = display_cost(data, state, seat, space, &[], false, *discount)?;
             if cost > s.coins {
-                return Err(RuleError::NotEnoughCoins { have: s.coins, need: cost });
+                return Err(RuleError::NotEnoughCoins {
+                    have: s.coins,
+                    need: cost,
+                });
             }
             Ok(())
         }
@@ -407,7 +494,10 @@ pub(crate) fn check(data: &GameData, state: &GameState, seat: usize, d: Decision
                 return Err(illegal("that card is not in the discard pile"));
             }
             if s.coins < 2 {
-                return Err(RuleError::NotEnoughCoins { have: s.coins, need: 2 });
+                return Err(RuleError::NotEnoughCoins {
+                    have: s.coins,
+                    need: 2,
+                });
             }
             Ok(())
         }
@@ -454,7 +544,13 @@ fn is_a_plan(data: &GameData, plan: PlanRef) -> bool {
 }
 
 /// Whether a newly acquired plan may go on `screen`.
-fn screen_ok(data: &GameData, state: &GameState, seat: usize, is_a: bool, screen: u8) -> Result<(), RuleError> {
+fn screen_ok(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    is_a: bool,
+    screen: u8,
+) -> Result<(), RuleError> {
     let s = &state.seats[seat];
     let Some(current) = s.research.get(screen as usize) else {
         return Err(illegal("there is no such screen"));
@@ -466,15 +562,23 @@ fn screen_ok(data: &GameData, state: &GameState, seat: usize, is_a: bool, screen
             ));
         }
     }
-    let crossed = data.player_board.research_track.crossed_out_a.screens.contains(&(screen as u32));
+    let crossed = data
+        .player_board
+        .research_track
+        .crossed_out_a
+        .screens
+        .contains(&(screen as u32));
     if is_a && crossed && current.is_none() {
-        return Err(illegal("an A-research plan may not go on an empty screen with a crossed-out A"));
+        return Err(illegal(
+            "an A-research plan may not go on an empty screen with a crossed-out A",
+        ));
     }
     Ok(())
 }
 
 fn plan_placeable(data: &GameData, state: &GameState, seat: usize, is_a: bool) -> bool {
-    (0..state.seats[seat].research.len() as u8).any(|screen| screen_ok(data, state, seat, is_a, screen).is_ok())
+    (0..state.seats[seat].research.len() as u8)
+        .any(|screen| screen_ok(data, state, seat, is_a, screen).is_ok())
 }
 
 /// Total cost of the display card on `space` (1–12) when paying with `cards` (resource units)
@@ -488,7 +592,10 @@ fn display_cost(
     mixed: bool,
     coin_discount: u32,
 ) -> Result<u32, RuleError> {
-    let Some(Some(card)) = (space as usize).checked_sub(1).and_then(|i| state.display.get(i)) else {
+    let Some(Some(card)) = (space as usize)
+        .checked_sub(1)
+        .and_then(|i| state.display.get(i))
+    else {
         return Err(illegal(format!("display space {space} is empty")));
     };
     let printed = data.card(*card).cost + data.display_board_cost(space as usize);
@@ -509,12 +616,20 @@ fn cheapest_display_cost(
     coin_discount: u32,
 ) -> Option<u32> {
     (1..=12u8)
-        .filter_map(|space| display_cost(data, state, seat, space, cards, mixed, coin_discount).ok())
+        .filter_map(|space| {
+            display_cost(data, state, seat, space, cards, mixed, coin_discount).ok()
+        })
         .min()
 }
 
 /// Track-bonus discounts when buying a display card with resource cards.
-fn resource_discount(data: &GameData, state: &GameState, seat: usize, cards: &[CardId], mixed: bool) -> u32 {
+fn resource_discount(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    cards: &[CardId],
+    mixed: bool,
+) -> u32 {
     let pays_with = |r: Resource| cards.iter().any(|c| data.card(*c).resource() == Some(r));
     let _ = mixed;
     effects::effective_bonuses(data, state, seat)
@@ -555,7 +670,8 @@ fn sector_cost(
         .iter()
         .filter(|(n, _)| {
             *n == MoonGraph::station_node(company)
-                || MoonGraph::node_sector(*n).is_some_and(|s| state.sectors[s as usize - 1] == Some(company))
+                || MoonGraph::node_sector(*n)
+                    .is_some_and(|s| state.sectors[s as usize - 1] == Some(company))
         })
         .map(|(_, line)| line.energy())
         .min();
@@ -595,7 +711,12 @@ fn next_screen(state: &GameState, seat: usize) -> u8 {
     state.seats[seat].upload.map(|u| u + 1).unwrap_or(0)
 }
 
-fn check_advance(data: &GameData, state: &GameState, seat: usize, source: ActionSource) -> Result<(), RuleError> {
+fn check_advance(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    source: ActionSource,
+) -> Result<(), RuleError> {
     let s = &state.seats[seat];
     let next = next_screen(state, seat);
     let Some(slot) = s.research.get(next as usize) else {
@@ -614,7 +735,10 @@ fn check_advance(data: &GameData, state: &GameState, seat: usize, source: Action
         PlanRef::Special(i) => {
             let cost = data.research.special_plans[i as usize].coin_cost;
             if s.coins < cost {
-                return Err(RuleError::NotEnoughCoins { have: s.coins, need: cost });
+                return Err(RuleError::NotEnoughCoins {
+                    have: s.coins,
+                    need: cost,
+                });
             }
             return Ok(());
         }
@@ -646,67 +770,110 @@ pub(crate) fn requirement_text(r: &Requirement) -> String {
         Requirement::FourOfOneType => "4 units of one resource type".to_string(),
         Requirement::ThreeCarbonThreeOfOneType => "3 carbon and 3 more of one type".to_string(),
         Requirement::Pay { n } => format!("pay {n}"),
-        Requirement::NotFirstPlayerOnFirstTurnOfRound => "not the first player's first turn".to_string(),
+        Requirement::NotFirstPlayerOnFirstTurnOfRound => {
+            "not the first player's first turn".to_string()
+        }
         Requirement::DiscardFromHand { card } => format!("discard a card ({card})"),
     }
 }
 
 /// The research points an action source grants.
-fn source_research_points(data: &GameData, state: &GameState, seat: usize, source: ActionSource) -> u32 {
+fn source_research_points(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    source: ActionSource,
+) -> u32 {
     match source {
         ActionSource::Tile => effects::tile_value(data, TileKind::ResearchScientist),
-        _ => state.source_card(seat, source).map(|c| data.card(c).value).unwrap_or(0),
+        _ => state
+            .source_card(seat, source)
+            .map(|c| data.card(c).value)
+            .unwrap_or(0),
     }
 }
 
 // --- choosing the action
 
-fn check_action(data: &GameData, state: &GameState, seat: usize, d: Decision) -> Result<(), RuleError> {
+fn check_action(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    d: Decision,
+) -> Result<(), RuleError> {
     let s = &state.seats[seat];
     match d {
         Decision::PlaceTile { card } => {
             match state.tile(TileKind::PlusOne) {
-                TileState::Held { seat: h, used: false, on_card: None } if h == seat => {}
-                TileState::Held { seat: h, on_card: Some(_), .. } if h == seat => {
+                TileState::Held {
+                    seat: h,
+                    used: false,
+                    on_card: None,
+                } if h == seat => {}
+                TileState::Held {
+                    seat: h,
+                    on_card: Some(_),
+                    ..
+                } if h == seat => {
                     return Err(illegal("the +1 tile is already placed; it cannot move"))
                 }
                 _ => return Err(illegal("you do not hold the +1 resource tile")),
             }
             match s.slot_of(card).and_then(|i| s.slots[i]) {
                 Some(SlotCard::Up(c)) if data.card(c).resource().is_some() => Ok(()),
-                _ => Err(illegal("the +1 tile goes on a face-up resource card in your action area")),
+                _ => Err(illegal(
+                    "the +1 tile goes on a face-up resource card in your action area",
+                )),
             }
         }
         Decision::UseResources { resource: Some(r) } => {
-            if s.up_cards().any(|(_, c)| data.card(c).resource() == Some(r)) {
+            if s.up_cards()
+                .any(|(_, c)| data.card(c).resource() == Some(r))
+            {
                 Ok(())
             } else {
-                Err(illegal(format!("you have no face-up {} card in your action area", r.id())))
+                Err(illegal(format!(
+                    "you have no face-up {} card in your action area",
+                    r.id()
+                )))
             }
         }
         Decision::UseResources { resource: None } => {
             if !mixed_allowed(data, state, seat) {
-                return Err(illegal("mixing resource types needs the second minerals track bonus"));
+                return Err(illegal(
+                    "mixing resource types needs the second minerals track bonus",
+                ));
             }
-            let mut types: Vec<Resource> = s.up_cards().filter_map(|(_, c)| data.card(c).resource()).collect();
+            let mut types: Vec<Resource> = s
+                .up_cards()
+                .filter_map(|(_, c)| data.card(c).resource())
+                .collect();
             types.sort();
             types.dedup();
             if types.len() < 2 {
-                return Err(illegal("a mixed payment needs face-up cards of two resource types"));
+                return Err(illegal(
+                    "a mixed payment needs face-up cards of two resource types",
+                ));
             }
             Ok(())
         }
         Decision::UseEnergy => {
             if effects::area_totals(data, state, seat, None).energy_cards == 0 {
-                return Err(illegal("you have no face-up energy card in your action area"));
+                return Err(illegal(
+                    "you have no face-up energy card in your action area",
+                ));
             }
             Ok(())
         }
         Decision::UseResearch { source } => match source {
-            ActionSource::Tile if state.holds_unused_tile(seat, TileKind::ResearchScientist) => Ok(()),
+            ActionSource::Tile if state.holds_unused_tile(seat, TileKind::ResearchScientist) => {
+                Ok(())
+            }
             ActionSource::Slot(i) => match effects::up_card_in_slot(state, seat, i) {
                 Some(c) if data.card(c).is_research_scientist() => Ok(()),
-                _ => Err(illegal("there is no face-up research scientist in that slot")),
+                _ => Err(illegal(
+                    "there is no face-up research scientist in that slot",
+                )),
             },
             _ => Err(illegal("you have no unused research scientist tile")),
         },
@@ -721,13 +888,19 @@ fn check_action(data: &GameData, state: &GameState, seat: usize, d: Decision) ->
         Decision::PlaceBonus { space } => check_bonus(data, state, seat, space),
         Decision::DropOut => Ok(()),
         _ => Err(RuleError::NotNow(
-            "choose your action first (resources, energy, research, field, bonus or drop out)".to_string(),
+            "choose your action first (resources, energy, research, field, bonus or drop out)"
+                .to_string(),
         )),
     }
 }
 
 /// The value a majority space compares for a seat.
-fn majority_value(data: &GameData, state: &GameState, seat: usize, compare: MajorityCompare) -> u32 {
+fn majority_value(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    compare: MajorityCompare,
+) -> u32 {
     let t = effects::area_totals(data, state, seat, None);
     match compare {
         MajorityCompare::ResearchScientistCards => t.research_scientists,
@@ -759,7 +932,12 @@ fn qualifying_tiers(data: &GameData, state: &GameState, seat: usize, space: usiz
         .collect()
 }
 
-fn check_bonus(data: &GameData, state: &GameState, seat: usize, space: BonusRef) -> Result<(), RuleError> {
+fn check_bonus(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    space: BonusRef,
+) -> Result<(), RuleError> {
     let s = &state.seats[seat];
     if s.markers_reserve == 0 {
         return Err(illegal("you have no bonus marker left this round"));
@@ -775,7 +953,9 @@ fn check_bonus(data: &GameData, state: &GameState, seat: usize, space: BonusRef)
             }
             match entry.kind {
                 BonusSpaceKind::Majority => {
-                    let Some(compare) = entry.compare else { return Ok(()) };
+                    let Some(compare) = entry.compare else {
+                        return Ok(());
+                    };
                     let mine = majority_value(data, state, seat, compare);
                     for other in 0..state.seats.len() {
                         if other != seat {
@@ -811,15 +991,22 @@ fn check_bonus(data: &GameData, state: &GameState, seat: usize, space: BonusRef)
                         }
                     }
                     if s.coins < pay {
-                        return Err(RuleError::NotEnoughCoins { have: s.coins, need: pay });
+                        return Err(RuleError::NotEnoughCoins {
+                            have: s.coins,
+                            need: pay,
+                        });
                     }
                     for r in &entry.reward {
                         if let Reward::BuyDisplayCard { discount } = r {
-                            let cheapest = cheapest_display_cost(data, state, seat, &[], false, *discount);
+                            let cheapest =
+                                cheapest_display_cost(data, state, seat, &[], false, *discount);
                             match cheapest {
                                 Some(c) if c + pay <= s.coins => {}
                                 Some(c) => {
-                                    return Err(RuleError::NotEnoughCoins { have: s.coins, need: c + pay })
+                                    return Err(RuleError::NotEnoughCoins {
+                                        have: s.coins,
+                                        need: c + pay,
+                                    })
                                 }
                                 None => return Err(illegal("the card display is empty")),
                             }
@@ -847,7 +1034,9 @@ fn check_bonus(data: &GameData, state: &GameState, seat: usize, space: BonusRef)
                 return Err(illegal("that track bonus space is occupied this round"));
             }
             let twin_taken = data.tracks.bonuses.iter().enumerate().any(|(j, o)| {
-                j != b && o.pair == bonus.pair && state.track_bonus_spaces[j].is_some_and(|m| m.seat == seat)
+                j != b
+                    && o.pair == bonus.pair
+                    && state.track_bonus_spaces[j].is_some_and(|m| m.seat == seat)
             });
             if twin_taken {
                 return Err(illegal(
@@ -855,11 +1044,16 @@ fn check_bonus(data: &GameData, state: &GameState, seat: usize, space: BonusRef)
                 ));
             }
             if s.coins < effect.pay {
-                return Err(RuleError::NotEnoughCoins { have: s.coins, need: effect.pay });
+                return Err(RuleError::NotEnoughCoins {
+                    have: s.coins,
+                    need: effect.pay,
+                });
             }
             if let Some(filter) = &effect.discard_from_hand {
                 if !has_discardable(data, state, seat, filter) {
-                    return Err(illegal(format!("you have no {filter} card in hand to discard")));
+                    return Err(illegal(format!(
+                        "you have no {filter} card in hand to discard"
+                    )));
                 }
             }
             Ok(())
@@ -885,7 +1079,10 @@ fn replace_top(state: &mut GameState, task: Task) {
 
 fn push_rewards(state: &mut GameState, seat: usize, rewards: &[Reward]) {
     for r in rewards.iter().rev() {
-        state.agenda.push(Task::Reward { seat, reward: r.clone() });
+        state.agenda.push(Task::Reward {
+            seat,
+            reward: r.clone(),
+        });
     }
 }
 
@@ -899,20 +1096,51 @@ fn begin_action(state: &mut GameState, seat: usize) {
 
 pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision) {
     let data = ctx.data;
-    let Some(task) = state.agenda.last().cloned() else { return };
+    let Some(task) = state.agenda.last().cloned() else {
+        return;
+    };
     let name = state.seats[seat].name.clone();
     match (task, d) {
         (Task::ChooseAction { .. }, d) => perform_action(ctx, state, seat, d),
-        (Task::SelectResources { resource, mut chosen, .. }, Decision::SelectCard { card }) => {
+        (
+            Task::SelectResources {
+                resource,
+                mut chosen,
+                ..
+            },
+            Decision::SelectCard { card },
+        ) => {
             chosen.push(card);
-            replace_top(state, Task::SelectResources { seat, resource, chosen });
+            replace_top(
+                state,
+                Task::SelectResources {
+                    seat,
+                    resource,
+                    chosen,
+                },
+            );
         }
-        (Task::SelectResources { resource, chosen, .. }, Decision::FinishSelecting) => {
-            let units: u32 = chosen.iter().map(|c| effects::card_units(data, state, seat, *c)).sum();
+        (
+            Task::SelectResources {
+                resource, chosen, ..
+            },
+            Decision::FinishSelecting,
+        ) => {
+            let units: u32 = chosen
+                .iter()
+                .map(|c| effects::card_units(data, state, seat, *c))
+                .sum();
             let labels: Vec<String> = chosen.iter().map(|c| data.card(*c).label()).collect();
-            ctx.public(format!("{name} uses {} for {units} unit(s)", labels.join(" + ")));
+            ctx.public(format!(
+                "{name} uses {} for {units} unit(s)",
+                labels.join(" + ")
+            ));
             state.agenda.pop();
-            state.agenda.push(Task::FlipUsed { seat, cards: chosen.clone(), tiles: Vec::new() });
+            state.agenda.push(Task::FlipUsed {
+                seat,
+                cards: chosen.clone(),
+                tiles: Vec::new(),
+            });
             state.agenda.push(Task::BuyWithUnits {
                 seat,
                 units,
@@ -921,7 +1149,15 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                 from_discard: false,
             });
         }
-        (Task::BuyWithUnits { units, cards, mixed, .. }, Decision::BuyCard { space }) => {
+        (
+            Task::BuyWithUnits {
+                units,
+                cards,
+                mixed,
+                ..
+            },
+            Decision::BuyCard { space },
+        ) => {
             let cost = display_cost(data, state, seat, space, &cards, mixed, 0).unwrap_or(units);
             if let Some(card) = state.display[space as usize - 1].take() {
                 state.seats[seat].hand.push(card);
@@ -933,7 +1169,10 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
             }
             state.agenda.pop();
             if units > cost {
-                state.agenda.push(Task::SpendUnits { seat, units: units - cost });
+                state.agenda.push(Task::SpendUnits {
+                    seat,
+                    units: units - cost,
+                });
             }
         }
         (Task::BuyWithUnits { units, .. }, Decision::NoBuy) => {
@@ -942,9 +1181,18 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
         }
         (Task::SpendUnits { units, .. }, Decision::TrackStep { company }) => {
             effects::track_step(ctx, state, seat, company);
-            ctx.public(format!("{name} moves 1 space on the {} track", data.company_name(company)));
+            ctx.public(format!(
+                "{name} moves 1 space on the {} track",
+                data.company_name(company)
+            ));
             if units > 1 {
-                replace_top(state, Task::SpendUnits { seat, units: units - 1 });
+                replace_top(
+                    state,
+                    Task::SpendUnits {
+                        seat,
+                        units: units - 1,
+                    },
+                );
             } else {
                 state.agenda.pop();
             }
@@ -955,16 +1203,43 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
             state.agenda.pop();
         }
         (Task::ChooseExpansion { energy, .. }, Decision::ChooseCompany { company }) => {
-            ctx.public(format!("{name} expands {} with {energy} energy", data.company_name(company)));
-            replace_top(state, Task::Expand { seat, company, energy, entered: Vec::new() });
+            ctx.public(format!(
+                "{name} expands {} with {energy} energy",
+                data.company_name(company)
+            ));
+            replace_top(
+                state,
+                Task::Expand {
+                    seat,
+                    company,
+                    energy,
+                    entered: Vec::new(),
+                },
+            );
         }
-        (Task::Expand { company, energy, mut entered, .. }, Decision::EnterSector { sector, column }) => {
+        (
+            Task::Expand {
+                company,
+                energy,
+                mut entered,
+                ..
+            },
+            Decision::EnterSector { sector, column },
+        ) => {
             let cost = sector_cost(data, state, company, sector, &entered).unwrap_or(energy);
             let ousted = state.sectors[sector as usize - 1];
             effects::take_outpost(state, company, column as usize);
             state.sectors[sector as usize - 1] = Some(company);
             entered.push((sector, ousted));
-            replace_top(state, Task::Expand { seat, company, energy: energy.saturating_sub(cost), entered });
+            replace_top(
+                state,
+                Task::Expand {
+                    seat,
+                    company,
+                    energy: energy.saturating_sub(cost),
+                    entered,
+                },
+            );
         }
         (Task::Expand { .. }, Decision::StopExpanding) => finish_expansion(ctx, state),
         (Task::ResearchFlip { source, .. }, Decision::FlipPlan { screen }) => {
@@ -973,11 +1248,28 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                 p.face_down = true;
             }
             ctx.count("flip_plan");
-            ctx.public(format!("{name} pays 2 CrypCoin to flip the plan on screen {}", screen + 1));
-            replace_top(state, Task::ResearchAdvance { seat, source, entered: None });
+            ctx.public(format!(
+                "{name} pays 2 CrypCoin to flip the plan on screen {}",
+                screen + 1
+            ));
+            replace_top(
+                state,
+                Task::ResearchAdvance {
+                    seat,
+                    source,
+                    entered: None,
+                },
+            );
         }
         (Task::ResearchFlip { source, .. }, Decision::SkipFlip) => {
-            replace_top(state, Task::ResearchAdvance { seat, source, entered: None });
+            replace_top(
+                state,
+                Task::ResearchAdvance {
+                    seat,
+                    source,
+                    entered: None,
+                },
+            );
         }
         (Task::ResearchAdvance { source, .. }, Decision::Advance) => {
             let next = next_screen(state, seat);
@@ -986,23 +1278,41 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                     let cost = data.research.special_plans[i as usize].coin_cost;
                     effects::pay(ctx, state, seat, cost);
                     ctx.count("enter_special_plan");
-                    ctx.public(format!("{name} pays {cost} CrypCoin to enter a special research plan"));
+                    ctx.public(format!(
+                        "{name} pays {cost} CrypCoin to enter a special research plan"
+                    ));
                 }
             }
             let from = state.seats[seat].upload;
             state.seats[seat].upload = Some(next);
             effects::research_screen_entered(ctx, state, seat, from, next);
-            replace_top(state, Task::ResearchAdvance { seat, source, entered: Some(next) });
+            replace_top(
+                state,
+                Task::ResearchAdvance {
+                    seat,
+                    source,
+                    entered: Some(next),
+                },
+            );
             if next as u32 == data.player_board.research_track.final_screen {
                 finish_research(ctx, state);
             }
         }
         (Task::ResearchAdvance { .. }, Decision::StopAdvancing) => finish_research(ctx, state),
-        (Task::SpendResearch { points, .. }, d) => perform_research_points(ctx, state, seat, points, d),
+        (Task::SpendResearch { points, .. }, d) => {
+            perform_research_points(ctx, state, seat, points, d)
+        }
         (Task::TrackMove { company, steps, .. }, Decision::PayBarrier) => {
             effects::track_step(ctx, state, seat, company);
             if steps > 1 {
-                replace_top(state, Task::TrackMove { seat, company, steps: steps - 1 });
+                replace_top(
+                    state,
+                    Task::TrackMove {
+                        seat,
+                        company,
+                        steps: steps - 1,
+                    },
+                );
             } else {
                 state.agenda.pop();
             }
@@ -1016,16 +1326,38 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
             state.agenda.pop();
         }
         (Task::TrackOfChoice { steps, .. }, Decision::ChooseCompany { company }) => {
-            replace_top(state, Task::TrackMove { seat, company, steps });
+            replace_top(
+                state,
+                Task::TrackMove {
+                    seat,
+                    company,
+                    steps,
+                },
+            );
         }
-        (Task::OtherTracks { mut excluded, mut steps, .. }, Decision::ChooseCompany { company }) => {
+        (
+            Task::OtherTracks {
+                mut excluded,
+                mut steps,
+                ..
+            },
+            Decision::ChooseCompany { company },
+        ) => {
             let n = if steps.is_empty() { 0 } else { steps.remove(0) };
             excluded.push(company);
             state.agenda.pop();
             if !steps.is_empty() {
-                state.agenda.push(Task::OtherTracks { seat, excluded, steps });
+                state.agenda.push(Task::OtherTracks {
+                    seat,
+                    excluded,
+                    steps,
+                });
             }
-            state.agenda.push(Task::TrackMove { seat, company, steps: n });
+            state.agenda.push(Task::TrackMove {
+                seat,
+                company,
+                steps: n,
+            });
         }
         (Task::RemoveOutposts { n, .. }, Decision::RemoveOutpost { company, column }) => {
             effects::take_outpost(state, company, column as usize);
@@ -1045,9 +1377,17 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
             state.stations[company.index()][column as usize].outposts += 1;
             state.agenda.pop();
         }
-        (Task::ChooseTier { space, tiers: _, .. }, Decision::ChooseTier { tier }) => {
+        (
+            Task::ChooseTier {
+                space, tiers: _, ..
+            },
+            Decision::ChooseTier { tier },
+        ) => {
             state.agenda.pop();
-            if let Some(t) = data.board.bonus_spaces[space as usize].tiers.get(tier as usize) {
+            if let Some(t) = data.board.bonus_spaces[space as usize]
+                .tiers
+                .get(tier as usize)
+            {
                 push_rewards(state, seat, &t.reward.clone());
             }
         }
@@ -1063,7 +1403,10 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
             if let Some(card) = state.display[space as usize - 1].take() {
                 state.seats[seat].hand.push(card);
                 ctx.count("buy_for_coins");
-                ctx.public(format!("{name} buys {} for {cost} CrypCoin", data.card(card).label()));
+                ctx.public(format!(
+                    "{name} buys {} for {cost} CrypCoin",
+                    data.card(card).label()
+                ));
             }
             state.agenda.pop();
         }
@@ -1080,7 +1423,9 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                     effects::gain_coins(ctx, state, seat, data.card(card).cost + plus);
                 }
                 DiscardPurpose::DiscardAction { and_or } => {
-                    state.agenda.push(Task::DiscardActionChoice { seat, card, and_or });
+                    state
+                        .agenda
+                        .push(Task::DiscardActionChoice { seat, card, and_or });
                 }
             }
         }
@@ -1101,12 +1446,19 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                 state.seats[seat].hand.push(card);
             }
             ctx.count("take_from_discard");
-            ctx.public(format!("{name} pays 2 CrypCoin and takes {} from the discard pile", data.card(card).label()));
+            ctx.public(format!(
+                "{name} pays 2 CrypCoin and takes {} from the discard pile",
+                data.card(card).label()
+            ));
             state.agenda.pop();
         }
         (Task::TakeRestingDeck { .. }, Decision::TakeRestingDeck { slot }) => {
             let deck = std::mem::take(&mut state.seats[seat].resting[slot as usize]);
-            ctx.public(format!("{name} takes resting deck {} ({} card(s)) into their hand", slot + 1, deck.len()));
+            ctx.public(format!(
+                "{name} takes resting deck {} ({} card(s)) into their hand",
+                slot + 1,
+                deck.len()
+            ));
             state.seats[seat].hand.extend(deck);
             state.agenda.pop();
         }
@@ -1123,8 +1475,14 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
             if state.seats[seat].research[screen as usize].is_some() {
                 ctx.count("plan_covered");
             }
-            state.seats[seat].research[screen as usize] = Some(PlacedPlan { plan, face_down: false });
-            ctx.public(format!("{name} places a research plan on screen {}", screen + 1));
+            state.seats[seat].research[screen as usize] = Some(PlacedPlan {
+                plan,
+                face_down: false,
+            });
+            ctx.public(format!(
+                "{name} places a research plan on screen {}",
+                screen + 1
+            ));
         }
         _ => {}
     }
@@ -1141,11 +1499,18 @@ fn perform_action(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision
                 on_card: Some(card),
             };
             ctx.count("plus_one_tile");
-            ctx.public(format!("{name} places the +1 tile on {}", data.card(card).label()));
+            ctx.public(format!(
+                "{name} places the +1 tile on {}",
+                data.card(card).label()
+            ));
         }
         Decision::UseResources { resource } => {
             begin_action(state, seat);
-            state.agenda.push(Task::SelectResources { seat, resource, chosen: Vec::new() });
+            state.agenda.push(Task::SelectResources {
+                seat,
+                resource,
+                chosen: Vec::new(),
+            });
         }
         Decision::UseEnergy => {
             let energy = effects::area_totals(data, state, seat, None).energy;
@@ -1195,7 +1560,10 @@ fn perform_action(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision
                     *slot = Some(SlotCard::Up(c.card()));
                 }
             }
-            state.agenda.push(Task::RestCards { seat, used_slots: Vec::new() });
+            state.agenda.push(Task::RestCards {
+                seat,
+                used_slots: Vec::new(),
+            });
             state.agenda.push(Task::TakeRestingDeck { seat });
             ctx.public(format!("{name} drops out of the Action phase"));
         }
@@ -1203,9 +1571,16 @@ fn perform_action(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision
     }
 }
 
-fn source_flip(state: &GameState, seat: usize, source: ActionSource) -> (Vec<CardId>, Vec<TileKind>) {
+fn source_flip(
+    state: &GameState,
+    seat: usize,
+    source: ActionSource,
+) -> (Vec<CardId>, Vec<TileKind>) {
     match source {
-        ActionSource::Slot(_) => (state.source_card(seat, source).into_iter().collect(), Vec::new()),
+        ActionSource::Slot(_) => (
+            state.source_card(seat, source).into_iter().collect(),
+            Vec::new(),
+        ),
         ActionSource::Tile => {
             let kind = if state.holds_unused_tile(seat, TileKind::ResearchScientist) {
                 TileKind::ResearchScientist
@@ -1220,7 +1595,13 @@ fn source_flip(state: &GameState, seat: usize, source: ActionSource) -> (Vec<Car
 
 fn field_card(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: CardId) {
     let data = ctx.data;
-    let CardKind::FieldScientist { company, tank, coins, gas_collectors_per_extra_tank } = data.card(card).kind else {
+    let CardKind::FieldScientist {
+        company,
+        tank,
+        coins,
+        gas_collectors_per_extra_tank,
+    } = data.card(card).kind
+    else {
         return;
     };
     let name = state.seats[seat].name.clone();
@@ -1228,11 +1609,15 @@ fn field_card(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: CardId) {
     effects::tank(ctx, state, seat, tank);
     effects::gain_coins(ctx, state, seat, coins);
     if let Some(c) = company {
-        let gas = effects::gas_collectors(data, state, c) + effects::field_gas_bonus(data, state, seat).unwrap_or(0);
+        let gas = effects::gas_collectors(data, state, c)
+            + effects::field_gas_bonus(data, state, seat).unwrap_or(0);
         let extra = gas.checked_div(gas_collectors_per_extra_tank).unwrap_or(0);
         ctx.count("company_field_scientist");
         if extra > 0 {
-            ctx.public(format!("{} controls {gas} gas collector(s): {extra} more tank step(s)", data.company_name(c)));
+            ctx.public(format!(
+                "{} controls {gas} gas collector(s): {extra} more tank step(s)",
+                data.company_name(c)
+            ));
             effects::tank(ctx, state, seat, extra);
         }
     }
@@ -1240,10 +1625,18 @@ fn field_card(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: CardId) {
 
 fn field_tile(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
     let data = ctx.data;
-    let tile = data.board.bonus_tiles.iter().find(|t| t.id == TileKind::FieldScientist.data_id());
-    let (base, per) = tile.map(|t| (t.effect.n, t.effect.plus_per_other_face_up_field_scientist)).unwrap_or((0, 0));
+    let tile = data
+        .board
+        .bonus_tiles
+        .iter()
+        .find(|t| t.id == TileKind::FieldScientist.data_id());
+    let (base, per) = tile
+        .map(|t| (t.effect.n, t.effect.plus_per_other_face_up_field_scientist))
+        .unwrap_or((0, 0));
     // Further field scientists: the tile itself is not counted.
-    let others = effects::area_totals(data, state, seat, None).field_scientists.saturating_sub(1);
+    let others = effects::area_totals(data, state, seat, None)
+        .field_scientists
+        .saturating_sub(1);
     ctx.count("field_tile");
     effects::tank(ctx, state, seat, base + per * others);
 }
@@ -1275,7 +1668,10 @@ fn perform_discarded(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: Ca
             state.agenda.push(Task::ChooseExpansion { seat, energy });
         }
         CardKind::ResearchScientist => {
-            state.agenda.push(Task::ResearchFlip { seat, source: ActionSource::Discarded(card) });
+            state.agenda.push(Task::ResearchFlip {
+                seat,
+                source: ActionSource::Discarded(card),
+            });
         }
         CardKind::FieldScientist { .. } => field_card(ctx, state, seat, card),
         CardKind::SingleShare => {}
@@ -1286,7 +1682,10 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
     let data = ctx.data;
     let name = state.seats[seat].name.clone();
     state.seats[seat].markers_reserve -= 1;
-    let marker = Some(super::state::Marker { seat, one_time: false });
+    let marker = Some(super::state::Marker {
+        seat,
+        one_time: false,
+    });
     match space {
         BonusRef::Board(i) => {
             let i = i as usize;
@@ -1297,7 +1696,10 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
                 BonusSpaceKind::Standard => "bonus_standard",
                 BonusSpaceKind::Tile => "bonus_tile_space",
             });
-            ctx.public(format!("{name} places a bonus marker on {}", entry.id.replace('_', " ")));
+            ctx.public(format!(
+                "{name} places a bonus marker on {}",
+                entry.id.replace('_', " ")
+            ));
             match entry.kind {
                 BonusSpaceKind::Majority => {
                     let tiers = qualifying_tiers(data, state, seat, i);
@@ -1305,7 +1707,11 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
                         ctx.count("majority_no_reward");
                         ctx.public(format!("{name} qualifies for no reward tier there"));
                     } else {
-                        state.agenda.push(Task::ChooseTier { seat, space: i as u8, tiers });
+                        state.agenda.push(Task::ChooseTier {
+                            seat,
+                            space: i as u8,
+                            tiers,
+                        });
                     }
                 }
                 _ => {
@@ -1313,7 +1719,9 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
                     for req in &entry.requirement {
                         match req {
                             Requirement::Pay { n } => effects::pay(ctx, state, seat, *n),
-                            Requirement::DiscardFromHand { card } => discard_filter = Some(Resource::parse(card)),
+                            Requirement::DiscardFromHand { card } => {
+                                discard_filter = Some(Resource::parse(card))
+                            }
                             _ => {}
                         }
                     }
@@ -1326,7 +1734,10 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
                                     purpose: DiscardPurpose::Coins { plus: *n },
                                 });
                             }
-                            _ => state.agenda.push(Task::Reward { seat, reward: r.clone() }),
+                            _ => state.agenda.push(Task::Reward {
+                                seat,
+                                reward: r.clone(),
+                            }),
                         }
                     }
                 }
@@ -1337,7 +1748,10 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
             state.track_bonus_spaces[b] = marker;
             let bonus = &data.tracks.bonuses[b];
             ctx.count("bonus_track_space");
-            ctx.public(format!("{name} places a bonus marker on the track bonus space {}", bonus.id));
+            ctx.public(format!(
+                "{name} places a bonus marker on the track bonus space {}",
+                bonus.id
+            ));
             if let TrackBonusEffect::BonusSpace(effect) = &bonus.effect {
                 let company = Company::ALL
                     .into_iter()
@@ -1348,7 +1762,13 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
     }
 }
 
-fn track_bonus_space(ctx: &mut Ctx, state: &mut GameState, seat: usize, e: &BonusSpaceEffect, own: Option<Company>) {
+fn track_bonus_space(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    e: &BonusSpaceEffect,
+    own: Option<Company>,
+) {
     effects::pay(ctx, state, seat, e.pay);
     let either = e.combine.as_deref() != Some("and_or");
     if let Some(filter) = &e.discard_from_hand {
@@ -1357,17 +1777,31 @@ fn track_bonus_space(ctx: &mut Ctx, state: &mut GameState, seat: usize, e: &Bonu
             Some(plus) => DiscardPurpose::Coins { plus },
             None => DiscardPurpose::DiscardAction { and_or: !either },
         };
-        state.agenda.push(Task::DiscardFromHand { seat, filter, purpose });
+        state.agenda.push(Task::DiscardFromHand {
+            seat,
+            filter,
+            purpose,
+        });
     } else if !e.reward_options.is_empty() {
         if e.reward_options.len() == 1 {
             push_rewards(state, seat, &e.reward_options[0]);
         } else {
-            state.agenda.push(Task::ChooseRewards { seat, options: e.reward_options.clone() });
+            state.agenda.push(Task::ChooseRewards {
+                seat,
+                options: e.reward_options.clone(),
+            });
         }
     } else if let Some(discount) = e.buy_display_card_discount {
         // "Buy a card AND/OR tank": the tank steps always help, the purchase is optional.
-        state.agenda.push(Task::Reward { seat, reward: Reward::Tank { n: e.tank } });
-        state.agenda.push(Task::BuyForCoins { seat, discount, optional: true });
+        state.agenda.push(Task::Reward {
+            seat,
+            reward: Reward::Tank { n: e.tank },
+        });
+        state.agenda.push(Task::BuyForCoins {
+            seat,
+            discount,
+            optional: true,
+        });
     } else if !e.other_tracks.is_empty() {
         state.agenda.push(Task::OtherTracks {
             seat,
@@ -1378,7 +1812,13 @@ fn track_bonus_space(ctx: &mut Ctx, state: &mut GameState, seat: usize, e: &Bonu
     let _ = ctx;
 }
 
-fn perform_research_points(ctx: &mut Ctx, state: &mut GameState, seat: usize, points: u32, d: Decision) {
+fn perform_research_points(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    points: u32,
+    d: Decision,
+) {
     let data = ctx.data;
     let name = state.seats[seat].name.clone();
     let spent = match d {
@@ -1387,13 +1827,20 @@ fn perform_research_points(ctx: &mut Ctx, state: &mut GameState, seat: usize, po
             data.research.acquisition.coin
         }
         Decision::TakePlan { space } => {
-            let Some(plan) = state.research_display[space as usize].take() else { return };
+            let Some(plan) = state.research_display[space as usize].take() else {
+                return;
+            };
             let letter = data.research.plans[plan as usize].letter;
             state.seats[seat].acquired.push(PlanRef::Regular(plan));
             ctx.count("take_plan");
-            ctx.public(format!("{name} takes research plan {}", data.research.plans[plan as usize].id));
+            ctx.public(format!(
+                "{name} takes research plan {}",
+                data.research.plans[plan as usize].id
+            ));
             let space_id = &data.board.research_display.spaces[space as usize].id;
-            if data.board.supplement_space.linked_spaces.contains(space_id) && state.supplement_coins > 0 {
+            if data.board.supplement_space.linked_spaces.contains(space_id)
+                && state.supplement_coins > 0
+            {
                 let coins = std::mem::take(&mut state.supplement_coins);
                 ctx.count("supplement_coins");
                 effects::gain_coins(ctx, state, seat, coins);
@@ -1404,13 +1851,22 @@ fn perform_research_points(ctx: &mut Ctx, state: &mut GameState, seat: usize, po
             state.specials[index as usize].taken = true;
             state.seats[seat].acquired.push(PlanRef::Special(index));
             ctx.count("take_special");
-            ctx.public(format!("{name} takes special research plan {}", data.research.special_plans[index as usize].id));
+            ctx.public(format!(
+                "{name} takes special research plan {}",
+                data.research.special_plans[index as usize].id
+            ));
             data.research.acquisition.special
         }
         _ => return,
     };
     if points > spent {
-        replace_top(state, Task::SpendResearch { seat, points: points - spent });
+        replace_top(
+            state,
+            Task::SpendResearch {
+                seat,
+                points: points - spent,
+            },
+        );
     } else {
         state.agenda.pop();
     }
@@ -1418,7 +1874,15 @@ fn perform_research_points(ctx: &mut Ctx, state: &mut GameState, seat: usize, po
 
 fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
     let data = ctx.data;
-    let Some(Task::Expand { seat, company, energy, entered }) = state.agenda.pop() else { return };
+    let Some(Task::Expand {
+        seat,
+        company,
+        energy,
+        entered,
+    }) = state.agenda.pop()
+    else {
+        return;
+    };
     let name = state.seats[seat].name.clone();
     let (mut coins, mut tank, mut strip, mut rp) = (0, 0, 0, 0);
     for (sector, _) in &entered {
@@ -1456,33 +1920,61 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
     ctx.public(format!(
         "{name} expands {} into sector(s) {}{}",
         data.company_name(company),
-        if sectors.is_empty() { "none".to_string() } else { sectors.join(", ") },
-        if gains.is_empty() { String::new() } else { format!(": {}", gains.join(", ")) }
+        if sectors.is_empty() {
+            "none".to_string()
+        } else {
+            sectors.join(", ")
+        },
+        if gains.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", gains.join(", "))
+        }
     ));
     // Rewards first, then the ousted outposts go home (pushed first, so they run last).
     for (_, ousted) in entered.iter().rev() {
         if let Some(other) = ousted {
             ctx.count("oust");
-            state.agenda.push(Task::ReturnOusted { seat, company: *other });
+            state.agenda.push(Task::ReturnOusted {
+                seat,
+                company: *other,
+            });
         }
     }
     if rp > 0 {
         state.agenda.push(Task::SpendResearch { seat, points: rp });
     }
     if strip > 0 {
-        state.agenda.push(Task::TrackMove { seat, company, steps: strip });
+        state.agenda.push(Task::TrackMove {
+            seat,
+            company,
+            steps: strip,
+        });
     }
     if tank > 0 {
-        state.agenda.push(Task::Reward { seat, reward: Reward::Tank { n: tank } });
+        state.agenda.push(Task::Reward {
+            seat,
+            reward: Reward::Tank { n: tank },
+        });
     }
     if coins > 0 {
-        state.agenda.push(Task::Reward { seat, reward: Reward::Coins { n: coins } });
+        state.agenda.push(Task::Reward {
+            seat,
+            reward: Reward::Coins { n: coins },
+        });
     }
 }
 
 fn finish_research(ctx: &mut Ctx, state: &mut GameState) {
     let data = ctx.data;
-    let Some(Task::ResearchAdvance { seat, source, entered }) = state.agenda.pop() else { return };
+    let Some(Task::ResearchAdvance {
+        seat,
+        source,
+        entered,
+    }) = state.agenda.pop()
+    else {
+        return;
+    };
     let rp = source_research_points(data, state, seat, source);
     if rp > 0 {
         state.agenda.push(Task::SpendResearch { seat, points: rp });
@@ -1492,8 +1984,13 @@ fn finish_research(ctx: &mut Ctx, state: &mut GameState) {
         ctx.public(format!("{name} does not move the upload marker"));
         return;
     };
-    ctx.public(format!("{name} moves the upload marker to screen {}", screen + 1));
-    let Some(placed) = state.seats[seat].research[screen as usize] else { return };
+    ctx.public(format!(
+        "{name} moves the upload marker to screen {}",
+        screen + 1
+    ));
+    let Some(placed) = state.seats[seat].research[screen as usize] else {
+        return;
+    };
     if placed.face_down {
         return;
     }
@@ -1515,7 +2012,11 @@ fn apply_reward(ctx: &mut Ctx, state: &mut GameState, seat: usize, reward: Rewar
         Reward::ResearchPoints { n } => state.agenda.push(Task::SpendResearch { seat, points: n }),
         Reward::Tank { n } => effects::tank(ctx, state, seat, n),
         Reward::TrackOfChoice { n } => state.agenda.push(Task::TrackOfChoice { seat, steps: n }),
-        Reward::CompanyTrack { company, n } => state.agenda.push(Task::TrackMove { seat, company, steps: n }),
+        Reward::CompanyTrack { company, n } => state.agenda.push(Task::TrackMove {
+            seat,
+            company,
+            steps: n,
+        }),
         Reward::RemoveOutposts { n } => state.agenda.push(Task::RemoveOutposts { seat, n }),
         Reward::TitaniumMinusOne => {
             let t = effects::area_totals(data, state, seat, None).units_of(Resource::Titanium);
@@ -1525,16 +2026,25 @@ fn apply_reward(ctx: &mut Ctx, state: &mut GameState, seat: usize, reward: Rewar
         Reward::TakeFirstPlayerMarker => {
             state.next_first_player = seat;
             ctx.count("first_player_marker");
-            ctx.public(format!("{} takes the first player marker for the next round", state.seats[seat].name));
+            ctx.public(format!(
+                "{} takes the first player marker for the next round",
+                state.seats[seat].name
+            ));
         }
-        Reward::BuyDisplayCard { discount } => {
-            state.agenda.push(Task::BuyForCoins { seat, discount, optional: false })
-        }
+        Reward::BuyDisplayCard { discount } => state.agenda.push(Task::BuyForCoins {
+            seat,
+            discount,
+            optional: false,
+        }),
         Reward::CoinsPrintedCostPlus { .. } => {}
         Reward::ReserveBonusTile { tile } => {
             if let Some(kind) = TileKind::from_data_id(&tile) {
                 state.tiles[GameState::tile_index(kind)] = TileState::Reserved { seat };
-                ctx.public(format!("{} reserves the {} tile for the next round", state.seats[seat].name, tile.replace('_', " ")));
+                ctx.public(format!(
+                    "{} reserves the {} tile for the next round",
+                    state.seats[seat].name,
+                    tile.replace('_', " ")
+                ));
             }
         }
     }
@@ -1556,7 +2066,8 @@ pub(crate) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> boo
             state.agenda.pop();
             for card in cards {
                 effects::flip_used(state, seat, card);
-                if matches!(state.tile(TileKind::PlusOne), TileState::Held { seat: h, on_card: Some(c), .. } if h == seat && c == card) {
+                if matches!(state.tile(TileKind::PlusOne), TileState::Held { seat: h, on_card: Some(c), .. } if h == seat && c == card)
+                {
                     effects::use_tile(state, TileKind::PlusOne);
                 }
             }
@@ -1588,12 +2099,19 @@ pub(crate) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> boo
         }
         Task::SpendResearch { seat, points } if effects::on_final_screen(data, state, seat) => {
             state.agenda.pop();
-            let per = data.player_board.research_track.overflow_coins_per_research_point;
+            let per = data
+                .player_board
+                .research_track
+                .overflow_coins_per_research_point;
             ctx.count("research_points_to_coins");
             effects::gain_coins(ctx, state, seat, points * per);
             true
         }
-        Task::TrackMove { seat, company, steps } => {
+        Task::TrackMove {
+            seat,
+            company,
+            steps,
+        } => {
             let mut left = steps;
             while left > 0 {
                 match effects::step_status(data, state, seat, company) {
@@ -1622,7 +2140,11 @@ pub(crate) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> boo
             }
             state.agenda.pop();
             if left > 0 {
-                state.agenda.push(Task::TrackMove { seat, company, steps: left });
+                state.agenda.push(Task::TrackMove {
+                    seat,
+                    company,
+                    steps: left,
+                });
                 return moved > 0;
             }
             true
@@ -1648,7 +2170,9 @@ pub(crate) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> boo
             state.seats[seat].dropped_out = true;
             true
         }
-        Task::ReturnOusted { company, .. } if effects::return_columns(state, company).is_empty() => {
+        Task::ReturnOusted { company, .. }
+            if effects::return_columns(state, company).is_empty() =>
+        {
             state.agenda.pop();
             state.removed_outposts[company.index()] += 1;
             ctx.count("ousted_removed_from_game");

@@ -2,7 +2,10 @@
 //! own hand, plan and token choices. No deck order, no other seat's hand or unrevealed plan.
 
 use super::decision::Task;
-use super::state::{Column, GameState, Marker, Phase, PlacedPlan, PlanRef, SeatKind, SlotCard, SpecialSlot, TileState};
+use super::state::{
+    Column, GameState, Marker, Phase, PlacedPlan, PlanRef, SeatKind, SlotCard, SpecialSlot,
+    TileState,
+};
 use crate::data::{CardId, Company, GameData, PlanId};
 use serde::{Deserialize, Serialize};
 
@@ -121,7 +124,11 @@ pub fn view(data: &GameData, state: &GameState, seat: Option<usize>) -> SeatView
             bonus_pending: s.bonus_pending,
             planned: s.planned,
             dropped_out: s.dropped_out,
-            token: if state.phase == Phase::Setup { None } else { s.token },
+            token: if state.phase == Phase::Setup {
+                None
+            } else {
+                s.token
+            },
             acquired: s.acquired.clone(),
             shares: Company::ALL.map(|c| {
                 // Shares on cards in hand are private: count only the track and public cards.
@@ -130,13 +137,15 @@ pub fn view(data: &GameData, state: &GameState, seat: Option<usize>) -> SeatView
             }),
         })
         .collect();
-    let own = seat.and_then(|i| state.seats.get(i).map(|s| (i, s))).map(|(i, s)| PrivateSeat {
-        seat: i,
-        hand: s.hand.clone(),
-        token_choices: s.token_choices.clone(),
-        token: s.token,
-        pending_rest: s.pending_rest.clone(),
-    });
+    let own = seat
+        .and_then(|i| state.seats.get(i).map(|s| (i, s)))
+        .map(|(i, s)| PrivateSeat {
+            seat: i,
+            hand: s.hand.clone(),
+            token_choices: s.token_choices.clone(),
+            token: s.token,
+            pending_rest: s.pending_rest.clone(),
+        });
     SeatView {
         round: state.round,
         phase: state.phase.clone(),
