@@ -135,6 +135,17 @@ fn border_naming_sector_99() {
 }
 
 #[test]
+fn chapter3_list_disagreeing_with_the_sector_tags() {
+    rejects_entry(
+        "moon.toml",
+        "tawac = [2, 3, 4]",
+        "tawac = [2, 3, 5]",
+        "sector 4",
+        "chapter3_start",
+    );
+}
+
+#[test]
 fn starting_token_with_an_unknown_icon() {
     let text = rejects_entry(
         "research.toml",

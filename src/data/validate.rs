@@ -953,6 +953,19 @@ fn moon(d: &GameData) -> Check {
             "3 known sectors per company",
         )?;
     }
+    // The sectors' own chapter3_start tags agree with [chapter3].
+    for sec in &m.sectors {
+        let listed = Company::ALL
+            .into_iter()
+            .find(|c| m.chapter3.sectors(*c).contains(&sec.id));
+        ensure(
+            sec.chapter3_start == listed,
+            F,
+            &format!("sector {}", sec.id),
+            "chapter3_start",
+            format!("disagrees with [chapter3], which says {listed:?}"),
+        )?;
+    }
     Ok(())
 }
 
