@@ -31,7 +31,10 @@ const USAGE: &str = "usage:
                                              seeded random self-play with invariant checks";
 
 /// Parses `--name value` / `--flag` options into a map.
-fn parse_flags(rest: &[&str], flags: &[&str]) -> Result<std::collections::BTreeMap<String, String>, String> {
+fn parse_flags(
+    rest: &[&str],
+    flags: &[&str],
+) -> Result<std::collections::BTreeMap<String, String>, String> {
     let mut map = std::collections::BTreeMap::new();
     let mut i = 0;
     while i < rest.len() {
@@ -53,17 +56,33 @@ fn parse_flags(rest: &[&str], flags: &[&str]) -> Result<std::collections::BTreeM
     Ok(map)
 }
 
-fn number<T: std::str::FromStr>(map: &std::collections::BTreeMap<String, String>, key: &str, default: T) -> Result<T, String> {
+fn number<T: std::str::FromStr>(
+    map: &std::collections::BTreeMap<String, String>,
+    key: &str,
+    default: T,
+) -> Result<T, String> {
     match map.get(key) {
         None => Ok(default),
-        Some(v) => v.parse().map_err(|_| format!("--{key}: `{v}` is not a number")),
+        Some(v) => v
+            .parse()
+            .map_err(|_| format!("--{key}: `{v}` is not a number")),
     }
 }
 
 fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
     use crate::engine::{GameOptions, TokenSetup, TrackSetup};
     let parsed = parse_flags(rest, &["json", "no_check", "linked_slots"]).and_then(|m| {
-        let known = ["games", "players", "seed", "json", "no_check", "tracks", "tokens", "linked_slots", "luna"];
+        let known = [
+            "games",
+            "players",
+            "seed",
+            "json",
+            "no_check",
+            "tracks",
+            "tokens",
+            "linked_slots",
+            "luna",
+        ];
         if let Some(k) = m.keys().find(|k| !known.contains(&k.as_str())) {
             return Err(format!("unknown option --{k}"));
         }
@@ -76,7 +95,9 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
             tracks: match m.get("tracks").map(String::as_str) {
                 None | Some("default") => TrackSetup::Default,
                 Some("random") => TrackSetup::Random,
-                Some(other) => TrackSetup::Chosen(other.split(',').map(|s| s.trim().to_string()).collect()),
+                Some(other) => {
+                    TrackSetup::Chosen(other.split(',').map(|s| s.trim().to_string()).collect())
+                }
             },
             tokens: match m.get("tokens").map(String::as_str) {
                 None | Some("fixed") => TokenSetup::Fixed,
@@ -109,13 +130,21 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
         check: !map.contains_key("no_check"),
         max_decisions: 20_000,
     };
-    if let Err(e) = crate::engine::new_game(&data, &config.options, &crate::sim::seat_names(config.options.players)) {
+    if let Err(e) = crate::engine::new_game(
+        &data,
+        &config.options,
+        &crate::sim::seat_names(config.options.players),
+    ) {
         eprintln!("cannot set up that game: {e}");
         return 2;
     }
     let report = crate::sim::run(&data, &config);
     if map.contains_key("json") {
-        let _ = writeln!(out, "{}", serde_json::to_string(&report).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&report).unwrap_or_default()
+        );
     } else {
         let _ = writeln!(
             out,
@@ -126,7 +155,11 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
             let _ = writeln!(out, "  violation: {v}");
         }
     }
-    if report.invariant_violations == 0 && report.completed == report.games { 0 } else { 1 }
+    if report.invariant_violations == 0 && report.completed == report.games {
+        0
+    } else {
+        1
+    }
 }
 
 fn data_check(rest: &[&str], out: &mut dyn Write) -> i32 {

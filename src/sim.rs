@@ -100,10 +100,12 @@ pub fn seat_names(n: usize) -> Vec<String> {
 }
 
 /// Chooses among the legal decisions at random, uniformly but for a mild bias: against dropping
-/// out early or clearing a plan, and toward moving research forward (plans on the next empty
-/// screen, advancing the upload marker) and entering sectors, so games reach the late-game rules.
+/// out early or clearing a plan, toward moving research forward (planning a research scientist
+/// with cards that meet the next plans, plans on the next empty screen, advancing the upload
+/// marker) and toward entering sectors, so games reach the late-game rules.
 pub fn choose(
     rng: &mut ChaCha8Rng,
+    data: &GameData,
     state: &GameState,
     seat: usize,
     options: &[Decision],
@@ -116,13 +118,38 @@ pub fn choose(
         .skip(s.upload.map(|u| u as usize + 1).unwrap_or(0))
         .find(|(_, p)| p.is_none())
         .map(|(i, _)| i as u8);
+    let wanted = wanted_for_research(data, state, seat);
+    let scientist_planned = s
+        .slots
+        .iter()
+        .flatten()
+        .any(|c| data.card(c.card()).is_research_scientist());
+    let reach_now = research_reach(data, state, seat, None);
+    let next = s.upload.map(|u| u + 1).unwrap_or(0);
+    let next_blocked = (reach_now == 0
+        && s.research.get(next as usize).is_some_and(|p| p.is_some()))
+    .then_some(next);
     let weight = |d: &Decision| match d {
         Decision::DropOut => 1,
         Decision::PlanClear => 0,
         Decision::Advance => 30,
+        Decision::FlipPlan { screen } if Some(*screen) == next_blocked => 20,
         Decision::StopAdvancing | Decision::StopExpanding | Decision::FlipPlan { .. } => 1,
         Decision::PlacePlan { screen, .. } if Some(*screen) == first_empty => 40,
         Decision::PlacePlan { .. } => 1,
+        Decision::PlanCard { card, .. } => {
+            let def = data.card(*card);
+            let gain = research_reach(data, state, seat, Some(*card)) - reach_now;
+            if def.is_research_scientist() && !scientist_planned {
+                30
+            } else if gain > 0 {
+                10 + 25 * gain as u32
+            } else if wanted.iter().any(|w| w.matches(def)) {
+                8
+            } else {
+                4
+            }
+        }
         _ => 6,
     };
     let total: u32 = options.iter().map(weight).sum();
@@ -138,6 +165,99 @@ pub fn choose(
         pick -= w;
     }
     options.last().copied()
+}
+
+/// How many plans in a row the upload marker could enter with the planned cards (plus `extra`),
+/// a rough estimate for the self-play planner (bonuses ignored; not a rule).
+fn research_reach(data: &GameData, state: &GameState, seat: usize, extra: Option<CardId>) -> i32 {
+    use crate::engine::state::{AreaTotals, PlanRef};
+    let s = &state.seats[seat];
+    let mut t = AreaTotals::default();
+    for card in s.slots.iter().flatten().map(|c| c.card()).chain(extra) {
+        let def = data.card(card);
+        if let Some(r) = def.resource() {
+            t.units[r.index()] += def.value;
+        } else if def.is_energy() {
+            t.energy += def.value;
+            t.energy_cards += 1;
+        } else if def.is_research_scientist() {
+            t.research_scientists += 1;
+        } else if def.is_field_scientist() {
+            t.field_scientists += 1;
+        }
+    }
+    // The scientist doing the research does not count for the plans it enters.
+    t.research_scientists = t.research_scientists.saturating_sub(1);
+    let mut reach = 0;
+    for placed in s
+        .research
+        .iter()
+        .skip(s.upload.map(|u| u as usize + 1).unwrap_or(0))
+    {
+        let Some(p) = placed else { break };
+        let reqs = match (p.face_down, p.plan) {
+            (true, _) | (_, PlanRef::Special(_)) => Vec::new(),
+            (_, PlanRef::Token) => s
+                .token
+                .map(|i| data.research.starting_tokens[i].plan_requirements.clone())
+                .unwrap_or_default(),
+            (_, PlanRef::Regular(id)) => data.research.plans[id as usize].requirements.clone(),
+        };
+        if !reqs.iter().all(|r| t.meets(r)) {
+            break;
+        }
+        reach += 1;
+    }
+    reach
+}
+
+/// Card kinds the requirements of the next research plans ask for.
+fn wanted_for_research(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+) -> Vec<crate::data::Requirement> {
+    use crate::engine::state::PlanRef;
+    let s = &state.seats[seat];
+    let next = s.upload.map(|u| u as usize + 1).unwrap_or(0);
+    s.research
+        .iter()
+        .skip(next)
+        .take(2)
+        .flatten()
+        .filter(|p| !p.face_down)
+        .flat_map(|p| match p.plan {
+            PlanRef::Token => s
+                .token
+                .map(|t| data.research.starting_tokens[t].plan_requirements.clone())
+                .unwrap_or_default(),
+            PlanRef::Regular(id) => data.research.plans[id as usize].requirements.clone(),
+            PlanRef::Special(_) => Vec::new(),
+        })
+        .collect()
+}
+
+trait MatchesCard {
+    fn matches(&self, card: &crate::data::cards::CardDef) -> bool;
+}
+
+impl MatchesCard for crate::data::Requirement {
+    fn matches(&self, card: &crate::data::cards::CardDef) -> bool {
+        use crate::data::{Requirement as R, Resource};
+        match self {
+            R::Carbon { .. } | R::ThreeCarbonThreeOfOneType => {
+                card.resource() == Some(Resource::Carbon)
+            }
+            R::Minerals { .. } => card.resource() == Some(Resource::Minerals),
+            R::Titanium { .. } => card.resource() == Some(Resource::Titanium),
+            R::FourOfOneType => card.resource().is_some(),
+            R::Energy { .. } => card.is_energy(),
+            R::ResearchScientist { .. } => card.is_research_scientist(),
+            R::FieldScientist { .. } => card.is_field_scientist(),
+            R::EitherScientist { .. } => card.is_field_scientist() || card.is_research_scientist(),
+            _ => false,
+        }
+    }
 }
 
 fn play_one(
@@ -163,13 +283,13 @@ fn play_one(
             return Err(format!("nobody to move in phase {:?}", state.phase));
         };
         let legal = engine::legal_decisions(data, &state, seat);
-        let Some(decision) = choose(&mut rng, &state, seat, &legal) else {
+        let Some(decision) = choose(&mut rng, data, &state, seat, &legal) else {
             return Err(format!(
                 "seat {seat} is waited on but has no legal decision: {:?}",
                 state.agenda.last()
             ));
         };
-        if config.check && steps % 53 == 0 {
+        if config.check && steps.is_multiple_of(53) {
             check_out_of_turn(data, &state, &waiting, report);
         }
         match engine::apply_traced(data, &mut state, seat, decision) {
@@ -194,7 +314,7 @@ fn play_one(
                     format!("seed {} after {decision:?}: {problem}", options.seed),
                 );
             }
-            if steps % 25 == 0 {
+            if steps.is_multiple_of(25) {
                 for problem in view_leaks(data, &state) {
                     violation(report, format!("seed {}: {problem}", options.seed));
                 }

@@ -88,7 +88,7 @@ pub(crate) fn refill_research_display(state: &mut GameState, ctx: &Ctx) {
 fn end_action_phase(ctx: &mut Ctx, state: &mut GameState) {
     state.active = None;
     state.agenda.clear();
-    if state.round as usize >= 1 + state.specials.len() {
+    if state.round as usize > state.specials.len() {
         state.phase = Phase::Finished;
         ctx.public("The game is over: final scoring".to_string());
         return;

@@ -3,7 +3,7 @@
 
 use super::decision::{ActionSource, Task};
 use super::GameOptions;
-use crate::data::{CardId, Company, GameData, PlanId, Resource};
+use crate::data::{CardId, Company, GameData, PlanId, Requirement, Resource};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
@@ -370,5 +370,31 @@ pub struct AreaTotals {
 impl AreaTotals {
     pub fn units_of(&self, r: Resource) -> u32 {
         self.units[r.index()]
+    }
+
+    /// Whether these totals meet a card requirement (costs and discards are checked elsewhere).
+    pub fn meets(&self, req: &Requirement) -> bool {
+        match req {
+            Requirement::Carbon { min } => self.units_of(Resource::Carbon) >= *min,
+            Requirement::Minerals { min } => self.units_of(Resource::Minerals) >= *min,
+            Requirement::Titanium { min } => self.units_of(Resource::Titanium) >= *min,
+            Requirement::Energy { min } => self.energy >= *min,
+            Requirement::ResearchScientist { min } => self.research_scientists >= *min,
+            Requirement::FieldScientist { min } => self.field_scientists >= *min,
+            Requirement::EitherScientist { min } => {
+                self.research_scientists + self.field_scientists >= *min
+            }
+            Requirement::FourOfOneType => self.units.iter().any(|u| *u >= 4),
+            Requirement::ThreeCarbonThreeOfOneType => {
+                let c = self.units_of(Resource::Carbon);
+                c >= 6
+                    || (c >= 3
+                        && (self.units_of(Resource::Minerals) >= 3
+                            || self.units_of(Resource::Titanium) >= 3))
+            }
+            Requirement::Pay { .. }
+            | Requirement::NotFirstPlayerOnFirstTurnOfRound
+            | Requirement::DiscardFromHand { .. } => true,
+        }
     }
 }

@@ -685,28 +685,6 @@ fn sector_cost(
     Ok(line + u32::from(occupant.is_some()))
 }
 
-fn requirement_met(req: &Requirement, t: &crate::engine::state::AreaTotals) -> bool {
-    match req {
-        Requirement::Carbon { min } => t.units_of(Resource::Carbon) >= *min,
-        Requirement::Minerals { min } => t.units_of(Resource::Minerals) >= *min,
-        Requirement::Titanium { min } => t.units_of(Resource::Titanium) >= *min,
-        Requirement::Energy { min } => t.energy >= *min,
-        Requirement::ResearchScientist { min } => t.research_scientists >= *min,
-        Requirement::FieldScientist { min } => t.field_scientists >= *min,
-        Requirement::EitherScientist { min } => t.research_scientists + t.field_scientists >= *min,
-        Requirement::FourOfOneType => t.units.iter().any(|u| *u >= 4),
-        Requirement::ThreeCarbonThreeOfOneType => {
-            let c = t.units_of(Resource::Carbon);
-            c >= 6
-                || (c >= 3
-                    && (t.units_of(Resource::Minerals) >= 3 || t.units_of(Resource::Titanium) >= 3))
-        }
-        Requirement::Pay { .. }
-        | Requirement::NotFirstPlayerOnFirstTurnOfRound
-        | Requirement::DiscardFromHand { .. } => true,
-    }
-}
-
 fn next_screen(state: &GameState, seat: usize) -> u8 {
     state.seats[seat].upload.map(|u| u + 1).unwrap_or(0)
 }
@@ -749,7 +727,7 @@ fn check_advance(
         PlanRef::Regular(p) => &data.research.plans[p as usize].requirements,
     };
     let totals = effects::area_totals(data, state, seat, Some(source));
-    match reqs.iter().find(|r| !requirement_met(r, &totals)) {
+    match reqs.iter().find(|r| !totals.meets(r)) {
         Some(r) => Err(illegal(format!(
             "you do not meet the next plan's requirement {} with the cards face up in your action area",
             requirement_text(r)
@@ -975,17 +953,17 @@ fn check_bonus(
                     for req in &entry.requirement {
                         match req {
                             Requirement::Pay { n } => pay += n,
-                            Requirement::NotFirstPlayerOnFirstTurnOfRound => {
-                                if state.first_player == seat && s.turns_this_round == 0 {
-                                    return Err(illegal(
-                                        "the first player may not take this space on their first turn of the round",
-                                    ));
-                                }
+                            Requirement::NotFirstPlayerOnFirstTurnOfRound
+                                if state.first_player == seat && s.turns_this_round == 0 =>
+                            {
+                                return Err(illegal(
+                                    "the first player may not take this space on their first turn of the round",
+                                ));
                             }
-                            Requirement::DiscardFromHand { card } => {
-                                if !has_discardable(data, state, seat, card) {
-                                    return Err(illegal("you have no card in hand to discard"));
-                                }
+                            Requirement::DiscardFromHand { card }
+                                if !has_discardable(data, state, seat, card) =>
+                            {
+                                return Err(illegal("you have no card in hand to discard"));
                             }
                             _ => {}
                         }
