@@ -27,7 +27,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
 
 const USAGE: &str = "usage:
   skymines data check [--dir DIR] [--json]   load and validate the component data
-  skymines simulate --games N --players P [--seed S] [--json] [--no-check] [--tracks default|random] [--tokens fixed|draft] [--linked_slots]
+  skymines simulate --games N --players P [--seed S] [--json] [--no-check] [--tracks default|random] [--tokens fixed|draft] [--linked_slots] [--vary]
                                              seeded random self-play with invariant checks";
 
 /// Parses `--name value` / `--flag` options into a map.
@@ -71,7 +71,7 @@ fn number<T: std::str::FromStr>(
 
 fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
     use crate::engine::{GameOptions, TokenSetup, TrackSetup};
-    let parsed = parse_flags(rest, &["json", "no_check", "linked_slots"]).and_then(|m| {
+    let parsed = parse_flags(rest, &["json", "no_check", "linked_slots", "vary"]).and_then(|m| {
         let known = [
             "games",
             "players",
@@ -82,6 +82,7 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
             "tokens",
             "linked_slots",
             "luna",
+            "vary",
         ];
         if let Some(k) = m.keys().find(|k| !known.contains(&k.as_str())) {
             return Err(format!("unknown option --{k}"));
@@ -129,6 +130,7 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
         options,
         check: !map.contains_key("no_check"),
         max_decisions: 20_000,
+        vary: map.contains_key("vary"),
     };
     if let Err(e) = crate::engine::new_game(
         &data,

@@ -34,6 +34,9 @@ pub struct SimConfig {
     pub check: bool,
     /// Decisions after which a game is abandoned as stuck.
     pub max_decisions: u64,
+    /// Vary the setup options from game to game (random tracks, token draft every other game,
+    /// linked slots every third), to cover every setup path.
+    pub vary: bool,
 }
 
 /// Plays `config.games` seeded games; game `i` uses seed `options.seed + i`.
@@ -49,6 +52,13 @@ pub fn run(data: &GameData, config: &SimConfig) -> SimReport {
     for i in 0..config.games {
         let mut options = config.options.clone();
         options.seed = config.options.seed.wrapping_add(i as u64);
+        if config.vary {
+            options.tracks = engine::TrackSetup::Random;
+            if i % 2 == 1 {
+                options.tokens = engine::TokenSetup::Draft;
+            }
+            options.linked_slots = i % 3 == 0;
+        }
         match play_one(data, &options, config, &mut report) {
             Ok(state) => {
                 if state.phase == Phase::Finished {
@@ -131,7 +141,7 @@ pub fn choose(
     .then_some(next);
     let weight = |d: &Decision| match d {
         Decision::DropOut => 1,
-        Decision::PlanClear => 0,
+        Decision::PlanClear => 1,
         Decision::Advance => 30,
         Decision::FlipPlan { screen } if Some(*screen) == next_blocked => 20,
         Decision::StopAdvancing | Decision::StopExpanding | Decision::FlipPlan { .. } => 1,

@@ -64,8 +64,17 @@ pub(crate) fn waiting_on(state: &GameState) -> Vec<usize> {
     }
 }
 
+/// Whether a seat may decide anything now: the seats waited on, and in the Planning phase also
+/// those who have planned (they may still take their plan back until everyone has planned).
+fn may_decide(state: &GameState, seat: usize) -> bool {
+    match state.phase {
+        Phase::Planning => !state.seats[seat].is_luna(),
+        _ => waiting_on(state).contains(&seat),
+    }
+}
+
 pub(crate) fn legal_decisions(data: &GameData, state: &GameState, seat: usize) -> Vec<Decision> {
-    if seat >= state.seats.len() || !waiting_on(state).contains(&seat) {
+    if seat >= state.seats.len() || !may_decide(state, seat) {
         return Vec::new();
     }
     let mut out: Vec<Decision> = candidates(data, state, seat)
@@ -157,7 +166,7 @@ pub(crate) fn apply_traced(
         return Err(RuleError::GameOver);
     }
     let waiting = waiting_on(state);
-    if !waiting.contains(&seat) {
+    if !may_decide(state, seat) {
         let names: Vec<&str> = waiting
             .iter()
             .map(|s| state.seats[*s].name.as_str())
