@@ -398,11 +398,46 @@ pub fn invariants(data: &GameData, state: &GameState) -> Vec<String> {
     if let Some((c, n)) = seen.iter().find(|(_, n)| **n > 1) {
         out.push(format!("card {} is in {n} places", data.card(*c).id));
     }
-    let expected = data.action_cards.cards.len() + state.seats.len() * 10;
+    let humans = state.seats.iter().filter(|s| !s.is_luna()).count();
+    let expected = data.action_cards.cards.len() + humans * 10;
     if seen.len() != expected {
         out.push(format!("{} cards in play, expected {expected}", seen.len()));
     }
     for (i, s) in state.seats.iter().enumerate() {
+        if let Some(l) = &s.luna {
+            // Luna's cards: deck, grade-2 stack, discard pile, slots and majority slots.
+            let mut cards: Vec<u8> = l
+                .deck
+                .iter()
+                .chain(l.grade2.iter())
+                .chain(l.discard.iter())
+                .chain(l.slots.iter().flatten().map(|x| &x.card))
+                .chain(l.majority.iter().flatten())
+                .copied()
+                .collect();
+            let n = cards.len();
+            cards.sort();
+            cards.dedup();
+            let want = if data
+                .luna_board
+                .level(l.level as u32)
+                .is_some_and(|x| x.grade2_in_game)
+            {
+                data.luna_cards.cards.len()
+            } else {
+                data.luna_cards
+                    .cards
+                    .iter()
+                    .filter(|c| c.grade == 1)
+                    .count()
+            };
+            if n != cards.len() || n != want {
+                out.push(format!(
+                    "Luna's cards: {n} held ({} distinct), expected {want}",
+                    cards.len()
+                ));
+            }
+        }
         for c in Company::ALL {
             let track = &data.tracks.tracks[state.tracks[c.index()]];
             if s.track_pos[c.index()] as u32 > track.last_space {

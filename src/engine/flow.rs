@@ -276,9 +276,12 @@ fn setup_perform(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decision) {
                     ctx.data.research.starting_tokens[token as usize].id
                 ),
             );
-            if st.seats.iter().all(|x| x.token.is_some()) {
+            if st.seats.iter().all(|x| x.is_luna() || x.token.is_some()) {
                 // Everyone has chosen: reveal together and carry out step 13.
-                for i in 0..st.seats.len() {
+                let humans: Vec<usize> = (0..st.seats.len())
+                    .filter(|i| !st.seats[*i].is_luna())
+                    .collect();
+                for i in humans {
                     st.seats[i].token_choices.clear();
                     apply_token(ctx, st, i);
                     let id = st.seats[i]
@@ -300,11 +303,7 @@ fn setup_perform(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decision) {
         }
         _ => {}
     }
-    if st
-        .seats
-        .iter()
-        .all(|s| s.token.is_some() && s.pending_rest.is_empty())
-    {
+    if st.seats.iter().all(|s| s.setup_done()) {
         st.phase = Phase::Planning;
     }
 }
@@ -393,9 +392,11 @@ fn planning_perform(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decision)
 
 /// Once every seat has planned, all cards are revealed together and the Action phase begins.
 fn maybe_reveal(ctx: &mut Ctx, state: &mut GameState) {
-    if state.seats.iter().any(|s| !s.planned) {
+    if state.seats.iter().any(|s| !s.planned && !s.is_luna()) {
         return;
     }
+    // Luna deals her face-down cards after the humans have placed theirs.
+    super::luna::deal(ctx, state);
     for s in state.seats.iter_mut() {
         for slot in s.slots.iter_mut() {
             if let Some(SlotCard::Planned(c)) = *slot {
@@ -404,7 +405,7 @@ fn maybe_reveal(ctx: &mut Ctx, state: &mut GameState) {
         }
     }
     let data = ctx.data;
-    for i in 0..state.seats.len() {
+    for i in (0..state.seats.len()).filter(|i| !state.seats[*i].is_luna()) {
         let cards: Vec<String> = state.seats[i]
             .slots
             .iter()
@@ -421,5 +422,7 @@ fn maybe_reveal(ctx: &mut Ctx, state: &mut GameState) {
             }
         ));
     }
+    // After the humans' cards are face up, Luna fills her majority slots.
+    super::luna::reveal_majority(ctx, state);
     round::start_action_phase(ctx, state);
 }

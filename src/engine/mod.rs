@@ -9,6 +9,7 @@
 pub mod decision;
 mod effects;
 mod flow;
+mod luna;
 mod round;
 pub mod score;
 mod setup;

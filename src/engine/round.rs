@@ -3,7 +3,7 @@
 
 use super::decision::Task;
 use super::flow::Ctx;
-use super::state::{GameState, Phase, TileState};
+use super::state::{GameState, Phase, TileKind, TileState};
 
 pub(crate) fn start_action_phase(ctx: &mut Ctx, state: &mut GameState) {
     state.phase = Phase::Action;
@@ -108,11 +108,19 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
         }
         special.face_up = true;
     }
-    // b) Bonus markers return; markers on tile spaces bring their tile.
-    for space in state.bonus_spaces.iter_mut() {
+    // b) Bonus markers return; a marker on a bonus tile space brings its tile. The marker is
+    // the reservation: until now the tile may have been in another seat's action area.
+    for (i, space) in state.bonus_spaces.iter_mut().enumerate() {
         if let Some(m) = space.take() {
             if !m.one_time {
                 state.seats[m.seat].markers_reserve += 1;
+            }
+            if let Some(kind) = reserved_tile(data, i) {
+                state.tiles[GameState::tile_index(kind)] = TileState::Held {
+                    seat: m.seat,
+                    used: false,
+                    on_card: None,
+                };
             }
         }
     }
@@ -121,15 +129,6 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
             if !m.one_time {
                 state.seats[m.seat].markers_reserve += 1;
             }
-        }
-    }
-    for tile in state.tiles.iter_mut() {
-        if let TileState::Reserved { seat } = *tile {
-            *tile = TileState::Held {
-                seat,
-                used: false,
-                on_card: None,
-            };
         }
     }
     // c) The card display: discard the right column, slide each row right, refill in order.
@@ -141,12 +140,24 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
         s.dropped_out = false;
         s.turns_this_round = 0;
     }
+    super::luna::preparation(state);
     state.phase = Phase::Planning;
     ctx.count("preparation");
     ctx.public(format!(
         "Round {} begins: plan your cards ({} is first player)",
         state.round, state.seats[state.first_player].name
     ));
+}
+
+/// The bonus tile that board bonus space `space` reserves, if it is a tile space.
+fn reserved_tile(data: &crate::data::GameData, space: usize) -> Option<TileKind> {
+    data.board.bonus_spaces[space]
+        .reward
+        .iter()
+        .find_map(|r| match r {
+            crate::data::Reward::ReserveBonusTile { tile } => TileKind::from_data_id(tile),
+            _ => None,
+        })
 }
 
 /// Preparation step c: each display row (left to right in the data's `space_grid`) loses its

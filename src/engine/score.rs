@@ -60,14 +60,22 @@ fn score_seat(data: &GameData, state: &GameState, seat: usize) -> ScoreBreakdown
             }
         })
         .collect();
-    let tank = data
-        .player_board
-        .tank_track
-        .score_by_step
-        .get(s.tank as usize)
-        .copied()
-        .unwrap_or(0);
-    let research = research_score(data, state, seat);
+    let (tank, research) = if s.is_luna() {
+        (
+            super::luna::tank_score(data, state, seat),
+            super::luna::research_score(data, state, seat),
+        )
+    } else {
+        (
+            data.player_board
+                .tank_track
+                .score_by_step
+                .get(s.tank as usize)
+                .copied()
+                .unwrap_or(0),
+            research_score(data, state, seat),
+        )
+    };
     let total = s.coins + companies.iter().map(|c| c.points).sum::<u32>() + tank + research;
     ScoreBreakdown {
         seat,

@@ -100,6 +100,7 @@ pub(crate) fn new_game(
                 turns_this_round: 0,
                 acquired: Vec::new(),
                 tank_steps_this_action: 0,
+                luna: None,
             }
         })
         .collect();
@@ -171,11 +172,16 @@ pub(crate) fn new_game(
             apply_token(&mut ctx, &mut state, seat);
         }
     }
-    if state
-        .seats
-        .iter()
-        .all(|s| s.token.is_some() && s.pending_rest.is_empty())
-    {
+    if let Some(level) = options.luna {
+        if options.tokens == TokenSetup::Fixed {
+            let used: Vec<Option<usize>> = state.seats.iter().map(|s| s.token).collect();
+            state.spare_tokens = (0..data.research.starting_tokens.len())
+                .filter(|t| !used.contains(&Some(*t)))
+                .collect();
+        }
+        super::luna::add_seat(&mut ctx, &mut state, level);
+    }
+    if state.seats.iter().all(|s| s.setup_done()) {
         state.phase = Phase::Planning;
     }
     Ok(state)
@@ -192,9 +198,8 @@ fn check_options(o: &GameOptions) -> Result<(), SetupError> {
         if o.players == 4 {
             return Err(SetupError::LunaWithFour);
         }
-        return Err(SetupError::NotYetAvailable("Luna, the automa"));
     }
-    if o.players == 1 {
+    if o.players == 1 && o.luna.is_none() {
         return Err(SetupError::SoloNeedsLuna);
     }
     if o.threats && o.board != BoardSide::Belt {

@@ -99,8 +99,6 @@ impl TileKind {
 pub enum TileState {
     /// Below the board, free.
     Supply,
-    /// Reserved through a tile space this round; arrives in the next Preparation phase.
-    Reserved { seat: usize },
     /// In a seat's action area this round.
     Held {
         seat: usize,
@@ -196,11 +194,46 @@ pub struct Seat {
     pub acquired: Vec<PlanRef>,
     /// Turn-local counters (mission tasks, coverage): reset at the start of each action.
     pub tank_steps_this_action: u32,
+    /// Luna's deck, slots and reserve (None for human seats).
+    pub luna: Option<LunaState>,
+}
+
+/// A Luna card in one of Luna's action slots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LunaSlot {
+    /// Index into data.luna_cards.cards.
+    pub card: u8,
+    pub face_up: bool,
+}
+
+/// The automa's own components: her deck of Luna cards, slots and the action cards she gained.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LunaState {
+    pub level: u8,
+    /// Face-down Luna deck; the top is the last element.
+    pub deck: Vec<u8>,
+    /// Face-down grade-2 stack; the top is the last element.
+    pub grade2: Vec<u8>,
+    /// Face-up discard pile; the top is the last element.
+    pub discard: Vec<u8>,
+    pub slots: [Option<LunaSlot>; 5],
+    /// Left and right majority slots (face up).
+    pub majority: [Option<u8>; 2],
+    /// Action cards gained, kept face down in her reserve (they count for shares).
+    pub reserve_cards: Vec<CardId>,
+    /// Tank steps and research steps still holding a Luna token (levels 3–8).
+    pub helium_tokens: Vec<u32>,
+    pub research_tokens: Vec<u32>,
 }
 
 impl Seat {
     pub fn is_luna(&self) -> bool {
         matches!(self.kind, SeatKind::Luna { .. })
+    }
+
+    /// Setup is complete for this seat (Luna needs nothing).
+    pub fn setup_done(&self) -> bool {
+        self.is_luna() || (self.token.is_some() && self.pending_rest.is_empty())
     }
 
     /// Face-up usable cards in the action slots.
@@ -217,13 +250,18 @@ impl Seat {
             .position(|s| s.map(SlotCard::card) == Some(card))
     }
 
-    /// Every card the seat owns (hand, action area, resting decks).
+    /// Every action card the seat owns (hand, action area, resting decks, Luna's reserve).
     pub fn owned_cards(&self) -> impl Iterator<Item = CardId> + '_ {
         self.hand
             .iter()
             .copied()
             .chain(self.slots.iter().flatten().map(|s| s.card()))
             .chain(self.resting.iter().flatten().copied())
+            .chain(
+                self.luna
+                    .iter()
+                    .flat_map(|l| l.reserve_cards.iter().copied()),
+            )
     }
 }
 

@@ -936,7 +936,15 @@ fn check_bonus(
                     };
                     let mine = majority_value(data, state, seat, compare);
                     for other in 0..state.seats.len() {
-                        if other != seat {
+                        if let Some(theirs) =
+                            super::luna::majority_value(data, state, other, compare)
+                        {
+                            if theirs > mine {
+                                return Err(illegal(format!(
+                                    "Luna's majority card shows {theirs}, more than your {mine}: the majority is not yours"
+                                )));
+                            }
+                        } else if other != seat {
                             let theirs = majority_value(data, state, other, compare);
                             if theirs > mine {
                                 return Err(illegal(format!(
@@ -1507,14 +1515,14 @@ fn perform_action(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision
             state.agenda.push(Task::ChooseExpansion { seat, energy });
         }
         Decision::UseResearch { source } => {
-            let (cards, tiles) = source_flip(state, seat, source);
+            let (cards, tiles) = source_flip(state, seat, source, TileKind::ResearchScientist);
             begin_action(state, seat);
             state.agenda.push(Task::FlipUsed { seat, cards, tiles });
             state.agenda.push(Task::ResearchFlip { seat, source });
             ctx.public(format!("{name} uses a research scientist"));
         }
         Decision::UseField { source } => {
-            let (cards, tiles) = source_flip(state, seat, source);
+            let (cards, tiles) = source_flip(state, seat, source, TileKind::FieldScientist);
             begin_action(state, seat);
             state.agenda.push(Task::FlipUsed { seat, cards, tiles });
             match source {
@@ -1549,24 +1557,20 @@ fn perform_action(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision
     }
 }
 
+/// What an action flips when it ends: the card in the slot, or the action tile `tile` (the
+/// tile of the action being taken, even when the seat holds other action tiles).
 fn source_flip(
     state: &GameState,
     seat: usize,
     source: ActionSource,
+    tile: TileKind,
 ) -> (Vec<CardId>, Vec<TileKind>) {
     match source {
         ActionSource::Slot(_) => (
             state.source_card(seat, source).into_iter().collect(),
             Vec::new(),
         ),
-        ActionSource::Tile => {
-            let kind = if state.holds_unused_tile(seat, TileKind::ResearchScientist) {
-                TileKind::ResearchScientist
-            } else {
-                TileKind::FieldScientist
-            };
-            (Vec::new(), vec![kind])
-        }
+        ActionSource::Tile => (Vec::new(), vec![tile]),
         ActionSource::Discarded(_) => (Vec::new(), Vec::new()),
     }
 }
@@ -2016,14 +2020,13 @@ fn apply_reward(ctx: &mut Ctx, state: &mut GameState, seat: usize, reward: Rewar
         }),
         Reward::CoinsPrintedCostPlus { .. } => {}
         Reward::ReserveBonusTile { tile } => {
-            if let Some(kind) = TileKind::from_data_id(&tile) {
-                state.tiles[GameState::tile_index(kind)] = TileState::Reserved { seat };
-                ctx.public(format!(
-                    "{} reserves the {} tile for the next round",
-                    state.seats[seat].name,
-                    tile.replace('_', " ")
-                ));
-            }
+            // The marker on the tile space is the reservation; the tile arrives in the
+            // Preparation phase (round::preparation), never now.
+            ctx.public(format!(
+                "{} reserves the {} tile for the next round",
+                state.seats[seat].name,
+                tile.replace('_', " ")
+            ));
         }
     }
 }
@@ -2154,6 +2157,13 @@ pub(crate) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> boo
             state.agenda.pop();
             state.removed_outposts[company.index()] += 1;
             ctx.count("ousted_removed_from_game");
+            true
+        }
+        Task::ChooseAction { seat } if state.seats[seat].is_luna() => {
+            // Luna's turn runs at once: her next card, then the turn passes on.
+            state.agenda.pop();
+            super::luna::take_turn(ctx, state, seat);
+            round::end_turn(ctx, state, seat);
             true
         }
         Task::ChooseAction { .. } => false,

@@ -47,6 +47,24 @@ pub struct PublicSeat {
     pub token: Option<usize>,
     pub acquired: Vec<PlanRef>,
     pub shares: [u32; 4],
+    /// Luna's public components (None for human seats).
+    pub luna: Option<LunaView>,
+}
+
+/// What everyone sees of Luna: her deck's size, not its order; face-down slot cards hidden.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LunaView {
+    pub level: u8,
+    pub deck_size: usize,
+    pub grade2_size: usize,
+    pub discard: Vec<u8>,
+    /// Face-up Luna cards by slot (None: empty or face down, see `face_down`).
+    pub slots: [Option<u8>; 5],
+    pub face_down: [bool; 5],
+    pub majority: [Option<u8>; 2],
+    pub reserve_cards: Vec<CardId>,
+    pub helium_tokens: Vec<u32>,
+    pub research_tokens: Vec<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,6 +148,18 @@ pub fn view(data: &GameData, state: &GameState, seat: Option<usize>) -> SeatView
                 s.token
             },
             acquired: s.acquired.clone(),
+            luna: s.luna.as_ref().map(|l| LunaView {
+                level: l.level,
+                deck_size: l.deck.len(),
+                grade2_size: l.grade2.len(),
+                discard: l.discard.clone(),
+                slots: l.slots.map(|x| x.filter(|x| x.face_up).map(|x| x.card)),
+                face_down: l.slots.map(|x| x.is_some_and(|x| !x.face_up)),
+                majority: l.majority,
+                reserve_cards: l.reserve_cards.clone(),
+                helium_tokens: l.helium_tokens.clone(),
+                research_tokens: l.research_tokens.clone(),
+            }),
             shares: Company::ALL.map(|c| {
                 // Shares on cards in hand are private: count only the track and public cards.
                 let track = &data.tracks.tracks[state.tracks[c.index()]];

@@ -1,0 +1,811 @@
+//! Luna, the automa, as rules of the game: her setup, her cards in the Planning phase, the
+//! majority values that block humans, her turns, and her Preparation phase. Every board choice
+//! the physical game leaves to the players (company rankings, main outpost columns, MIN/MAX
+//! sectors, ousting) is computed here, deterministically. Luna never waits for a decision.
+
+use super::effects;
+use super::flow::Ctx;
+use super::state::{Column, GameState, LunaSlot, LunaState, Seat, SeatKind};
+use crate::data::board::MajorityCompare;
+use crate::data::luna::{
+    CardPick, CompanySelector, LunaAction, LunaReveal, MajorityIcon, PlanPick, SectorPick,
+};
+use crate::data::{CardId, Company, GameData, MoonGraph};
+use rand::seq::SliceRandom;
+
+/// Adds Luna's seat (last in seating order, to the right of the first player).
+pub(crate) fn add_seat(ctx: &mut Ctx, state: &mut GameState, level: u8) {
+    let data = ctx.data;
+    let board = &data.luna_board;
+    let lvl = board.level(level as u32);
+    let grade = |g: u8| -> Vec<u8> {
+        data.luna_cards
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.grade == g)
+            .map(|(i, _)| i as u8)
+            .collect()
+    };
+    let mut deck = grade(1);
+    deck.shuffle(&mut state.rng);
+    let mut grade2 = if lvl.is_some_and(|l| l.grade2_in_game) {
+        grade(2)
+    } else {
+        Vec::new()
+    };
+    grade2.shuffle(&mut state.rng);
+    let slot_index = |letter: char| board.action_slots.order.iter().position(|l| *l == letter);
+    let mut slot_on = [false; 5];
+    for letter in &board.action_slots.initially_on {
+        if let Some(i) = slot_index(*letter) {
+            slot_on[i] = true;
+        }
+    }
+    let colour = state.seats.len();
+    let markers = board.start.bonus_markers as u8;
+    let seat = Seat {
+        name: "Luna".to_string(),
+        kind: SeatKind::Luna { level },
+        colour,
+        hand: Vec::new(),
+        slots: [None; 5],
+        slot_on,
+        resting: Default::default(),
+        coins: board.start.coins,
+        markers_reserve: markers,
+        markers_total: markers,
+        tank: board.tank_track.start_step as u8,
+        research: Vec::new(),
+        upload: Some(board.research_track.start_step as u8),
+        track_pos: [board.start.company_track_marker_step as u8; 4],
+        bonus_active: 0,
+        bonus_pending: 0,
+        planned: true,
+        dropped_out: false,
+        token: None,
+        token_choices: Vec::new(),
+        pending_rest: Vec::new(),
+        turns_this_round: 0,
+        acquired: Vec::new(),
+        tank_steps_this_action: 0,
+        luna: Some(LunaState {
+            level,
+            deck,
+            grade2,
+            discard: Vec::new(),
+            slots: [None; 5],
+            majority: [None; 2],
+            reserve_cards: Vec::new(),
+            helium_tokens: lvl.map(|l| l.helium_tokens.clone()).unwrap_or_default(),
+            research_tokens: lvl.map(|l| l.research_tokens.clone()).unwrap_or_default(),
+        }),
+    };
+    state.seats.push(seat);
+    let me = state.seats.len() - 1;
+    // A random spare starting research token: its starting bonus only.
+    if !state.spare_tokens.is_empty() {
+        let pick = rand::Rng::gen_range(&mut state.rng, 0..state.spare_tokens.len());
+        let token = state.spare_tokens.remove(pick);
+        let t = &data.research.starting_tokens[token];
+        ctx.public(format!("Luna applies the starting bonus of token {}", t.id));
+        for bonus in &t.start_bonus {
+            if bonus.track == "tank" {
+                tank(ctx, state, me, bonus.n);
+            } else if let Some(c) = Company::parse(&bonus.track) {
+                track_move(ctx, state, me, c, bonus.n);
+            }
+        }
+    }
+    // Levels 6–8: her markers start on the white-numbered spaces (placed after the token, as
+    // the booklet orders the setup).
+    if let Some(l) = lvl {
+        if l.start_helium_step > 0 {
+            state.seats[me].tank = l.start_helium_step as u8;
+        }
+        if l.start_research_step > 0 {
+            state.seats[me].upload = Some(l.start_research_step as u8);
+        }
+    }
+}
+
+fn luna(state: &GameState, seat: usize) -> Option<&LunaState> {
+    state.seats[seat].luna.as_ref()
+}
+
+fn luna_mut(state: &mut GameState, seat: usize) -> Option<&mut LunaState> {
+    state.seats[seat].luna.as_mut()
+}
+
+/// Seats played by Luna.
+pub(crate) fn luna_seats(state: &GameState) -> Vec<usize> {
+    (0..state.seats.len())
+        .filter(|&s| state.seats[s].luna.is_some())
+        .collect()
+}
+
+/// Draws the top card of the Luna deck; an empty deck is rebuilt from the discard pile plus one
+/// grade-2 card (on demand, DECISIONS A13).
+fn draw(ctx: &mut Ctx, state: &mut GameState, seat: usize) -> Option<u8> {
+    let data = ctx.data;
+    let adds = {
+        let l = luna(state, seat)?;
+        data.luna_board
+            .deck
+            .reshuffle
+            .levels_adding_grade2
+            .contains(&(l.level as u32))
+    };
+    let GameState { seats, rng, .. } = state;
+    let l = seats[seat].luna.as_mut()?;
+    if l.deck.is_empty() {
+        let mut cards = std::mem::take(&mut l.discard);
+        if adds {
+            for _ in 0..data.luna_board.deck.reshuffle.grade2_added {
+                if let Some(c) = l.grade2.pop() {
+                    cards.push(c);
+                }
+            }
+        }
+        cards.shuffle(rng);
+        l.deck = cards;
+        ctx.count("luna_reshuffle");
+    }
+    l.deck.pop()
+}
+
+/// Planning step a: one face-down card into each ON action slot, left to right.
+pub(crate) fn deal(ctx: &mut Ctx, state: &mut GameState) {
+    for seat in luna_seats(state) {
+        for slot in 0..5 {
+            if state.seats[seat].slot_on[slot] {
+                if let Some(card) = draw(ctx, state, seat) {
+                    if let Some(l) = luna_mut(state, seat) {
+                        l.slots[slot] = Some(LunaSlot {
+                            card,
+                            face_up: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Planning step b: two cards into the majority slots, their reveal icons carried out.
+pub(crate) fn reveal_majority(ctx: &mut Ctx, state: &mut GameState) {
+    let data = ctx.data;
+    for seat in luna_seats(state) {
+        for m in 0..2 {
+            if let Some(card) = draw(ctx, state, seat) {
+                if let Some(l) = luna_mut(state, seat) {
+                    l.majority[m] = Some(card);
+                }
+                let c = &data.luna_cards.cards[card as usize];
+                ctx.public(format!(
+                    "Luna's {} majority card shows {}/{} and {} scientist icon(s)",
+                    if m == 0 { "left" } else { "right" },
+                    c.majority.left,
+                    c.majority.right,
+                    c.majority.scientists
+                ));
+                match c.reveal {
+                    Some(LunaReveal::GainHelium { n }) => tank(ctx, state, seat, n),
+                    Some(LunaReveal::AdvanceResearch { n }) => research(ctx, state, seat, n),
+                    None => {}
+                }
+            }
+        }
+    }
+}
+
+/// Luna's value for a majority space, from her majority slots (None if she has none).
+pub(crate) fn majority_value(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    compare: MajorityCompare,
+) -> Option<u32> {
+    let l = luna(state, seat)?;
+    let card = |m: usize| l.majority[m].map(|c| &data.luna_cards.cards[c as usize]);
+    if compare == MajorityCompare::ResearchScientistCards {
+        return Some((0..2).filter_map(card).map(|c| c.majority.scientists).sum());
+    }
+    let icon = match compare {
+        MajorityCompare::TitaniumUnits => MajorityIcon::Titanium,
+        MajorityCompare::CarbonUnits => MajorityIcon::Carbon,
+        MajorityCompare::EnergyPoints => MajorityIcon::EnergyPoints,
+        MajorityCompare::MineralsUnits => MajorityIcon::Minerals,
+        MajorityCompare::ResearchScientistCards => return None,
+    };
+    let slots = &data.luna_board.majority_slots;
+    for (m, icons) in [&slots.left_slot, &slots.right_slot]
+        .into_iter()
+        .enumerate()
+    {
+        if let Some(pos) = icons.iter().position(|i| *i == icon) {
+            return card(m).map(|c| {
+                if pos == 0 {
+                    c.majority.left
+                } else {
+                    c.majority.right
+                }
+            });
+        }
+    }
+    None
+}
+
+/// Preparation: her majority cards go to her discard pile.
+pub(crate) fn preparation(state: &mut GameState) {
+    for seat in luna_seats(state) {
+        if let Some(l) = luna_mut(state, seat) {
+            for m in 0..2 {
+                if let Some(c) = l.majority[m].take() {
+                    l.discard.push(c);
+                }
+            }
+        }
+        state.seats[seat].planned = true;
+    }
+}
+
+/// Luna's turn: flip the leftmost face-down card and carry out its actions; after the rightmost,
+/// her cards go to the discard pile, one majority card may follow, and she drops out.
+pub(crate) fn take_turn(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
+    let data = ctx.data;
+    let Some(l) = luna(state, seat) else { return };
+    let next = (0..5).find(|&i| l.slots[i].is_some_and(|s| !s.face_up));
+    if let Some(slot) = next {
+        let card = l.slots[slot].map(|s| s.card).unwrap_or(0);
+        if let Some(l) = luna_mut(state, seat) {
+            l.slots[slot] = Some(LunaSlot {
+                card,
+                face_up: true,
+            });
+        }
+        let letter = data
+            .luna_board
+            .action_slots
+            .order
+            .get(slot)
+            .copied()
+            .unwrap_or('b');
+        let c = &data.luna_cards.cards[card as usize];
+        ctx.count("luna_turn");
+        ctx.public(format!("Luna plays card {} from slot {letter}", c.id));
+        let mut selected: Vec<Company> = Vec::new();
+        for action in &c.actions {
+            ctx.count(action.kind());
+            carry_out(ctx, state, seat, letter, action, &mut selected);
+        }
+    }
+    let more = luna(state, seat).is_some_and(|l| l.slots.iter().flatten().any(|s| !s.face_up));
+    if !more {
+        end_of_phase(ctx, state, seat);
+    }
+}
+
+fn end_of_phase(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
+    let data = ctx.data;
+    let GameState { seats, rng, .. } = state;
+    let Some(l) = seats[seat].luna.as_mut() else {
+        return;
+    };
+    let mut played: Vec<u8> = l
+        .slots
+        .iter_mut()
+        .filter_map(|s| s.take())
+        .map(|s| s.card)
+        .collect();
+    played.shuffle(rng);
+    l.discard.extend(played);
+    if let Some(&top) = l.discard.last() {
+        let m = data.luna_cards.cards[top as usize].majority;
+        let remove = if m.left > m.right {
+            Some(0)
+        } else if m.right > m.left {
+            Some(1)
+        } else {
+            None
+        };
+        if let Some(side) = remove {
+            if let Some(c) = l.majority[side].take() {
+                l.discard.push(c);
+                ctx.count("luna_majority_discard");
+                ctx.public(format!(
+                    "Luna discards her {} majority card",
+                    if side == 0 { "left" } else { "right" }
+                ));
+            }
+        }
+    }
+    state.seats[seat].dropped_out = true;
+    ctx.public("Luna drops out of the Action phase".to_string());
+}
+
+fn carry_out(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    letter: char,
+    action: &LunaAction,
+    selected: &mut Vec<Company>,
+) {
+    let data = ctx.data;
+    match action {
+        LunaAction::GainCoins { n } => effects::gain_coins(ctx, state, seat, *n),
+        LunaAction::GainHelium { n } => tank(ctx, state, seat, *n),
+        LunaAction::AdvanceResearch { n } => research(ctx, state, seat, *n),
+        LunaAction::AdvanceCompany { n, company } => {
+            *selected = select(data, state, seat, *company);
+            for c in selected.clone() {
+                ctx.public(format!(
+                    "Luna advances {n} on the {} track",
+                    data.company_name(c)
+                ));
+                track_move(ctx, state, seat, c, *n);
+            }
+        }
+        LunaAction::ExpandCompany {
+            points,
+            company,
+            sector,
+        } => {
+            let mut companies = if selected.is_empty() {
+                select(data, state, seat, *company)
+            } else {
+                selected.clone()
+            };
+            // With two companies, the less valuable one first (DECISIONS A13).
+            let ranking = value_ranking(data, state);
+            companies.sort_by_key(|c| std::cmp::Reverse(ranking.iter().position(|r| r == c)));
+            for c in companies {
+                expand(ctx, state, seat, c, *points, *sector);
+            }
+        }
+        LunaAction::GainCard(pick) => gain_cards(ctx, state, seat, letter, pick),
+        LunaAction::PlaceBonusMarker { cell_by_slot, .. } => {
+            let Some([row, col]) = cell_by_slot.get(&letter) else {
+                return;
+            };
+            let Some(id) = data
+                .board
+                .bonus_area
+                .grid
+                .get(*row)
+                .and_then(|r| r.get(*col))
+            else {
+                return;
+            };
+            let Some(space) = data.board.bonus_spaces.iter().position(|b| &b.id == id) else {
+                return;
+            };
+            if state.bonus_spaces[space].is_none() && state.seats[seat].markers_reserve > 0 {
+                state.bonus_spaces[space] = Some(super::state::Marker {
+                    seat,
+                    one_time: false,
+                });
+                state.seats[seat].markers_reserve -= 1;
+                ctx.public(format!(
+                    "Luna places a bonus marker on {}",
+                    id.replace('_', " ")
+                ));
+            }
+        }
+        LunaAction::DiscardResearchPlan(pick) => discard_plan(ctx, state, letter, pick),
+    }
+}
+
+/// Moves Luna's helium-3 marker: ON switch, Luna tokens, 2 coins per step past the final space.
+pub(crate) fn tank(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
+    let track = &ctx.data.luna_board.tank_track;
+    let from = state.seats[seat].tank as u32;
+    let to = (from + n).min(track.final_step);
+    state.seats[seat].tank = to as u8;
+    let slot = slot_of(ctx.data, track.switch_on_slot);
+    marker_moved(ctx, state, seat, from, to, track.switch_on_step, slot, true);
+    let overflow = from + n - to;
+    if overflow > 0 {
+        effects::gain_coins(ctx, state, seat, overflow * track.overflow_coins_per_step);
+    }
+}
+
+/// Moves Luna's upload marker over her (empty) research screens.
+pub(crate) fn research(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
+    let track = &ctx.data.luna_board.research_track;
+    let from = state.seats[seat].upload.unwrap_or(0) as u32;
+    let to = (from + n).min(track.final_step);
+    state.seats[seat].upload = Some(to as u8);
+    let slot = slot_of(ctx.data, track.switch_on_slot);
+    marker_moved(
+        ctx,
+        state,
+        seat,
+        from,
+        to,
+        track.switch_on_step,
+        slot,
+        false,
+    );
+    let overflow = from + n - to;
+    if overflow > 0 {
+        effects::gain_coins(ctx, state, seat, overflow * track.overflow_coins_per_step);
+    }
+}
+
+fn slot_of(data: &GameData, letter: char) -> usize {
+    data.luna_board
+        .action_slots
+        .order
+        .iter()
+        .position(|l| *l == letter)
+        .unwrap_or(0)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn marker_moved(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    from: u32,
+    to: u32,
+    on_step: u32,
+    slot: usize,
+    helium: bool,
+) {
+    let data = ctx.data;
+    let level = luna(state, seat).map(|l| l.level).unwrap_or(2);
+    let extra_slots = data
+        .luna_board
+        .level(level as u32)
+        .is_none_or(|l| l.extra_slots);
+    if extra_slots && from < on_step && to >= on_step && !state.seats[seat].slot_on[slot] {
+        state.seats[seat].slot_on[slot] = true;
+        ctx.count("luna_slot_on");
+        ctx.public("Luna switches on an additional action slot (from the next round)".to_string());
+    }
+    // Each Luna token reached or passed adds a grade-2 card on top of her deck.
+    let Some(l) = luna_mut(state, seat) else {
+        return;
+    };
+    let tokens = if helium {
+        &mut l.helium_tokens
+    } else {
+        &mut l.research_tokens
+    };
+    let hit: Vec<u32> = tokens
+        .iter()
+        .copied()
+        .filter(|t| *t > from && *t <= to)
+        .collect();
+    tokens.retain(|t| !hit.contains(t));
+    for _ in &hit {
+        if let Some(c) = l.grade2.pop() {
+            l.deck.push(c);
+        }
+        ctx.count("luna_token");
+    }
+}
+
+/// Luna moves on a company track: barriers paid as far as she can (she keeps moving),
+/// thresholds pay out as usual, past the end 2 coins per space; her track bonuses are ignored.
+pub(crate) fn track_move(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    company: Company,
+    steps: u32,
+) {
+    for _ in 0..steps {
+        match effects::step_status(ctx.data, state, seat, company) {
+            effects::StepStatus::End => {
+                ctx.count("luna_track_end_coins");
+                effects::gain_coins(ctx, state, seat, 2);
+            }
+            effects::StepStatus::Barrier(cost) => {
+                // Pay what she can, then step past as if paid in full.
+                let paid = state.seats[seat].coins.min(cost);
+                state.seats[seat].coins += cost - paid;
+                if paid < cost {
+                    ctx.count("luna_partial_barrier");
+                }
+                effects::track_step(ctx, state, seat, company);
+            }
+            effects::StepStatus::Free => effects::track_step(ctx, state, seat, company),
+        }
+    }
+}
+
+/// Companies by value, most valuable first: visible coin icons, then vacant home spaces, then
+/// the track ID.
+pub(crate) fn value_ranking(data: &GameData, state: &GameState) -> Vec<Company> {
+    let mut companies = Company::ALL.to_vec();
+    companies.sort_by(|a, b| {
+        let key = |c: &Company| {
+            let vacant: u32 = state.stations[c.index()]
+                .iter()
+                .map(|col| (1..=5u8).filter(|s| !col.covers(*s)).count() as u32)
+                .sum();
+            (state.share_value(data, *c), vacant)
+        };
+        key(b)
+            .cmp(&key(a))
+            .then_with(|| track_id(data, state, *a).cmp(track_id(data, state, *b)))
+    });
+    companies
+}
+
+fn track_id<'d>(data: &'d GameData, state: &GameState, c: Company) -> &'d str {
+    &data.tracks.tracks[state.tracks[c.index()]].id
+}
+
+/// Luna's margin on a track: her position minus the best other marker (negative = behind).
+fn margin(state: &GameState, seat: usize, c: Company) -> i32 {
+    let mine = state.seats[seat].track_pos[c.index()] as i32;
+    let best = (0..state.seats.len())
+        .filter(|&s| s != seat)
+        .map(|s| state.seats[s].track_pos[c.index()] as i32)
+        .max()
+        .unwrap_or(0);
+    mine - best
+}
+
+/// Tracks ordered by Luna's lead, biggest first (ties: the more valuable).
+fn lead_ranking(data: &GameData, state: &GameState, seat: usize) -> Vec<Company> {
+    let value = value_ranking(data, state);
+    let mut companies = value.clone();
+    companies.sort_by_key(|c| {
+        (
+            std::cmp::Reverse(margin(state, seat, *c)),
+            value.iter().position(|v| v == c),
+        )
+    });
+    companies
+}
+
+/// Tracks ordered by how far Luna is behind, farthest first (ties: the more valuable).
+fn behind_ranking(data: &GameData, state: &GameState, seat: usize) -> Vec<Company> {
+    let value = value_ranking(data, state);
+    let mut companies = value.clone();
+    companies.sort_by_key(|c| (margin(state, seat, *c), value.iter().position(|v| v == c)));
+    companies
+}
+
+fn select(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    selector: CompanySelector,
+) -> Vec<Company> {
+    let value = value_ranking(data, state);
+    match selector {
+        CompanySelector::MostValuable => vec![value[0]],
+        CompanySelector::SecondMostValuable => vec![value[1]],
+        CompanySelector::LeastValuable => vec![value[3]],
+        CompanySelector::MostValuableTwoEach => vec![value[0], value[1]],
+        CompanySelector::LeadBiggestMargin => vec![lead_ranking(data, state, seat)[0]],
+        CompanySelector::LeadBiggestMarginTwoEach => lead_ranking(data, state, seat)[..2].to_vec(),
+        CompanySelector::AllFourEach => Company::ALL.to_vec(),
+    }
+}
+
+/// The main outpost column of a station (index), if it has an outpost to take.
+pub(crate) fn main_column(data: &GameData, state: &GameState, company: Company) -> Option<usize> {
+    let cols = &state.stations[company.index()];
+    let coins = data.moon.station_layout.column_coins();
+    let logo = data
+        .moon
+        .station_layout
+        .columns
+        .iter()
+        .position(|c| *c == data.moon.station_layout.logo_column)
+        .unwrap_or(0);
+    let vacant = |c: &Column| (1..=5u8).filter(|s| !c.covers(*s)).count();
+    let visible_coins = |i: usize| -> u32 {
+        (1..=5u8)
+            .filter(|s| !cols[i].covers(*s))
+            .map(|s| coins[i].get(s as usize - 1).copied().unwrap_or(0))
+            .sum()
+    };
+    let candidates: Vec<usize> = (0..3).filter(|&i| cols[i].outposts > 0).collect();
+    let floor_covered: Vec<usize> = candidates
+        .iter()
+        .copied()
+        .filter(|&i| !cols[i].floor_revealed)
+        .collect();
+    let pool = if floor_covered.is_empty() {
+        candidates
+    } else {
+        floor_covered
+    };
+    pool.into_iter().min_by_key(|&i| {
+        (
+            std::cmp::Reverse(vacant(&cols[i])),
+            visible_coins(i),
+            (i as i32 - logo as i32).abs(),
+        )
+    })
+}
+
+/// Where an ousted outpost goes for Luna: the lowest vacant space of its main outpost column
+/// (any column with room if that one is full).
+fn return_column(data: &GameData, state: &GameState, company: Company) -> Option<usize> {
+    let cols = &state.stations[company.index()];
+    match main_column(data, state, company) {
+        Some(i) if cols[i].has_room() => Some(i),
+        _ => (0..3).find(|&i| cols[i].has_room()),
+    }
+}
+
+fn expand(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    company: Company,
+    points: u32,
+    pick: SectorPick,
+) {
+    let data = ctx.data;
+    let mut placed = Vec::new();
+    for _ in 0..points {
+        let Some(column) = main_column(data, state, company) else {
+            ctx.count("luna_expansion_forfeit");
+            break;
+        };
+        let reachable: Vec<u8> = (1..=state.sectors.len() as u8)
+            .filter(|&s| state.sectors[s as usize - 1] != Some(company))
+            .filter(|&s| {
+                data.moon_graph.neighbours[MoonGraph::sector_node(s as u32)]
+                    .iter()
+                    .any(|(n, _)| {
+                        *n == MoonGraph::station_node(company)
+                            || MoonGraph::node_sector(*n)
+                                .is_some_and(|x| state.sectors[x as usize - 1] == Some(company))
+                    })
+            })
+            .collect();
+        let choose = |list: Vec<u8>| match pick {
+            SectorPick::Min => list.into_iter().min(),
+            SectorPick::Max => list.into_iter().max(),
+        };
+        let vacant: Vec<u8> = reachable
+            .iter()
+            .copied()
+            .filter(|s| state.sectors[*s as usize - 1].is_none())
+            .collect();
+        let target = if vacant.is_empty() {
+            // Oust from the reachable company on whose track Luna is farthest behind.
+            let present: Vec<Company> = reachable
+                .iter()
+                .filter_map(|s| state.sectors[*s as usize - 1])
+                .collect();
+            let victim = behind_ranking(data, state, seat)
+                .into_iter()
+                .find(|c| present.contains(c));
+            victim.and_then(|v| {
+                choose(
+                    reachable
+                        .iter()
+                        .copied()
+                        .filter(|s| state.sectors[*s as usize - 1] == Some(v))
+                        .collect(),
+                )
+            })
+        } else {
+            choose(vacant)
+        };
+        let Some(sector) = target else { break };
+        if let Some(other) = state.sectors[sector as usize - 1] {
+            match return_column(data, state, other) {
+                Some(col) => state.stations[other.index()][col].outposts += 1,
+                None => state.removed_outposts[other.index()] += 1,
+            }
+            ctx.count("luna_oust");
+        }
+        effects::take_outpost(state, company, column);
+        state.sectors[sector as usize - 1] = Some(company);
+        placed.push(sector.to_string());
+    }
+    if !placed.is_empty() {
+        ctx.public(format!(
+            "Luna expands {} into sector(s) {} (no rewards for her)",
+            data.company_name(company),
+            placed.join(", ")
+        ));
+    }
+}
+
+fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, pick: &CardPick) {
+    let data = ctx.data;
+    let spaces: Vec<usize> = match pick {
+        CardPick::SlotMatrix { spaces_by_slot, .. } => spaces_by_slot
+            .get(&letter)
+            .map(|v| v.iter().map(|s| *s as usize).collect())
+            .unwrap_or_default(),
+        CardPick::MostValuableShare => {
+            let ranking = value_ranking(data, state);
+            let best = (1..=12usize)
+                .filter_map(|space| {
+                    let card = state.display[space - 1]?;
+                    let company = data.card(card).share?;
+                    Some((
+                        ranking.iter().position(|c| *c == company).unwrap_or(4),
+                        space,
+                    ))
+                })
+                .min();
+            best.map(|(_, space)| vec![space]).unwrap_or_default()
+        }
+    };
+    for space in spaces {
+        let Some(card): Option<CardId> =
+            state.display.get(space.wrapping_sub(1)).copied().flatten()
+        else {
+            continue;
+        };
+        state.display[space - 1] = None;
+        if let Some(l) = luna_mut(state, seat) {
+            l.reserve_cards.push(card);
+        }
+        ctx.count("luna_gain_card");
+        ctx.public(format!(
+            "Luna takes {} from display space {space}",
+            data.card(card).label()
+        ));
+    }
+}
+
+fn discard_plan(ctx: &mut Ctx, state: &mut GameState, letter: char, pick: &PlanPick) {
+    let data = ctx.data;
+    match pick.row() {
+        Some((row_letter, row)) => {
+            let Some(position) = row.position_by_slot.get(&letter) else {
+                return;
+            };
+            let space = data
+                .board
+                .research_display
+                .spaces
+                .iter()
+                .position(|s| s.letter == row_letter && s.position as usize == *position);
+            if let Some(i) = space {
+                if let Some(plan) = state.research_display[i].take() {
+                    ctx.count("luna_discard_plan");
+                    ctx.public(format!(
+                        "Luna discards research plan {}",
+                        data.research.plans[plan as usize].id
+                    ));
+                    super::round::refill_research_display(state, ctx);
+                }
+            }
+        }
+        None => {
+            let latest = (0..state.specials.len())
+                .rev()
+                .find(|&i| state.specials[i].face_up && !state.specials[i].taken);
+            if let Some(i) = latest {
+                state.specials[i].taken = true;
+                ctx.count("luna_discard_special");
+                ctx.public(format!(
+                    "Luna discards special research plan {}",
+                    data.research.special_plans[i].id
+                ));
+            }
+        }
+    }
+}
+
+/// Luna's research score: her track value (she never has special plans).
+pub(crate) fn research_score(data: &GameData, state: &GameState, seat: usize) -> u32 {
+    data.luna_board
+        .research_track
+        .score(state.seats[seat].upload.unwrap_or(0) as u32)
+}
+
+/// Luna's tank score.
+pub(crate) fn tank_score(data: &GameData, state: &GameState, seat: usize) -> u32 {
+    data.luna_board
+        .tank_track
+        .score(state.seats[seat].tank as u32)
+}
