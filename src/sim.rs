@@ -508,3 +508,62 @@ pub fn view_leaks(data: &GameData, state: &GameState) -> Vec<String> {
     }
     out
 }
+
+/// A simple greedy player for tests and benchmarks: one-step lookahead on the seat's final
+/// score as the game stands; ties are broken by the self-play policy.
+pub fn greedy_choose(
+    rng: &mut ChaCha8Rng,
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    options: &[Decision],
+) -> Option<Decision> {
+    let mut best: Vec<Decision> = Vec::new();
+    let mut best_score = i64::MIN;
+    for d in options {
+        let mut next = state.clone();
+        if engine::apply(data, &mut next, seat, *d).is_err() {
+            continue;
+        }
+        let score = engine::final_scores(data, &next)
+            .get(seat)
+            .map(|s| s.total as i64)
+            .unwrap_or(0);
+        if score > best_score {
+            best_score = score;
+            best.clear();
+        }
+        if score == best_score {
+            best.push(*d);
+        }
+    }
+    choose(rng, data, state, seat, &best)
+}
+
+/// Plays one solo game (the human seat played by `greedy_choose`) against Luna at `level`;
+/// returns (human score, Luna score).
+pub fn solo_vs_luna(data: &GameData, level: u8, seed: u64) -> Result<(u32, u32), String> {
+    let options = GameOptions {
+        players: 1,
+        luna: Some(level),
+        seed,
+        ..GameOptions::default()
+    };
+    let mut state = engine::new_game(data, &options, &seat_names(1)).map_err(|e| e.to_string())?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6e ^ 0x0ddba11);
+    let mut steps = 0;
+    while state.phase != Phase::Finished {
+        steps += 1;
+        if steps > 20_000 {
+            return Err("solo game did not finish".to_string());
+        }
+        let seat = *engine::waiting_on(&state).first().ok_or("nobody to move")?;
+        let legal = engine::legal_decisions(data, &state, seat);
+        let d = greedy_choose(&mut rng, data, &state, seat, &legal).ok_or("no legal decision")?;
+        engine::apply(data, &mut state, seat, d).map_err(|e| e.to_string())?;
+    }
+    let scores = engine::final_scores(data, &state);
+    let human = scores.first().map(|s| s.total).unwrap_or(0);
+    let luna = scores.last().map(|s| s.total).unwrap_or(0);
+    Ok((human, luna))
+}
