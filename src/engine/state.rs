@@ -99,6 +99,10 @@ impl TileKind {
 pub enum TileState {
     /// Below the board, free.
     Supply,
+    /// Below the board, reserved through its tile space this round. Who receives a tile in the
+    /// next Preparation phase is decided by the marker on its tile space (the tile may also be
+    /// held this round, and then stays `Held` until its holder drops out).
+    Reserved { seat: usize },
     /// In a seat's action area this round.
     Held {
         seat: usize,

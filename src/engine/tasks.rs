@@ -2021,7 +2021,13 @@ fn apply_reward(ctx: &mut Ctx, state: &mut GameState, seat: usize, reward: Rewar
         Reward::CoinsPrintedCostPlus { .. } => {}
         Reward::ReserveBonusTile { tile } => {
             // The marker on the tile space is the reservation; the tile arrives in the
-            // Preparation phase (round::preparation), never now.
+            // Preparation phase (round::preparation), never now, and a seat holding it this
+            // round keeps it.
+            if let Some(kind) = TileKind::from_data_id(&tile) {
+                if state.tile(kind) == TileState::Supply {
+                    state.tiles[GameState::tile_index(kind)] = TileState::Reserved { seat };
+                }
+            }
             ctx.public(format!(
                 "{} reserves the {} tile for the next round",
                 state.seats[seat].name,
