@@ -2083,3 +2083,43 @@ fn game_states_round_trip_through_json_and_stay_under_64_kib() {
         assert_eq!(end.phase, Phase::Finished);
     }
 }
+
+#[test]
+fn ex27_the_campaign_is_not_available_yet() {
+    // EX-27 (chapter 3's initial board) becomes a scenario once the campaign lands.
+    let options = GameOptions {
+        chapter: Some(3),
+        ..options(2, 1)
+    };
+    let err = engine::new_game(data(), &options, &names(2)).expect_err("no campaign yet");
+    assert!(matches!(err, engine::SetupError::NotYetAvailable(_)));
+}
+
+#[test]
+fn the_scientist_majority_without_a_research_scientist_gives_nothing() {
+    // DECISIONS A5 (AM-3): allowed when nobody has more, but no reward tier is reached.
+    let mut s = blank(2);
+    up(&mut s, 0, 1, field_scientist(None));
+    let ev = act(&mut s, 0, board("majority_scientist"));
+    assert!(texts(&ev).contains("qualifies for no reward tier"));
+    assert_eq!(s.seats[0].coins, 0);
+    assert_eq!(s.seats[0].markers_reserve, 2);
+    assert_eq!(waiting(&s), vec![1]);
+}
+
+#[test]
+fn the_game_ends_after_the_action_phase_of_round_7_without_a_preparation() {
+    let mut s = blank(2);
+    s.round = 7;
+    s.seats[0].coins = 1;
+    act(&mut s, 0, board("tile_energy"));
+    let display = s.display;
+    everyone_drops_out(&mut s);
+    assert_eq!(s.phase, Phase::Finished);
+    assert_eq!(s.round, 7);
+    assert_eq!(s.display, display, "no display refill");
+    assert_eq!(s.seats[0].markers_reserve, 2, "no markers returned");
+    assert!(engine::legal_decisions(data(), &s, 0).is_empty());
+    let err = refused(&mut s, 0, D::DropOut);
+    assert_eq!(err, RuleError::GameOver);
+}
