@@ -170,6 +170,16 @@ pub fn apply(
     flow::apply(data, state, seat, decision)
 }
 
+/// What a seat's face-up energy adds up to now (with its permanent bonus).
+pub fn energy_total(data: &GameData, state: &GameState, seat: usize) -> u32 {
+    effects::area_totals(data, state, seat, None).energy
+}
+
+/// What a pending task asks, in words.
+pub fn task_description(task: &Task) -> &'static str {
+    tasks::describe(task)
+}
+
 /// Applies one decision and also returns the names of the rules that fired (for coverage).
 pub fn apply_traced(
     data: &GameData,
