@@ -5,3 +5,4 @@ pub mod cli;
 pub mod data;
 pub mod engine;
 pub mod sim;
+pub mod store;

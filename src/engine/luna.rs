@@ -592,6 +592,20 @@ fn select(
 
 /// The main outpost column of a station (index), if it has an outpost to take.
 pub(crate) fn main_column(data: &GameData, state: &GameState, company: Company) -> Option<usize> {
+    column_choice(data, state, company, true)
+}
+
+/// The booklet's main outpost column: of the columns whose final home space is covered, the one
+/// with the most vacant home spaces; only if every final space is vacant, the one with the most
+/// vacant home spaces that shows the fewest coin icons; remaining ties go to the column nearer
+/// the company logo. `taking`: only a column with an outpost left can supply one (an ousted
+/// outpost may return to an emptied column).
+fn column_choice(
+    data: &GameData,
+    state: &GameState,
+    company: Company,
+    taking: bool,
+) -> Option<usize> {
     let cols = &state.stations[company.index()];
     let coins = data.moon.station_layout.column_coins();
     let logo = data
@@ -608,31 +622,30 @@ pub(crate) fn main_column(data: &GameData, state: &GameState, company: Company) 
             .map(|s| coins[i].get(s as usize - 1).copied().unwrap_or(0))
             .sum()
     };
-    let candidates: Vec<usize> = (0..3).filter(|&i| cols[i].outposts > 0).collect();
-    let floor_covered: Vec<usize> = candidates
-        .iter()
-        .copied()
-        .filter(|&i| !cols[i].floor_revealed)
-        .collect();
-    let pool = if floor_covered.is_empty() {
-        candidates
-    } else {
-        floor_covered
-    };
-    pool.into_iter().min_by_key(|&i| {
-        (
-            std::cmp::Reverse(vacant(&cols[i])),
-            visible_coins(i),
-            (i as i32 - logo as i32).abs(),
-        )
-    })
+    let distance = |i: usize| (i as i32 - logo as i32).abs();
+    let final_space = data.moon.station_layout.crossed_out_space as u8;
+    let final_covered: Vec<usize> = (0..3).filter(|&i| cols[i].covers(final_space)).collect();
+    if !final_covered.is_empty() {
+        return final_covered
+            .into_iter()
+            .min_by_key(|&i| (std::cmp::Reverse(vacant(&cols[i])), distance(i)));
+    }
+    (0..3)
+        .filter(|&i| !taking || cols[i].outposts > 0)
+        .min_by_key(|&i| {
+            (
+                std::cmp::Reverse(vacant(&cols[i])),
+                visible_coins(i),
+                distance(i),
+            )
+        })
 }
 
 /// Where an ousted outpost goes for Luna: the lowest vacant space of its main outpost column
 /// (any column with room if that one is full).
 fn return_column(data: &GameData, state: &GameState, company: Company) -> Option<usize> {
     let cols = &state.stations[company.index()];
-    match main_column(data, state, company) {
+    match column_choice(data, state, company, false) {
         Some(i) if cols[i].has_room() => Some(i),
         _ => (0..3).find(|&i| cols[i].has_room()),
     }

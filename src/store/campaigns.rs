@@ -1,0 +1,185 @@
+//! Campaigns: four chapters played in a row in one channel, each chapter a stored game, and
+//! what each chapter gave (a JSON result the campaign layer defines).
+
+use super::error::{Result, StoreError};
+use super::{from_db, now_ms, to_db, GameId, Location, Store};
+use rusqlite::{params, OptionalExtension};
+
+/// A campaign's row id.
+pub type CampaignId = i64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CampaignStatus {
+    Active,
+    Finished,
+    Abandoned,
+}
+
+impl CampaignStatus {
+    fn as_str(self) -> &'static str {
+        match self {
+            CampaignStatus::Active => "active",
+            CampaignStatus::Finished => "finished",
+            CampaignStatus::Abandoned => "abandoned",
+        }
+    }
+
+    fn parse(s: &str) -> CampaignStatus {
+        match s {
+            "finished" => CampaignStatus::Finished,
+            "abandoned" => CampaignStatus::Abandoned,
+            _ => CampaignStatus::Active,
+        }
+    }
+}
+
+/// One chapter of a campaign.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChapterRecord {
+    pub chapter: u8,
+    pub game: Option<GameId>,
+    pub result: Option<serde_json::Value>,
+    pub completed_at: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CampaignRecord {
+    pub id: CampaignId,
+    pub location: Location,
+    pub status: CampaignStatus,
+    pub options: serde_json::Value,
+    pub chapters: Vec<ChapterRecord>,
+    pub created_at: i64,
+}
+
+fn check_chapter(chapter: u8) -> Result<()> {
+    if (1..=4).contains(&chapter) {
+        Ok(())
+    } else {
+        Err(StoreError::Invalid(format!(
+            "a campaign has chapters 1 to 4, not {chapter}"
+        )))
+    }
+}
+
+impl Store {
+    pub fn create_campaign(
+        &self,
+        location: Location,
+        options: &serde_json::Value,
+    ) -> Result<CampaignId> {
+        let now = now_ms();
+        let text = options.to_string();
+        self.write(|tx| {
+            tx.prepare_cached(
+                "INSERT INTO campaigns (guild, channel, status, options, created_at) VALUES (?1, ?2, 'active', ?3, ?4)",
+            )?
+            .execute(params![location.guild.map(to_db), to_db(location.channel), text, now])?;
+            Ok(tx.last_insert_rowid())
+        })
+    }
+
+    /// Records which game plays a chapter.
+    pub fn set_chapter_game(&self, campaign: CampaignId, chapter: u8, game: GameId) -> Result<()> {
+        check_chapter(chapter)?;
+        self.write(|tx| {
+            tx.prepare_cached(
+                "INSERT INTO campaign_chapters (campaign_id, chapter, game_id) VALUES (?1, ?2, ?3) \
+                 ON CONFLICT (campaign_id, chapter) DO UPDATE SET game_id = excluded.game_id",
+            )?
+            .execute(params![campaign, chapter, game])?;
+            Ok(())
+        })
+    }
+
+    /// Records what a chapter gave.
+    pub fn record_chapter_result(
+        &self,
+        campaign: CampaignId,
+        chapter: u8,
+        result: &serde_json::Value,
+    ) -> Result<()> {
+        check_chapter(chapter)?;
+        let now = now_ms();
+        let text = result.to_string();
+        self.write(|tx| {
+            tx.prepare_cached(
+                "INSERT INTO campaign_chapters (campaign_id, chapter, result, completed_at) VALUES (?1, ?2, ?3, ?4) \
+                 ON CONFLICT (campaign_id, chapter) DO UPDATE SET result = excluded.result, completed_at = excluded.completed_at",
+            )?
+            .execute(params![campaign, chapter, text, now])?;
+            Ok(())
+        })
+    }
+
+    pub fn set_campaign_status(&self, campaign: CampaignId, status: CampaignStatus) -> Result<()> {
+        self.write(|tx| {
+            tx.prepare_cached("UPDATE campaigns SET status = ?2 WHERE id = ?1")?
+                .execute(params![campaign, status.as_str()])?;
+            Ok(())
+        })
+    }
+
+    /// A campaign with its chapters in order; None if there is no such campaign.
+    pub fn campaign(&self, campaign: CampaignId) -> Result<Option<CampaignRecord>> {
+        self.read(|c| {
+            let head = c
+                .prepare_cached(
+                    "SELECT guild, channel, status, options, created_at FROM campaigns WHERE id = ?1",
+                )?
+                .query_row([campaign], |r| {
+                    Ok((
+                        r.get::<_, Option<i64>>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, i64>(4)?,
+                    ))
+                })
+                .optional()?;
+            let Some((guild, channel, status, options, created_at)) = head else {
+                return Ok(None);
+            };
+            let mut stmt = c.prepare_cached(
+                "SELECT chapter, game_id, result, completed_at FROM campaign_chapters \
+                 WHERE campaign_id = ?1 ORDER BY chapter",
+            )?;
+            let chapters = stmt
+                .query_map([campaign], |r| {
+                    let result: Option<String> = r.get(2)?;
+                    Ok(ChapterRecord {
+                        chapter: r.get(0)?,
+                        game: r.get(1)?,
+                        result: result.map(|t| {
+                            serde_json::from_str(&t).unwrap_or(serde_json::Value::String(t))
+                        }),
+                        completed_at: r.get(3)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok(Some(CampaignRecord {
+                id: campaign,
+                location: Location {
+                    guild: guild.map(from_db),
+                    channel: from_db(channel),
+                },
+                status: CampaignStatus::parse(&status),
+                options: serde_json::from_str(&options)
+                    .unwrap_or(serde_json::Value::String(options)),
+                chapters,
+                created_at,
+            }))
+        })
+    }
+
+    /// The active campaign of a channel.
+    pub fn campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>> {
+        self.read(|c| {
+            Ok(c.prepare_cached(
+                "SELECT id FROM campaigns WHERE channel = ?1 AND status = 'active' ORDER BY id DESC LIMIT 1",
+            )?
+            .query_row([to_db(channel)], |r| r.get(0))
+            .optional()?)
+        })
+    }
+}

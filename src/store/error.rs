@@ -1,0 +1,110 @@
+//! The store's typed errors. Every message is written for the player or the operator who reads
+//! it in chat or in the log: it says what happened and whether anything was saved. Messages
+//! name the database file at most, never a token or other secret.
+
+use crate::engine::{RuleError, SetupError};
+use std::path::PathBuf;
+
+use super::{FailPoint, GameId, GameStatus};
+
+/// Why a store operation failed. Whenever one is returned from a write, nothing was written.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The rules refused the decision (not your turn, illegal, …). Nothing was written.
+    #[error("{0}")]
+    Rule(#[from] RuleError),
+    #[error("the game cannot be set up: {0}")]
+    Setup(#[from] SetupError),
+    #[error(
+        "the game database is read-only, so your command was not saved and nothing changed; \
+         it will work again once an admin makes the database writable"
+    )]
+    ReadOnly,
+    #[error(
+        "the game database is full (no space left), so your command was not saved and nothing \
+         changed; it will work again once space is freed"
+    )]
+    DiskFull,
+    #[error("the game database is busy; nothing was saved, please try again")]
+    Busy,
+    #[error(
+        "{path}: this database was written by a newer version of the bot (schema version \
+         {found}; this version knows up to {supported}); it was left untouched: run the newer \
+         version or restore a backup"
+    )]
+    TooNew {
+        path: PathBuf,
+        found: u32,
+        supported: u32,
+    },
+    #[error("{path}: not a Skymines game database ({reason}); it was left untouched")]
+    NotOurs { path: PathBuf, reason: String },
+    #[error("{path}: cannot open the game database: {message}")]
+    Open { path: PathBuf, message: String },
+    #[error("migration {name} failed, the database was left at schema version {at}: {message}")]
+    Migration {
+        name: String,
+        at: u32,
+        message: String,
+    },
+    #[error("there is already a game in this channel")]
+    ChannelBusy,
+    #[error("there is no game {0}")]
+    NoSuchGame(GameId),
+    #[error("game {game} is {status}, it takes no more moves")]
+    NotActive { game: GameId, status: GameStatus },
+    #[error("game {game} was set aside as damaged: {report}")]
+    Damaged { game: GameId, report: String },
+    #[error("seat {seat} has no move to undo")]
+    NothingToUndo { seat: usize },
+    #[error("that move cannot be undone: a later move depends on it ({0})")]
+    UndoBlocked(String),
+    #[error("seat {0} is not in this game")]
+    NoSuchSeat(usize),
+    /// A request the store cannot carry out as asked (a chapter number out of range, …).
+    #[error("{0}")]
+    Invalid(String),
+    #[error("the game export cannot be imported: {0}")]
+    BadExport(String),
+    #[error("stored data of game {game} cannot be read: {message}")]
+    Corrupt { game: GameId, message: String },
+    #[error("another process wrote to game {0}; it was reloaded, please try again")]
+    Conflict(GameId),
+    #[error("{path}: cannot read the configuration: {message}")]
+    Config { path: PathBuf, message: String },
+    /// A test hook fired (see [`super::Store::fail_next`]); the transaction was rolled back.
+    #[error("injected failure at {0:?}; nothing was saved")]
+    Injected(FailPoint),
+    #[error("the store's worker thread stopped: {0}")]
+    Worker(String),
+    #[error("database error: {0}")]
+    Sqlite(rusqlite::Error),
+}
+
+impl StoreError {
+    /// Whether the error leaves the game as it was and may go away by itself or once an admin
+    /// fixes the disk (read-only, full, busy): the chat layer says "try again".
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            StoreError::ReadOnly
+                | StoreError::DiskFull
+                | StoreError::Busy
+                | StoreError::Conflict(_)
+        )
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        use rusqlite::ErrorCode as C;
+        match e.sqlite_error_code() {
+            Some(C::ReadOnly) => StoreError::ReadOnly,
+            Some(C::DiskFull) => StoreError::DiskFull,
+            Some(C::DatabaseBusy) | Some(C::DatabaseLocked) => StoreError::Busy,
+            _ => StoreError::Sqlite(e),
+        }
+    }
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;

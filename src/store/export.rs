@@ -1,0 +1,209 @@
+//! Export and import of a whole game as one JSON document: options, seed, seat names, every
+//! log entry (decision batches with their seats, undo records), the data hash and engine
+//! version, and a digest of the final state. Importing replays the log from the seed, so the
+//! document is the basis for bug reports and `/skymines export`.
+//!
+//! The document holds the seed, from which the deck order follows: exporting a running game is
+//! for the bot's owners only (DECISIONS B4); the chat layer enforces that.
+
+use super::error::{Result, StoreError};
+use super::replay;
+use super::{
+    insert_entry, insert_image_row, insert_snapshot, json, now_ms, prune_snapshots, GameId,
+    GameRows, GameStatus, Location, LogEntry, Notify, SeatOwner, Store,
+};
+use crate::engine::{GameOptions, GameState, Phase, ENGINE_VERSION};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The `format` field of every export.
+pub const FORMAT: &str = "skymines-game";
+/// The newest document layout this version reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A whole game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameExport {
+    pub format: String,
+    pub format_version: u32,
+    /// The engine version and data hash the game was played with.
+    pub engine_version: u32,
+    pub data_hash: String,
+    pub options: GameOptions,
+    pub seed: u64,
+    /// The names given to `engine::new_game` (human seats, in order).
+    pub seat_names: Vec<String>,
+    pub seats: Vec<ExportSeat>,
+    pub status: GameStatus,
+    pub log: Vec<LogEntry>,
+    /// SHA-256 of the final state's JSON (absent for a damaged game): import checks its replay
+    /// against it.
+    pub state_sha256: Option<String>,
+    pub exported_at: i64,
+}
+
+/// A seat as exported (no Discord ids: an export names players, it does not identify them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportSeat {
+    pub seat: usize,
+    pub name: String,
+    pub luna: bool,
+    pub colour: usize,
+}
+
+impl GameExport {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<GameExport> {
+        serde_json::from_str(text).map_err(|e| StoreError::BadExport(e.to_string()))
+    }
+}
+
+/// SHA-256 (hex) of a state's JSON.
+pub fn state_digest(state: &GameState) -> String {
+    Sha256::digest(json(state).as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl Store {
+    /// The whole game as one document.
+    pub fn export(&self, game: GameId) -> Result<GameExport> {
+        // An active game is exported under its lock, so log and state agree.
+        let locked = self.with_live(game, |live| {
+            Ok((self.export_rows(game)?, Some(live.state.clone())))
+        });
+        let (mut doc, state) = match locked {
+            Ok(x) => x,
+            Err(StoreError::NotActive { .. }) | Err(StoreError::Damaged { .. }) => {
+                (self.export_rows(game)?, self.state(game).ok())
+            }
+            Err(e) => return Err(e),
+        };
+        doc.state_sha256 = state.map(|s| state_digest(&s));
+        Ok(doc)
+    }
+
+    fn export_rows(&self, game: GameId) -> Result<GameExport> {
+        let rec = self.game(game)?;
+        let seats = self.seats(game)?;
+        let log = self.log(game)?;
+        Ok(GameExport {
+            format: FORMAT.to_string(),
+            format_version: FORMAT_VERSION,
+            engine_version: rec.engine_version,
+            data_hash: rec.data_hash,
+            seed: rec.seed,
+            options: rec.options,
+            seat_names: rec.seat_names,
+            seats: seats
+                .into_iter()
+                .map(|s| ExportSeat {
+                    seat: s.seat,
+                    name: s.name,
+                    luna: s.owner == SeatOwner::Luna,
+                    colour: s.colour,
+                })
+                .collect(),
+            status: rec.status,
+            log,
+            state_sha256: None,
+            exported_at: now_ms(),
+        })
+    }
+
+    /// Stores an exported game as a new game in `location`, after replaying its log from the
+    /// seed (and checking the result against the document's digest). `owners` gives the human
+    /// seats' players in seat order; missing ones are local. An unfinished game becomes active
+    /// (the channel must be free), a finished one stays finished.
+    pub fn import(
+        &self,
+        doc: &GameExport,
+        location: Location,
+        owners: &[SeatOwner],
+    ) -> Result<(GameId, Arc<GameState>)> {
+        let bad = |m: String| StoreError::BadExport(m);
+        if doc.format != FORMAT || doc.format_version == 0 || doc.format_version > FORMAT_VERSION {
+            return Err(bad(format!(
+                "not a {FORMAT} document of version 1 to {FORMAT_VERSION} (found {} version {})",
+                doc.format, doc.format_version
+            )));
+        }
+        if doc.options.seed != doc.seed {
+            return Err(bad(format!(
+                "the seed {} differs from the options' seed {}",
+                doc.seed, doc.options.seed
+            )));
+        }
+        replay::check_log(&doc.log).map_err(bad)?;
+        let every = self.options.snapshot_every;
+        let (snapshots, state) =
+            replay::states_along(&self.data, &doc.options, &doc.seat_names, &doc.log, |e| {
+                matches!(e, LogEntry::Undo { .. }) || e.seq() % every == 0
+            })
+            .map_err(|e| bad(format!("its moves do not replay: {e}")))?;
+        if let Some(expected) = &doc.state_sha256 {
+            if *expected != state_digest(&state) {
+                return Err(bad(format!(
+                    "replaying its moves gives another state than the exported game had \
+                     (exported with engine {} and data {}; this is engine {ENGINE_VERSION} with data {})",
+                    doc.engine_version, doc.data_hash, self.data.hash
+                )));
+            }
+        }
+        let last_seq = doc.log.len() as u64;
+        let finished = state.phase == Phase::Finished;
+        let status = if finished {
+            GameStatus::Finished
+        } else {
+            GameStatus::Active
+        };
+        let start = &snapshots[0].1;
+        let now = now_ms();
+        let mut snapshot_json: BTreeMap<u64, String> =
+            snapshots.iter().map(|(seq, s)| (*seq, json(s))).collect();
+        snapshot_json
+            .entry(last_seq)
+            .or_insert_with(|| json(&state));
+        let owner = |seat: usize| {
+            (
+                owners.get(seat).copied().unwrap_or(SeatOwner::Local),
+                Notify::Ephemeral,
+            )
+        };
+        let id = self.write(|tx| {
+            let id = self.insert_game_rows(
+                tx,
+                &GameRows {
+                    location: &location,
+                    options: &doc.options,
+                    names: &doc.seat_names,
+                    state: start,
+                    status,
+                    last_seq,
+                    now,
+                },
+                &owner,
+            )?;
+            for entry in &doc.log {
+                insert_entry(tx, id, entry)?;
+            }
+            for (seq, s) in &snapshot_json {
+                insert_snapshot(tx, id, *seq, s, now)?;
+            }
+            prune_snapshots(tx, id, last_seq, self.options.snapshot_window)?;
+            insert_image_row(tx, id, last_seq)?;
+            Ok(id)
+        })?;
+        let state = Arc::new(state);
+        if !finished {
+            self.insert_live(id, state.clone(), last_seq);
+        }
+        Ok((id, state))
+    }
+}

@@ -1,0 +1,165 @@
+//! Schema migrations: the numbered SQL files of `migrations/`, built into the binary, and the
+//! runner that brings a database file up to date at start-up.
+//!
+//! The schema version is SQLite's `PRAGMA user_version` (0 for a new file). The runner reads it
+//! before anything else touches the file: a version newer than this binary knows is refused
+//! with [`StoreError::TooNew`] and the file is not modified (not even switched to WAL). Pending
+//! migrations run in order inside ONE `BEGIN IMMEDIATE` transaction, each followed by its
+//! `user_version` bump, so a failure or a crash leaves the file at its old version.
+//!
+//! To change the schema, add `migrations/000N_what.sql` and one line to [`MIGRATIONS`]; a test
+//! checks the list and the folder agree.
+
+use super::error::{Result, StoreError};
+use rusqlite::{Connection, TransactionBehavior};
+use std::path::Path;
+
+/// One schema step.
+#[derive(Debug, Clone, Copy)]
+pub struct Migration {
+    /// The schema version after this step: 1, 2, 3, … in order.
+    pub version: u32,
+    /// The file name in `migrations/`.
+    pub name: &'static str,
+    pub sql: &'static str,
+}
+
+/// Every migration, oldest first.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    name: "0001_initial.sql",
+    sql: include_str!("../../migrations/0001_initial.sql"),
+}];
+
+/// `PRAGMA application_id` of a Skymines database ("SkyM").
+pub const APPLICATION_ID: i32 = 0x536b_794d;
+
+/// The schema version this binary writes.
+pub fn latest_version() -> u32 {
+    latest(MIGRATIONS)
+}
+
+fn latest(migrations: &[Migration]) -> u32 {
+    migrations.last().map(|m| m.version).unwrap_or(0)
+}
+
+/// The schema version recorded in the file (0 for a new file).
+pub fn schema_version(conn: &Connection) -> Result<u32> {
+    let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    Ok(u32::try_from(v).unwrap_or(u32::MAX))
+}
+
+/// What the runner did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MigrationReport {
+    pub from: u32,
+    pub to: u32,
+}
+
+/// Reads the file's version and owner without writing anything: a newer version or another
+/// application's database is refused.
+pub fn check(conn: &Connection, path: &Path, migrations: &[Migration]) -> Result<u32> {
+    let not_ours = |reason: String| StoreError::NotOurs {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let read = |e: rusqlite::Error| match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::NotADatabase) => {
+            not_ours("the file is not an SQLite database".into())
+        }
+        _ => StoreError::from(e),
+    };
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .map_err(read)?;
+    let app: i32 = conn
+        .pragma_query_value(None, "application_id", |r| r.get(0))
+        .map_err(read)?;
+    if app != 0 && app != APPLICATION_ID {
+        return Err(not_ours(format!("application id {app:#x}")));
+    }
+    let version =
+        u32::try_from(version).map_err(|_| not_ours(format!("user_version {version}")))?;
+    let supported = latest(migrations);
+    if version > supported {
+        return Err(StoreError::TooNew {
+            path: path.to_path_buf(),
+            found: version,
+            supported,
+        });
+    }
+    if version == 0 && app == 0 {
+        let tables: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(read)?;
+        if tables > 0 {
+            return Err(not_ours(format!(
+                "it already holds {tables} tables or indexes of another program"
+            )));
+        }
+    }
+    Ok(version)
+}
+
+/// Applies every migration of `migrations` newer than the file's version.
+pub fn migrate(
+    conn: &mut Connection,
+    path: &Path,
+    migrations: &[Migration],
+) -> Result<MigrationReport> {
+    migrate_to(conn, path, migrations, latest(migrations))
+}
+
+/// Applies the migrations up to and including version `target` (tests use it to build files
+/// at every earlier version).
+pub fn migrate_to(
+    conn: &mut Connection,
+    path: &Path,
+    migrations: &[Migration],
+    target: u32,
+) -> Result<MigrationReport> {
+    check_list(migrations)?;
+    let from = check(conn, path, migrations)?;
+    if from >= target {
+        return Ok(MigrationReport { from, to: from });
+    }
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    // Read again under the write lock: another process may have migrated meanwhile.
+    let from = check(&tx, path, migrations)?;
+    if from == 0 {
+        tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+    }
+    let mut at = from;
+    for m in migrations
+        .iter()
+        .filter(|m| m.version > from && m.version <= target)
+    {
+        tx.execute_batch(m.sql).map_err(|e| StoreError::Migration {
+            name: m.name.to_string(),
+            at: from,
+            message: e.to_string(),
+        })?;
+        tx.pragma_update(None, "user_version", m.version)?;
+        at = m.version;
+    }
+    tx.commit()?;
+    Ok(MigrationReport { from, to: at })
+}
+
+/// The list must number its steps 1, 2, 3, … in order.
+fn check_list(migrations: &[Migration]) -> Result<()> {
+    for (i, m) in migrations.iter().enumerate() {
+        if m.version as usize != i + 1 {
+            return Err(StoreError::Migration {
+                name: m.name.to_string(),
+                at: 0,
+                message: format!("is listed as version {} at position {}", m.version, i + 1),
+            });
+        }
+    }
+    Ok(())
+}
