@@ -116,10 +116,15 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
                 state.seats[m.seat].markers_reserve += 1;
             }
             if let Some(kind) = reserved_tile(data, i) {
-                state.tiles[GameState::tile_index(kind)] = TileState::Held {
-                    seat: m.seat,
-                    used: false,
-                    on_card: None,
+                // Luna never receives a bonus tile (Luna booklet): it stays in the supply.
+                state.tiles[GameState::tile_index(kind)] = if state.seats[m.seat].is_luna() {
+                    TileState::Supply
+                } else {
+                    TileState::Held {
+                        seat: m.seat,
+                        used: false,
+                        on_card: None,
+                    }
                 };
             }
         }
