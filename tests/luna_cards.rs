@@ -311,6 +311,8 @@ fn card_ii1_from_slot_e_pays_thresholds_to_all_past_it_and_ends_her_phase() {
     let b0 = research_space("B0");
     let next_b = *s.plan_supply[1].last().unwrap();
     let old_b = s.research_display[b0].unwrap();
+    let supplement = s.supplement_coins;
+    assert!(supplement > 0);
     play(&mut s, "II-1", E);
     assert_eq!(s.seats[LUNA].track_pos, [3, 0, 0, 7]);
     // 3 gained + 2 at Tawac's threshold after space 5; seat 0 (past it) also gets 2.
@@ -319,6 +321,10 @@ fn card_ii1_from_slot_e_pays_thresholds_to_all_past_it_and_ends_her_phase() {
     assert_eq!(s.seats[1].coins, 0);
     assert_eq!(s.research_display[b0], Some(next_b));
     assert!(!plans_in_play(&s).contains(&old_b));
+    assert_eq!(
+        s.supplement_coins, supplement,
+        "she takes no supplement coins (DECISIONS A13)"
+    );
     // The rightmost card: her phase ends.
     assert_eq!(luna(&s).slots, [None; 5]);
     assert_eq!(luna(&s).discard, vec![lc("II-1")]);
