@@ -10,6 +10,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
     match words.as_slice() {
         ["data", "check", rest @ ..] => data_check(rest, out),
         ["simulate", rest @ ..] => simulate(rest, out),
+        ["render", rest @ ..] => crate::render::cli::run(rest, out),
         ["store-torture", rest @ ..] => crate::store::torture::cli(rest, out),
         ["help"] | ["--help"] | ["-h"] => {
             let _ = writeln!(out, "{USAGE}");
@@ -30,6 +31,7 @@ const USAGE: &str = "usage:
   skymines data check [--dir DIR] [--json]   load and validate the component data
   skymines simulate --games N --players P [--seed S] [--json] [--no-check] [--tracks default|random] [--tokens fixed|draft] [--linked_slots] [--vary]
                                              seeded random self-play with invariant checks
+  skymines render --seed S --players P [--rounds R] --out DIR   write board and player PNGs of a seeded random game
   skymines store-torture --db PATH --seed S --moves N [--snapshot-every K]
                                              test helper: play a seeded game into a database (the kill tests stop it at random)";
 

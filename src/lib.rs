@@ -4,5 +4,6 @@
 pub mod cli;
 pub mod data;
 pub mod engine;
+pub mod render;
 pub mod sim;
 pub mod store;

@@ -1,0 +1,246 @@
+//! The Belt side of the board (belt.toml): stations with their outpost and shuttle columns,
+//! printed-shuttle station paths, flight paths with their shuttle spaces and energy icons,
+//! asteroids with their outpost spaces and reward screens, and the threat card's place.
+//!
+//! The engine does not play the Belt yet, so `SeatView` carries no Belt occupancy: asteroids and
+//! shuttle spaces are drawn empty, and station columns show the outposts the view has for the
+//! company's columns. When the engine gains Belt state, only the occupancy lookups here change.
+
+use super::board::StationFrame;
+use super::geometry::MoonGeometry;
+use super::icons::{self, Ctx};
+use super::layout::{Colour, Rect};
+use super::paint::{Align, Painter, Weight};
+use crate::engine::view::SeatView;
+
+const SPACE_BG: Colour = Colour([0x1F, 0x24, 0x33]);
+
+pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry) {
+    let belt = &ctx.data.belt;
+    let bl = &ctx.layout.board.belt;
+    let panel = g.panel();
+    p.round_rect(panel, 12.0, SPACE_BG);
+    let map = g.map();
+    p.round_rect(map, 8.0, Colour([0x2C, 0x33, 0x47]));
+    let ink = ctx.ink();
+    let pt = |pos: [i32; 2]| g.px(pos[0] as f32, pos[1] as f32);
+    let asteroid_at = |id: u32| belt.asteroid(id).map(|a| pt(a.pos));
+    // Threat card place.
+    let ts = &belt.threat_space;
+    let tr = g.rect(ts.rect.map(|v| v as f32));
+    p.round_box(
+        tr,
+        6.0,
+        Colour([0x5A, 0x2A, 0x2A]),
+        ctx.layout.canvas.alert,
+        2.0,
+    );
+    p.text(
+        tr.cx(),
+        tr.cy(),
+        ctx.text().small,
+        Weight::Bold,
+        Colour::WHITE,
+        Align::Centre,
+        "threat",
+    );
+    // Flight paths: asteroid - shuttle space - asteroid, energy icons on the parts.
+    for fp in &belt.flight_paths {
+        let s = pt(fp.pos);
+        for (k, end) in fp.ends.iter().enumerate() {
+            if let Some(a) = asteroid_at(*end) {
+                p.line(s, a, 3.0, bl.path);
+                if fp.energy.get(k).copied().unwrap_or(false) {
+                    energy_mark(p, ctx, ((s.0 + a.0) / 2.0, (s.1 + a.1) / 2.0));
+                }
+            }
+        }
+    }
+    // Station paths with their printed shuttles.
+    for sp in &belt.station_paths {
+        let (Some(st), Some(a)) = (belt.station(sp.station), asteroid_at(sp.asteroid)) else {
+            continue;
+        };
+        let s = pt(st.anchor);
+        p.line(
+            s,
+            a,
+            4.0,
+            ctx.company_colour(sp.station).mix(Colour::WHITE, 0.2),
+        );
+        let mid = ((s.0 + a.0) / 2.0, (s.1 + a.1) / 2.0);
+        shuttle(p, ctx, mid, 9.0, ctx.company_colour(sp.printed_shuttle));
+        if sp.energy {
+            energy_mark(p, ctx, ((mid.0 + a.0) / 2.0, (mid.1 + a.1) / 2.0));
+        }
+    }
+    // Shuttle spaces.
+    for fp in &belt.flight_paths {
+        let (x, y) = pt(fp.pos);
+        let r = bl.shuttle_px / 2.0;
+        p.disc(x, y, r, Colour([0xE9, 0xEC, 0xF2]), ink, 2.0);
+        p.text(
+            x,
+            y,
+            ctx.text().small,
+            Weight::Bold,
+            ink,
+            Align::Centre,
+            &fp.shuttle_space.to_string(),
+        );
+        if fp.reward_icon {
+            icons::icon(p, ctx, icons::Icon::Track, x + r + 12.0, y - r, 16.0, "");
+        }
+    }
+    // Asteroids.
+    for a in &belt.asteroids {
+        let (x, y) = pt(a.pos);
+        let r = bl.asteroid_px / 2.0;
+        p.disc(x, y, r, Colour([0x9A, 0x92, 0x86]), ink, 2.0);
+        p.text(
+            x,
+            y - r * 0.28,
+            ctx.text().small,
+            Weight::Bold,
+            ink,
+            Align::Centre,
+            &a.id.to_string(),
+        );
+        // Outpost spaces as small squares under the number.
+        let n = a.outpost_spaces as f32;
+        let sq = 8.0;
+        for k in 0..a.outpost_spaces {
+            let sx = x - (n * (sq + 2.0)) / 2.0 + k as f32 * (sq + 2.0);
+            let linked = a
+                .linked_gas_spaces
+                .as_ref()
+                .is_some_and(|l| l.contains(&(k + 1)));
+            let fill = if linked {
+                ctx.layout.icons.tank.colour
+            } else {
+                Colour::WHITE
+            };
+            p.fill_rect(Rect::new(sx, y + r * 0.3, sq, sq), ink);
+            p.fill_rect(
+                Rect::new(sx + 1.0, y + r * 0.3 + 1.0, sq - 2.0, sq - 2.0),
+                fill,
+            );
+        }
+        // Reward screen beside the asteroid.
+        for (k, st) in a.reward.iter().enumerate() {
+            let (kind, v) = icons::structure_icon(st);
+            icons::icon(
+                p,
+                ctx,
+                kind,
+                x + r + 14.0,
+                y - r * 0.4 + k as f32 * 24.0,
+                20.0,
+                &v.to_string(),
+            );
+        }
+    }
+    // Stations.
+    let layout = &belt.station_layout;
+    for st in &belt.stations {
+        let rect = g.rect(st.rect.map(|v| v as f32)).inset(3.0);
+        let frame = StationFrame {
+            r: rect,
+            edge: st.edge.clone(),
+        };
+        let colour = ctx.company_colour(st.company);
+        p.round_box(rect, 8.0, colour.mix(Colour::WHITE, 0.62), ink, 2.0);
+        let cols = &layout.columns;
+        let col_w =
+            (frame.along_len() - 6.0 * (cols.len() as f32 + 1.0)) / cols.len().max(1) as f32;
+        let depth = frame.depth_len();
+        let state_cols = view.stations.get(st.company.index());
+        for (ci, name) in cols.iter().enumerate() {
+            let spaces = layout.spaces(name).max(1);
+            let coins = layout.column_coins(name);
+            let crossed = layout.crossed_out_space.get(name).copied().unwrap_or(0);
+            let a0 = 6.0 + ci as f32 * (col_w + 6.0);
+            let sd = (depth - 8.0) / spaces as f32;
+            let column = state_cols.and_then(|c| c.get(ci)).copied();
+            for sp in 1..=spaces {
+                let cell = frame.rect(a0, col_w, 4.0 + (sp - 1) as f32 * sd + 0.5, sd - 1.0);
+                let covered = column.is_some_and(|c| c.outposts as usize > spaces - sp);
+                if covered {
+                    p.fill_rect(cell, ink);
+                    p.fill_rect(cell.inset(1.0), colour);
+                } else {
+                    p.fill_rect(cell, Colour::WHITE);
+                    let n = coins.get(sp - 1).copied().unwrap_or(0);
+                    for k in 0..n {
+                        let off = (k as f32 - (n as f32 - 1.0) / 2.0) * 7.0;
+                        let (x, y) = if frame.horizontal() {
+                            (cell.cx() + off, cell.cy())
+                        } else {
+                            (cell.cx(), cell.cy() + off)
+                        };
+                        p.circle(x, y, 2.5, ctx.layout.canvas.coin_rim);
+                    }
+                    if sp == crossed {
+                        let a = ctx.layout.canvas.alert;
+                        p.line((cell.x, cell.y), (cell.right(), cell.bottom()), 1.2, a);
+                    }
+                }
+            }
+            if name == &layout.shuttle_column {
+                let c = frame.rect(a0, col_w, 0.0, depth);
+                p.stroke_rect(c, 1.0, ink);
+            }
+        }
+        // Letter and share value outside the columns: on the panel corner side.
+        let (x, y) = pt(st.anchor);
+        let _ = (x, y);
+        let value = view
+            .share_values
+            .get(st.company.index())
+            .copied()
+            .unwrap_or(0);
+        let (lx, ly) = if frame.horizontal() {
+            (rect.x - 22.0, rect.cy())
+        } else {
+            (rect.cx(), rect.y - 22.0)
+        };
+        icons::company_chip(p, ctx, st.company, lx, ly, 26.0);
+        let (vx, vy) = if frame.horizontal() {
+            (rect.right() + 22.0, rect.cy())
+        } else {
+            (rect.cx(), rect.bottom() + 22.0)
+        };
+        icons::coin(p, ctx, vx, vy, 15.0, &value.to_string());
+    }
+}
+
+fn energy_mark(p: &mut Painter, ctx: &Ctx, at: (f32, f32)) {
+    let (x, y) = at;
+    let c = ctx.layout.card_style("energy").colour;
+    let bolt = |d: f32| {
+        vec![
+            (x + 2.0 + d, y - 9.0 - d),
+            (x - 5.0 - d, y + 1.0),
+            (x - 0.5, y + 1.0),
+            (x - 2.0 - d, y + 9.0 + d),
+            (x + 5.0 + d, y - 1.0),
+            (x + 0.5, y - 1.0),
+        ]
+    };
+    p.polygon(&bolt(1.2), ctx.ink());
+    p.polygon(&bolt(0.0), c);
+}
+
+fn shuttle(p: &mut Painter, ctx: &Ctx, at: (f32, f32), r: f32, colour: Colour) {
+    let (x, y) = at;
+    let pts = |d: f32| {
+        vec![
+            (x, y - r - d),
+            (x + r * 0.7 + d, y + r * 0.8 + d),
+            (x, y + r * 0.4),
+            (x - r * 0.7 - d, y + r * 0.8 + d),
+        ]
+    };
+    p.polygon(&pts(1.5), ctx.ink());
+    p.polygon(&pts(0.0), colour);
+}

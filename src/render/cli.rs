@@ -1,0 +1,171 @@
+//! `skymines render --seed S --players P [--rounds R] --out DIR`: plays R rounds of a seeded
+//! random game (engine + `sim::choose`) and writes the snapshots: `board.png`,
+//! `player-<n>.png` (public) and `player-<n>-private.png` (the owner's), plus `summary.txt`.
+
+use crate::data::GameData;
+use crate::engine::{self, GameOptions, GameState, Phase};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Usage line for the command.
+pub const USAGE: &str = "skymines render --seed S --players P [--rounds R] --out DIR
+                                             play R rounds of a seeded random game and write board and player PNGs";
+
+struct Args {
+    seed: u64,
+    players: usize,
+    rounds: u8,
+    out: PathBuf,
+}
+
+fn parse(rest: &[&str]) -> Result<Args, String> {
+    let mut seed = 1u64;
+    let mut players = 2usize;
+    let mut rounds = 3u8;
+    let mut out: Option<PathBuf> = None;
+    let mut i = 0;
+    while i < rest.len() {
+        let value = rest
+            .get(i + 1)
+            .ok_or_else(|| format!("{} needs a value", rest[i]))?;
+        let num = |what: &str| format!("{}: `{value}` is not {what}", rest[i]);
+        match rest[i] {
+            "--seed" => seed = value.parse().map_err(|_| num("a number"))?,
+            "--players" => players = value.parse().map_err(|_| num("a number"))?,
+            "--rounds" => rounds = value.parse().map_err(|_| num("a number from 0 to 255"))?,
+            "--out" => out = Some(PathBuf::from(value)),
+            other => return Err(format!("unknown option {other}")),
+        }
+        i += 2;
+    }
+    let out = out.ok_or_else(|| "--out DIR is required".to_string())?;
+    Ok(Args {
+        seed,
+        players,
+        rounds,
+        out,
+    })
+}
+
+/// Plays seeded random decisions until round `rounds` is over (or the game ends).
+pub fn simulate(
+    data: &GameData,
+    seed: u64,
+    players: usize,
+    rounds: u8,
+) -> Result<GameState, String> {
+    let options = GameOptions {
+        players,
+        seed,
+        ..GameOptions::default()
+    };
+    let mut state = engine::new_game(data, &options, &crate::sim::seat_names(players))
+        .map_err(|e| format!("cannot set up that game: {e}"))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7265_6e64);
+    let mut steps = 0u32;
+    while state.phase != Phase::Finished && state.round <= rounds {
+        steps += 1;
+        if steps > 50_000 {
+            return Err("the game did not advance".to_string());
+        }
+        let waiting = engine::waiting_on(&state);
+        let Some(&seat) = waiting.get(rng.gen_range(0..waiting.len().max(1))) else {
+            return Err("nobody to move".to_string());
+        };
+        let legal = engine::legal_decisions(data, &state, seat);
+        let Some(d) = crate::sim::choose(&mut rng, data, &state, seat, &legal) else {
+            return Err(format!("seat {seat} has no legal decision"));
+        };
+        engine::apply(data, &mut state, seat, d).map_err(|e| e.to_string())?;
+    }
+    Ok(state)
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Runs the command; returns the exit code.
+pub fn run(rest: &[&str], out: &mut dyn Write) -> i32 {
+    let args = match parse(rest) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}\nusage: {USAGE}");
+            return 2;
+        }
+    };
+    let data = match GameData::embedded() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("data check failed: {e}");
+            return 1;
+        }
+    };
+    let state = match simulate(&data, args.seed, args.players, args.rounds) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let result = (|| -> Result<Vec<PathBuf>, String> {
+        let renderer = super::Renderer::new().map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+        let mut written = Vec::new();
+        let public = engine::view(&data, &state, None);
+        let path = args.out.join("board.png");
+        write(
+            &path,
+            &renderer
+                .board_png(&data, &public)
+                .map_err(|e| e.to_string())?,
+        )?;
+        written.push(path);
+        let mut summary = renderer.summary_text(&data, &public);
+        for seat in 0..state.seats.len() {
+            let own = engine::view(&data, &state, Some(seat));
+            let n = seat + 1;
+            let path = args.out.join(format!("player-{n}.png"));
+            write(
+                &path,
+                &renderer
+                    .player_png(&data, &public, seat, false)
+                    .map_err(|e| e.to_string())?,
+            )?;
+            written.push(path);
+            let path = args.out.join(format!("player-{n}-private.png"));
+            write(
+                &path,
+                &renderer
+                    .player_png(&data, &own, seat, true)
+                    .map_err(|e| e.to_string())?,
+            )?;
+            written.push(path);
+            summary.push_str("\n\n");
+            summary.push_str(
+                &renderer
+                    .player_summary_text(&data, &own, seat, true)
+                    .map_err(|e| e.to_string())?,
+            );
+        }
+        let path = args.out.join("summary.txt");
+        write(&path, summary.as_bytes())?;
+        written.push(path);
+        let _ = writeln!(out, "{summary}\n");
+        Ok(written)
+    })();
+    match result {
+        Ok(paths) => {
+            for p in paths {
+                let _ = writeln!(out, "wrote {}", p.display());
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("render failed: {e}");
+            1
+        }
+    }
+}

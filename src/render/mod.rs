@@ -1,0 +1,388 @@
+//! Board snapshots: the game state rendered to PNG for the chat, with a text summary for alt
+//! text and text-only status.
+//!
+//! Everything is drawn with `image` + `imageproc`-style primitives and `ab_glyph` text from the
+//! DejaVu fonts built into the binary (no system fonts, no network). Images are 1100 px wide so
+//! that at Discord's ~550 px preview no text is smaller than 9 px. Geometry comes from the
+//! data (`moon.toml`, `belt.toml`, `board.toml`, `tracks.toml`, `player-board.toml`) and from
+//! `assets/layout.toml` (placement and colours only).
+//!
+//! Public entry points take the engine's [`SeatView`]: [`board_png`], [`player_png`] and
+//! [`summary_text`]. Public images are drawn from a copy of the view with every private field
+//! removed, so hidden information cannot leak into their pixels. A [`Renderer`] holds the fonts,
+//! the layout and an LRU cache keyed by a hash of what is drawn: an identical state is not
+//! rendered twice.
+
+mod belt;
+mod board;
+pub mod cli;
+pub mod geometry;
+mod icons;
+pub mod layout;
+mod paint;
+mod player;
+mod summary;
+
+pub use layout::Layout;
+
+use crate::data::{BoardSide, GameData};
+use crate::engine::view::{SeatView, SlotView};
+use crate::engine::GameState;
+use sha2::{Digest, Sha256};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Why an image could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RenderError {
+    #[error("font {font} cannot be read: {message}")]
+    Font { font: String, message: String },
+    #[error("layout.toml: {message}")]
+    Layout { message: String },
+    #[error("there is no seat {0} in this game")]
+    NoSuchSeat(usize),
+    #[error("the private image of seat {seat} needs that seat's own view")]
+    NotOwnView { seat: usize },
+    #[error("the image cannot be encoded as PNG: {0}")]
+    Encode(String),
+    #[error("the view cannot be hashed: {0}")]
+    Hash(String),
+}
+
+/// How many renders and cache hits a renderer has seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RenderStats {
+    pub renders: u64,
+    pub cache_hits: u64,
+}
+
+/// What an image shows (part of the cache key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Board(BoardSide),
+    Player { seat: usize, private: bool },
+}
+
+type Key = [u8; 32];
+
+/// A small least-recently-used cache of encoded PNGs.
+struct Lru {
+    capacity: usize,
+    entries: VecDeque<(Key, Arc<Vec<u8>>)>,
+}
+
+impl Lru {
+    fn get(&mut self, key: &Key) -> Option<Arc<Vec<u8>>> {
+        let i = self.entries.iter().position(|(k, _)| k == key)?;
+        let entry = self.entries.remove(i)?;
+        let png = entry.1.clone();
+        self.entries.push_back(entry);
+        Some(png)
+    }
+
+    fn put(&mut self, key: Key, png: Arc<Vec<u8>>) {
+        if let Some(i) = self.entries.iter().position(|(k, _)| *k == key) {
+            self.entries.remove(i);
+        }
+        self.entries.push_back((key, png));
+        while self.entries.len() > self.capacity {
+            self.entries.pop_front();
+        }
+    }
+}
+
+/// Fonts, layout and the image cache. Share one per process (it is `Sync`).
+pub struct Renderer {
+    fonts: paint::Fonts,
+    layout: Layout,
+    cache: Mutex<Lru>,
+    renders: AtomicU64,
+    hits: AtomicU64,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer")
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
+/// A copy of the view with everything private removed: no own hand, planned cards face down.
+pub fn public_view(view: &SeatView) -> SeatView {
+    let mut v = view.clone();
+    v.own = None;
+    for s in &mut v.seats {
+        for slot in &mut s.slots {
+            if let SlotView::OwnPlanned(_) = slot {
+                *slot = SlotView::Hidden;
+            }
+        }
+    }
+    v
+}
+
+impl Renderer {
+    /// Cached images kept by default.
+    pub const CACHE_SIZE: usize = 64;
+
+    /// A renderer with the built-in layout.
+    pub fn new() -> Result<Renderer, RenderError> {
+        Renderer::with_layout(Layout::embedded()?)
+    }
+
+    pub fn with_layout(layout: Layout) -> Result<Renderer, RenderError> {
+        Ok(Renderer {
+            fonts: paint::Fonts::load()?,
+            layout,
+            cache: Mutex::new(Lru {
+                capacity: Self::CACHE_SIZE,
+                entries: VecDeque::new(),
+            }),
+            renders: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+        })
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    pub fn stats(&self) -> RenderStats {
+        RenderStats {
+            renders: self.renders.load(Ordering::Relaxed),
+            cache_hits: self.hits.load(Ordering::Relaxed),
+        }
+    }
+
+    fn painter(&self, height: u32) -> paint::Painter<'_> {
+        paint::Painter::new(
+            self.layout.canvas.width,
+            height,
+            self.layout.canvas.background,
+            &self.fonts,
+            self.layout.canvas.min_text_px,
+        )
+    }
+
+    fn key(data: &GameData, kind: Kind, view: &SeatView) -> Result<Key, RenderError> {
+        let mut h = Sha256::new();
+        h.update(data.hash.as_bytes());
+        h.update(format!("{kind:?}").as_bytes());
+        h.update(serde_json::to_vec(view).map_err(|e| RenderError::Hash(e.to_string()))?);
+        Ok(h.finalize().into())
+    }
+
+    fn cached(
+        &self,
+        key: Key,
+        draw: impl FnOnce() -> Result<Vec<u8>, RenderError>,
+    ) -> Result<Vec<u8>, RenderError> {
+        if let Ok(mut c) = self.cache.lock() {
+            if let Some(png) = c.get(&key) {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                return Ok(png.as_ref().clone());
+            }
+        }
+        let png = draw()?;
+        self.renders.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut c) = self.cache.lock() {
+            c.put(key, Arc::new(png.clone()));
+        }
+        Ok(png)
+    }
+
+    /// The main board (Moon side) as raw pixels, without the cache.
+    pub fn board_image(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        side: BoardSide,
+    ) -> image::RgbImage {
+        let view = public_view(view);
+        self.draw_board(data, &view, side).img
+    }
+
+    fn draw_board(&self, data: &GameData, view: &SeatView, side: BoardSide) -> paint::Painter<'_> {
+        let mut p = self.painter(self.layout.board.height);
+        let ctx = icons::Ctx {
+            data,
+            layout: &self.layout,
+        };
+        board::draw(&mut p, &ctx, view, side);
+        p
+    }
+
+    /// Draws and encodes the main board every time, bypassing the cache (benchmarks).
+    pub fn board_png_uncached(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        side: BoardSide,
+    ) -> Result<Vec<u8>, RenderError> {
+        let view = public_view(view);
+        self.renders.fetch_add(1, Ordering::Relaxed);
+        self.draw_board(data, &view, side).png()
+    }
+
+    /// The main board as PNG (Moon side).
+    pub fn board_png(&self, data: &GameData, view: &SeatView) -> Result<Vec<u8>, RenderError> {
+        self.board_png_on(data, view, BoardSide::Moon)
+    }
+
+    /// The main board as PNG on either side of the board.
+    pub fn board_png_on(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        side: BoardSide,
+    ) -> Result<Vec<u8>, RenderError> {
+        let view = public_view(view);
+        let key = Self::key(data, Kind::Board(side), &view)?;
+        self.cached(key, || self.draw_board(data, &view, side).png())
+    }
+
+    /// The main board for a state, on the side the game is played on.
+    pub fn board_png_for_state(
+        &self,
+        data: &GameData,
+        state: &GameState,
+    ) -> Result<Vec<u8>, RenderError> {
+        let view = crate::engine::view(data, state, None);
+        let side = match state.options.board {
+            crate::engine::BoardSide::Moon => BoardSide::Moon,
+            crate::engine::BoardSide::Belt => BoardSide::Belt,
+        };
+        self.board_png_on(data, &view, side)
+    }
+
+    /// What a player image may show: the public view, or the owner's own view for `private`.
+    fn player_view(view: &SeatView, seat: usize, private: bool) -> Result<SeatView, RenderError> {
+        if seat >= view.seats.len() {
+            return Err(RenderError::NoSuchSeat(seat));
+        }
+        if private {
+            if view.own.as_ref().map(|o| o.seat) != Some(seat) {
+                return Err(RenderError::NotOwnView { seat });
+            }
+            Ok(view.clone())
+        } else {
+            Ok(public_view(view))
+        }
+    }
+
+    fn draw_player(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        seat: usize,
+        private: bool,
+    ) -> paint::Painter<'_> {
+        let height = if private {
+            self.layout.player.private_height
+        } else {
+            self.layout.player.height
+        };
+        let mut p = self.painter(height);
+        let ctx = icons::Ctx {
+            data,
+            layout: &self.layout,
+        };
+        player::draw(&mut p, &ctx, view, seat, private);
+        p
+    }
+
+    /// A player board as raw pixels, without the cache.
+    pub fn player_image(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        seat: usize,
+        private: bool,
+    ) -> Result<image::RgbImage, RenderError> {
+        let view = Self::player_view(view, seat, private)?;
+        Ok(self.draw_player(data, &view, seat, private).img)
+    }
+
+    /// A player board as PNG: public (anyone may see it) or private (the owner's, with the hand
+    /// and the planned cards; needs the owner's own view).
+    pub fn player_png(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        seat: usize,
+        private: bool,
+    ) -> Result<Vec<u8>, RenderError> {
+        let view = Self::player_view(view, seat, private)?;
+        let key = Self::key(data, Kind::Player { seat, private }, &view)?;
+        self.cached(key, || self.draw_player(data, &view, seat, private).png())
+    }
+
+    /// The smallest text size (em pixels) the board and a player image of this view use.
+    pub fn smallest_text(&self, data: &GameData, view: &SeatView) -> f32 {
+        let view = public_view(view);
+        let b = self.draw_board(data, &view, BoardSide::Moon).smallest_text;
+        let p = self.draw_player(data, &view, 0, false).smallest_text;
+        b.min(p)
+    }
+
+    /// Alt text / text-only status of the main board.
+    pub fn summary_text(&self, data: &GameData, view: &SeatView) -> String {
+        summary::board_summary(data, &self.layout, &public_view(view))
+    }
+
+    /// Alt text of a player image: public, or the owner's (with the hand) for `private`, which
+    /// needs the owner's own view.
+    pub fn player_summary_text(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        seat: usize,
+        private: bool,
+    ) -> Result<String, RenderError> {
+        let view = Self::player_view(view, seat, private)?;
+        Ok(summary::player_summary(
+            data,
+            &self.layout,
+            &view,
+            seat,
+            private,
+        ))
+    }
+}
+
+/// The process-wide renderer behind the free functions.
+pub fn shared() -> Result<&'static Renderer, RenderError> {
+    static SHARED: OnceLock<Result<Renderer, RenderError>> = OnceLock::new();
+    SHARED
+        .get_or_init(Renderer::new)
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The main board as PNG (public information only).
+pub fn board_png(data: &GameData, view: &SeatView) -> Result<Vec<u8>, RenderError> {
+    shared()?.board_png(data, view)
+}
+
+/// A player board as PNG; `private` needs the owner's own view.
+pub fn player_png(
+    data: &GameData,
+    view: &SeatView,
+    seat: usize,
+    private: bool,
+) -> Result<Vec<u8>, RenderError> {
+    shared()?.player_png(data, view, seat, private)
+}
+
+/// The text summary that accompanies the board image (public information only).
+pub fn summary_text(data: &GameData, view: &SeatView) -> String {
+    match shared() {
+        Ok(r) => r.summary_text(data, view),
+        Err(_) => match Layout::embedded() {
+            Ok(l) => summary::board_summary(data, &l, &public_view(view)),
+            Err(e) => format!("(no summary: {e})"),
+        },
+    }
+}
