@@ -16,10 +16,8 @@ pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
             let _ = writeln!(out, "{USAGE}");
             0
         }
-        [] => {
-            // Until the bot exists, the main job prints what the box holds.
-            data_check(&[], out)
-        }
+        ["local", rest @ ..] => local_mode(rest, out),
+        [] => main_job(out),
         _ => {
             eprintln!("unknown command: {}\n{USAGE}", words.join(" "));
             2
@@ -28,6 +26,9 @@ pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
 }
 
 const USAGE: &str = "usage:
+  skymines                                   the bot (with a Discord token) or the local terminal mode
+  skymines local [--db PATH] [--script FILE] [--out DIR] [--no-images] [--config PATH]
+                                             play in the terminal: one `<user> /command option:value` per line
   skymines data check [--dir DIR] [--json]   load and validate the component data
   skymines simulate --games N --players P [--seed S] [--json] [--no-check] [--tracks default|random] [--tokens fixed|draft] [--linked_slots] [--vary]
                                              seeded random self-play with invariant checks
@@ -245,4 +246,144 @@ pub fn data_summary(data: &GameData) -> serde_json::Value {
         "reconstructed_values": reconstructed,
         "data_hash": data.hash,
     })
+}
+
+/// `skymines` with no arguments: the bot when a Discord token is configured, otherwise the
+/// local terminal mode on the configured (or default) SQLite database.
+fn main_job(out: &mut dyn Write) -> i32 {
+    let config = match crate::config::Config::load(std::path::Path::new("config.toml")) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("cannot read the configuration: {e}");
+            return 2;
+        }
+    };
+    if config.has_token() {
+        let _ = writeln!(
+            out,
+            "A Discord token is configured, but this build has no Discord adapter yet: starting the local terminal mode instead."
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "No Discord token configured (set DISCORD_TOKEN or discord_token in config.toml): starting the local terminal mode."
+        );
+    }
+    run_local(
+        &config,
+        &config.database_path.clone(),
+        None,
+        std::path::Path::new("skymines-images"),
+        true,
+        out,
+    )
+}
+
+fn local_mode(rest: &[&str], out: &mut dyn Write) -> i32 {
+    let map = match parse_flags(rest, &["no_images"]) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}\n{USAGE}");
+            return 2;
+        }
+    };
+    let known = ["db", "script", "out", "no_images", "config"];
+    if let Some(k) = map.keys().find(|k| !known.contains(&k.as_str())) {
+        eprintln!("unknown option --{k}\n{USAGE}");
+        return 2;
+    }
+    let config_path = map
+        .get("config")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("config.toml"));
+    let config = match crate::config::Config::load(&config_path) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("cannot read the configuration: {e}");
+            return 2;
+        }
+    };
+    let db = map
+        .get("db")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| config.database_path.clone());
+    let out_dir = map
+        .get("out")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("skymines-images"));
+    let mut config = config;
+    if map.contains_key("no_images") {
+        config.deadline_hours = config.deadline_hours.max(0.0);
+    }
+    let script = map.get("script").map(PathBuf::from);
+    let images = !map.contains_key("no_images");
+    run_local_with(&config, &db, script.as_deref(), &out_dir, images, out)
+}
+
+fn run_local(
+    config: &crate::config::Config,
+    db: &std::path::Path,
+    script: Option<&std::path::Path>,
+    out_dir: &std::path::Path,
+    images: bool,
+    out: &mut dyn Write,
+) -> i32 {
+    run_local_with(config, db, script, out_dir, images, out)
+}
+
+fn run_local_with(
+    config: &crate::config::Config,
+    db: &std::path::Path,
+    script: Option<&std::path::Path>,
+    out_dir: &std::path::Path,
+    images: bool,
+    out: &mut dyn Write,
+) -> i32 {
+    let data = match config.data_dir() {
+        Some(dir) => GameData::from_dir(&dir),
+        None => GameData::embedded(),
+    };
+    let data = match data {
+        Ok(d) => std::sync::Arc::new(d),
+        Err(e) => {
+            eprintln!("data check failed: {e}");
+            return 1;
+        }
+    };
+    let store = match crate::store::Store::open(db, data, crate::store::StoreOptions::default()) {
+        Ok((store, _report)) => std::sync::Arc::new(store),
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let mut chat_config = config.chat_config();
+    chat_config.images = images;
+    let chat = crate::chat::Chat::new(
+        store,
+        std::sync::Arc::new(crate::chat::SystemClock),
+        chat_config,
+    );
+    let result = match script {
+        Some(path) => match std::fs::File::open(path) {
+            Ok(f) => crate::local::run(&chat, &mut std::io::BufReader::new(f), out, out_dir, false),
+            Err(e) => {
+                eprintln!("{}: {e}", path.display());
+                return 2;
+            }
+        },
+        None => {
+            let _ = writeln!(out, "Local Skymines on {} — one `<user> /command option:value` per line, e.g. `alice /skymines new players:2`, then `bob /skymines join`, `alice /skymines start`. `quit` ends.", db.display());
+            let stdin = std::io::stdin();
+            let mut lock = stdin.lock();
+            crate::local::run(&chat, &mut lock, out, out_dir, true)
+        }
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
+    }
 }

@@ -1,0 +1,448 @@
+//! Small read-only helpers for adapters (the Discord adapter, tests): the game a reply is about,
+//! whether a reply refuses a stale click, and autocomplete suggestions for a command option
+//! being typed. Suggestions are legal values only, computed from the live state in memory (a
+//! turn command's earlier steps are tried on a scratch copy, as the typed command would be).
+
+use super::commands::{parse_company, Options};
+use super::prompt::{self, ClickId};
+use super::{Audience, Chat, Input, Reply, Request};
+use crate::engine::state::GameState;
+use crate::engine::{self, ActionSource, BonusRef, Decision};
+use crate::store::GameId;
+
+/// At most this many suggestions (Discord shows 25).
+const MAX_SUGGESTIONS: usize = 25;
+
+/// One autocomplete suggestion: what the user sees and the value the option receives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suggestion {
+    pub name: String,
+    pub value: String,
+}
+
+impl ClickId {
+    /// The game a click id names (lobby clicks name none).
+    pub(crate) fn game(&self) -> Option<GameId> {
+        match self {
+            ClickId::Lobby(_) => None,
+            ClickId::Open { game } | ClickId::Decide { game, .. } | ClickId::Page { game, .. } => {
+                Some(*game)
+            }
+        }
+    }
+}
+
+impl Reply {
+    /// The game this reply is about when it says so: the status it replaces, or the game its
+    /// buttons name. Public event lines say nothing; they belong with the rest of their batch.
+    pub fn game(&self) -> Option<GameId> {
+        self.status_of.or_else(|| {
+            self.choices
+                .iter()
+                .find_map(|c| ClickId::parse(&c.custom_id).and_then(|id| id.game()))
+        })
+    }
+}
+
+/// The custom id of a button that opens the user's private prompt of `game` (what the Plan and
+/// Your turn buttons of pings carry).
+pub fn open_click_id(game: GameId) -> String {
+    ClickId::Open { game }.encode()
+}
+
+/// The game a click id names, if any (for adapters that order work per game).
+pub fn click_game(custom_id: &str) -> Option<GameId> {
+    ClickId::parse(custom_id).and_then(|id| id.game())
+}
+
+impl Chat {
+    /// Whether `reply` is the refusal of an out-of-date button (the adapter then removes the
+    /// buttons of the message that was clicked).
+    pub fn is_stale_refusal(&self, reply: &Reply) -> bool {
+        matches!(reply.audience, Audience::Private(_)) && reply.text == self.texts.t("error.stale")
+    }
+
+    /// Suggestions for `option` of the command in `req` (its other options as typed so far),
+    /// matching `partial`. List options (`cards:a,b`) complete their last item.
+    pub fn autocomplete(&self, req: &Request, option: &str, partial: &str) -> Vec<Suggestion> {
+        let Input::Command { name, options } = &req.input else {
+            return Vec::new();
+        };
+        let command = name.trim().trim_start_matches('/');
+        let opts = Options::new(options);
+        let list = matches!(
+            (command, option),
+            ("plan", "cards" | "slots")
+                | ("resources", "cards" | "tracks")
+                | ("energy", "sectors" | "columns")
+                | ("token", "rest")
+        );
+        let (head, last) = if list {
+            match partial.rfind([',', ' ']) {
+                Some(i) => (&partial[..=i], &partial[i + 1..]),
+                None => ("", partial),
+            }
+        } else {
+            ("", partial)
+        };
+        let already: Vec<String> = head
+            .split([',', ' '])
+            .map(|s| s.trim().to_ascii_lowercase())
+            .filter(|s| !s.is_empty())
+            .collect();
+        let raw = self.raw_suggestions(req, command, option, &opts);
+        let needle = last.trim().to_ascii_lowercase();
+        raw.into_iter()
+            .filter(|(_, v)| !list || !already.contains(&v.to_ascii_lowercase()))
+            .filter(|(n, v)| {
+                needle.is_empty()
+                    || v.to_ascii_lowercase().contains(&needle)
+                    || n.to_ascii_lowercase().contains(&needle)
+            })
+            .take(MAX_SUGGESTIONS)
+            .map(|(n, v)| Suggestion {
+                name: clip(&n, 100),
+                value: clip(&format!("{head}{v}"), 100),
+            })
+            .collect()
+    }
+
+    /// (name, value) pairs before filtering.
+    fn raw_suggestions(
+        &self,
+        req: &Request,
+        command: &str,
+        option: &str,
+        opts: &Options,
+    ) -> Vec<(String, String)> {
+        let words = |items: &[&str]| -> Vec<(String, String)> {
+            items
+                .iter()
+                .map(|s| (s.to_string(), s.to_string()))
+                .collect()
+        };
+        match (command, option) {
+            (_, "game") => return self.games_of(req.user.id),
+            ("skymines new", "board") => return words(&["moon", "belt"]),
+            ("skymines new", "tracks") => return words(&["default", "random"]),
+            ("skymines new", "tokens") => return words(&["fixed", "draft"]),
+            ("skymines new", "luna") => {
+                return words(&["none", "0", "1", "2", "3", "4", "5", "6", "7", "8"])
+            }
+            ("skymines settings", "notify") => return words(&["ephemeral", "dm"]),
+            ("skymines log", "mode") => return words(&["since-my-turn"]),
+            ("skymines help", "topic") => {
+                return self
+                    .texts
+                    .keys()
+                    .filter_map(|k| k.strip_prefix("help."))
+                    .map(|t| (t.to_string(), t.to_string()))
+                    .collect()
+            }
+            _ => {}
+        }
+        let Some((state, seat)) = self.my_seat(req, opts) else {
+            return Vec::new();
+        };
+        let me = &state.seats[seat];
+        let card = |c: crate::data::CardId| (self.card_name(c), self.data.card(c).id.clone());
+        let numbers = |n: std::ops::RangeInclusive<usize>| -> Vec<(String, String)> {
+            n.map(|i| (i.to_string(), i.to_string())).collect()
+        };
+        match (command, option) {
+            ("plan", "cards") => me.hand.iter().map(|c| card(*c)).collect(),
+            ("plan", "slots") => (0..5)
+                .filter(|i| me.slot_on[*i] && me.slots[*i].is_none())
+                .map(|i| ((i + 1).to_string(), (i + 1).to_string()))
+                .collect(),
+            ("token", "keep") => me
+                .token_choices
+                .iter()
+                .filter_map(|t| self.data.research.starting_tokens.get(*t))
+                .map(|t| (t.id.clone(), t.id.clone()))
+                .collect(),
+            ("token", "rest") => me
+                .pending_rest
+                .iter()
+                .flat_map(|c| {
+                    let (name, id) = card(*c);
+                    (1..=5).map(move |s| (format!("{name} → slot {s}"), format!("{id}:{s}")))
+                })
+                .collect(),
+            ("tile", "card") => self
+                .legal(&state, seat, &[])
+                .into_iter()
+                .filter_map(|d| match d {
+                    Decision::PlaceTile { card: c } => Some(card(c)),
+                    _ => None,
+                })
+                .collect(),
+            ("resources", "type") => {
+                let mut out: Vec<(String, String)> = Vec::new();
+                for d in self.legal(&state, seat, &[]) {
+                    if let Decision::UseResources { resource } = d {
+                        let v = resource.map(|r| r.id()).unwrap_or("mixed").to_string();
+                        if !out.iter().any(|(_, x)| *x == v) {
+                            out.push((v.clone(), v));
+                        }
+                    }
+                }
+                out
+            }
+            ("resources", "cards") => me
+                .up_cards()
+                .filter(|(_, c)| self.data.card(*c).resource().is_some())
+                .map(|(_, c)| card(c))
+                .collect(),
+            ("resources", "buy") => {
+                let mut out = vec![("none".to_string(), "none".to_string())];
+                out.extend(state.display.iter().enumerate().filter_map(|(i, c)| {
+                    c.map(|c| {
+                        (
+                            format!("{}: {}", i + 1, self.card_name(c)),
+                            (i + 1).to_string(),
+                        )
+                    })
+                }));
+                out
+            }
+            ("resources", "tracks") => crate::data::Company::ALL
+                .iter()
+                .map(|c| (format!("{}+1", c.id()), format!("{}+1", c.id())))
+                .collect(),
+            ("energy", "company") => {
+                let first = [Decision::UseEnergy];
+                self.legal(&state, seat, &first)
+                    .into_iter()
+                    .filter_map(|d| match d {
+                        Decision::ChooseCompany { company } => Some((
+                            self.data.company_name(company).to_string(),
+                            company.id().to_string(),
+                        )),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            ("energy", "sectors") => {
+                let mut steps = vec![Decision::UseEnergy];
+                if let Some(company) = opts.get("company").and_then(parse_company) {
+                    steps.push(Decision::ChooseCompany { company });
+                }
+                let mut sectors: Vec<u8> = self
+                    .legal(&state, seat, &steps)
+                    .into_iter()
+                    .filter_map(|d| match d {
+                        Decision::EnterSector { sector, .. } => Some(sector),
+                        _ => None,
+                    })
+                    .collect();
+                sectors.sort_unstable();
+                sectors.dedup();
+                sectors
+                    .into_iter()
+                    .map(|s| (s.to_string(), s.to_string()))
+                    .collect()
+            }
+            ("energy", "columns") => numbers(1..=3),
+            ("research", "card") | ("field", "card") => {
+                let research = command == "research";
+                self.legal(&state, seat, &[])
+                    .into_iter()
+                    .filter_map(|d| match (d, research) {
+                        (Decision::UseResearch { source }, true)
+                        | (Decision::UseField { source }, false) => source_value(source)
+                            .map(|(n, v)| (self.source_label(&state, seat, source, n), v)),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            ("research", "flip") => {
+                let source = opts
+                    .get("card")
+                    .and_then(|c| parse_source(c))
+                    .or_else(|| {
+                        self.legal(&state, seat, &[])
+                            .into_iter()
+                            .find_map(|d| match d {
+                                Decision::UseResearch { source } => Some(source),
+                                _ => None,
+                            })
+                    });
+                let mut out = vec![("none".to_string(), "none".to_string())];
+                if let Some(source) = source {
+                    out.extend(
+                        self.legal(&state, seat, &[Decision::UseResearch { source }])
+                            .into_iter()
+                            .filter_map(|d| match d {
+                                Decision::FlipPlan { screen } => Some((
+                                    format!("screen {}", screen + 1),
+                                    (screen + 1).to_string(),
+                                )),
+                                _ => None,
+                            }),
+                    );
+                }
+                out
+            }
+            ("research", "advance") => {
+                let mut out = vec![("max".to_string(), "max".to_string())];
+                out.extend(numbers(1..=6));
+                out
+            }
+            ("bonus", "space") => self
+                .legal(&state, seat, &[])
+                .into_iter()
+                .filter_map(|d| match d {
+                    Decision::PlaceBonus { space } => Some(space),
+                    _ => None,
+                })
+                .filter_map(|space| {
+                    let id = match space {
+                        BonusRef::Board(i) => self.data.board.bonus_spaces.get(i as usize)?.id.clone(),
+                        BonusRef::Track(i) => self.data.tracks.bonuses.get(i as usize)?.id.clone(),
+                    };
+                    Some((self.bonus_space_name(space), id))
+                })
+                .collect(),
+            ("bonus", "tier") => numbers(1..=3),
+            ("pass", "deck") => {
+                let slots: Vec<u8> = self
+                    .legal(&state, seat, &[Decision::DropOut])
+                    .into_iter()
+                    .filter_map(|d| match d {
+                        Decision::TakeRestingDeck { slot } => Some(slot),
+                        _ => None,
+                    })
+                    .collect();
+                slots
+                    .into_iter()
+                    .map(|s| ((s + 1).to_string(), (s + 1).to_string()))
+                    .collect()
+            }
+            ("choose", "option") => prompt::offered(&self.data, &state, seat)
+                .into_iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    (
+                        format!("{}. {}", i + 1, self.label(&state, seat, d)),
+                        (i + 1).to_string(),
+                    )
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The live state and the user's seat in the game of the request (in a DM: the `game`
+    /// option or the user's only game).
+    fn my_seat(
+        &self,
+        req: &Request,
+        opts: &Options,
+    ) -> Option<(std::sync::Arc<GameState>, usize)> {
+        let game = if req.in_dm {
+            match opts.get("game").and_then(|g| g.parse::<GameId>().ok()) {
+                Some(g) => g,
+                None => {
+                    let mine = self.user_games(req.user.id);
+                    match mine.as_slice() {
+                        [one] => *one,
+                        _ => return None,
+                    }
+                }
+            }
+        } else {
+            self.store.game_in_channel(req.place.channel).ok()??
+        };
+        let seat = self.seat_of(game, req.user.id).ok()??;
+        let state = self.store.state(game).ok()?;
+        Some((state, seat))
+    }
+
+    /// The live games the user plays in.
+    fn user_games(&self, user: u64) -> Vec<GameId> {
+        self.store
+            .live_games()
+            .into_iter()
+            .filter(|g| matches!(self.seat_of(*g, user), Ok(Some(_))))
+            .collect()
+    }
+
+    fn games_of(&self, user: u64) -> Vec<(String, String)> {
+        self.user_games(user)
+            .into_iter()
+            .map(|g| {
+                let waiting = self
+                    .seat_of(g, user)
+                    .ok()
+                    .flatten()
+                    .zip(self.store.state(g).ok())
+                    .is_some_and(|(s, st)| engine::waiting_on(&st).contains(&s));
+                let name = if waiting {
+                    format!("Skymines game #{g} (waiting for you)")
+                } else {
+                    format!("Skymines game #{g}")
+                };
+                (name, g.to_string())
+            })
+            .collect()
+    }
+
+    /// The legal decisions after trying `first` on a scratch copy (empty when a step fails).
+    fn legal(&self, state: &GameState, seat: usize, first: &[Decision]) -> Vec<Decision> {
+        let mut scratch = state.clone();
+        for d in first {
+            if engine::apply(&self.data, &mut scratch, seat, *d).is_err() {
+                return Vec::new();
+            }
+        }
+        engine::legal_decisions(&self.data, &scratch, seat)
+    }
+
+    fn source_label(
+        &self,
+        state: &GameState,
+        seat: usize,
+        source: ActionSource,
+        fallback: String,
+    ) -> String {
+        match source {
+            ActionSource::Slot(i) => match state.seats[seat].slots.get(i as usize) {
+                Some(Some(c)) => format!("slot {}: {}", i + 1, self.card_name(c.card())),
+                _ => fallback,
+            },
+            _ => fallback,
+        }
+    }
+}
+
+/// The `card` option value of an action source (slot number or `tile`).
+fn source_value(source: ActionSource) -> Option<(String, String)> {
+    match source {
+        ActionSource::Slot(i) => Some((format!("slot {}", i + 1), (i + 1).to_string())),
+        ActionSource::Tile => Some(("tile".to_string(), "tile".to_string())),
+        ActionSource::Discarded(_) => None,
+    }
+}
+
+fn parse_source(word: &str) -> Option<ActionSource> {
+    match word.trim() {
+        "tile" => Some(ActionSource::Tile),
+        n => n
+            .parse::<u8>()
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .map(ActionSource::Slot),
+    }
+}
+
+/// At most `max` characters.
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut out: String = s.chars().take(max - 1).collect();
+        out.push('…');
+        out
+    }
+}

@@ -1,0 +1,456 @@
+//! Typed command options → the engine's small decisions. A typed command may give a whole
+//! action at once; each step is checked on a scratch copy of the state, so an error names the
+//! exact step, and options left out simply leave the rest to be asked with buttons.
+
+use crate::data::{CardId, Company, GameData, Resource};
+use crate::engine::state::{GameState, SlotCard};
+use crate::engine::{self, ActionSource, BonusRef, Decision, Task};
+use std::collections::BTreeMap;
+
+/// A command's options, by name.
+pub(crate) struct Options<'a> {
+    map: &'a BTreeMap<String, String>,
+}
+
+impl<'a> Options<'a> {
+    pub fn new(map: &'a BTreeMap<String, String>) -> Options<'a> {
+        Options { map }
+    }
+
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.map
+            .get(key)
+            .map(|s| s.trim())
+            .filter(|s| !s.is_empty())
+    }
+
+    pub fn flag(&self, key: &str) -> Option<bool> {
+        self.get(key).map(|v| {
+            matches!(
+                v.to_ascii_lowercase().as_str(),
+                "yes" | "true" | "on" | "1" | "y"
+            )
+        })
+    }
+
+    /// A list option: items separated by commas or spaces.
+    pub fn list(&self, key: &str) -> Vec<String> {
+        self.get(key)
+            .map(|v| {
+                v.split([',', ' ', ';'])
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &'a str> {
+        self.map.keys().map(String::as_str)
+    }
+}
+
+/// Finds a card among `candidates` by its id ("A05", "SE01", "diamond-carbon1"), its starting
+/// card icon ("carbon1"), or its 1-based position ("2" or "#2").
+pub(crate) fn resolve_card(data: &GameData, candidates: &[CardId], word: &str) -> Option<CardId> {
+    let w = word.trim().trim_start_matches('#').to_ascii_lowercase();
+    if let Ok(n) = w.parse::<usize>() {
+        return n.checked_sub(1).and_then(|i| candidates.get(i).copied());
+    }
+    candidates.iter().copied().find(|c| {
+        let id = data.card(*c).id.to_ascii_lowercase();
+        id == w || id.rsplit_once('-').is_some_and(|(_, icon)| icon == w)
+    })
+}
+
+pub(crate) fn parse_company(word: &str) -> Option<Company> {
+    let w = word.trim().to_ascii_lowercase();
+    Company::ALL
+        .into_iter()
+        .find(|c| c.id() == w || (w.len() >= 3 && c.id().starts_with(&w)))
+}
+
+/// Applies typed steps on a scratch state and collects the decisions.
+pub(crate) struct Script<'a> {
+    data: &'a GameData,
+    scratch: GameState,
+    seat: usize,
+    pub decisions: Vec<Decision>,
+}
+
+impl<'a> Script<'a> {
+    pub fn new(data: &'a GameData, state: &GameState, seat: usize) -> Script<'a> {
+        Script {
+            data,
+            scratch: state.clone(),
+            seat,
+            decisions: Vec::new(),
+        }
+    }
+
+    pub fn state(&self) -> &GameState {
+        &self.scratch
+    }
+
+    /// Applies one decision, or fails with the engine's reason.
+    pub fn push(&mut self, d: Decision) -> Result<(), String> {
+        engine::apply(self.data, &mut self.scratch, self.seat, d).map_err(|e| e.to_string())?;
+        self.decisions.push(d);
+        Ok(())
+    }
+
+    /// Applies `d` only if it is legal now (optional closing steps).
+    pub fn push_if_legal(&mut self, d: Decision) {
+        if engine::legal_decisions(self.data, &self.scratch, self.seat).contains(&d) {
+            let _ = self.push(d);
+        }
+    }
+
+    pub fn top(&self) -> Option<&Task> {
+        self.scratch.agenda.last()
+    }
+}
+
+/// Translates a typed command into decisions for `seat`.
+pub(crate) fn translate(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    command: &str,
+    opts: &Options,
+) -> Result<Vec<Decision>, String> {
+    let mut s = Script::new(data, state, seat);
+    let me = &state.seats[seat];
+    match command {
+        "plan" => {
+            let cards = opts.list("cards");
+            if !cards.is_empty() {
+                if me.planned || me.slots.iter().any(Option::is_some) {
+                    s.push(Decision::PlanClear)?;
+                }
+                let slots = opts.list("slots");
+                for (i, word) in cards.iter().enumerate() {
+                    let hand = s.state().seats[seat].hand.clone();
+                    let card = resolve_card(data, &hand, word)
+                        .ok_or_else(|| format!("`{word}` is not a card in your hand"))?;
+                    let slot = match slots.get(i) {
+                        Some(n) => n
+                            .parse::<u8>()
+                            .ok()
+                            .and_then(|n| n.checked_sub(1))
+                            .ok_or_else(|| format!("`{n}` is not an action slot 1-5"))?,
+                        None => free_slot(s.state(), seat)
+                            .ok_or("all your switched-on action slots are full")?,
+                    };
+                    s.push(Decision::PlanCard { card, slot })?;
+                }
+                if opts.flag("done") != Some(false) {
+                    s.push(Decision::PlanDone)?;
+                }
+            } else if opts.flag("done") == Some(true) {
+                s.push(Decision::PlanDone)?;
+            } else if opts.flag("clear") == Some(true) {
+                s.push(Decision::PlanClear)?;
+            }
+        }
+        "token" => {
+            if let Some(word) = opts.get("keep") {
+                let choices = &me.token_choices;
+                let token = word
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| n.checked_sub(1))
+                    .and_then(|i| choices.get(i).copied())
+                    .or_else(|| {
+                        choices.iter().copied().find(|t| {
+                            data.research.starting_tokens[*t]
+                                .id
+                                .eq_ignore_ascii_case(word)
+                        })
+                    })
+                    .ok_or_else(|| format!("`{word}` is not one of your two tokens"))?;
+                s.push(Decision::KeepToken { token: token as u8 })?;
+            }
+            for pair in opts.list("rest") {
+                let (card, slot) = pair
+                    .split_once(':')
+                    .ok_or("write rest as card:slot, e.g. carbon1:2")?;
+                let pending = s.state().seats[seat].pending_rest.clone();
+                let card = resolve_card(data, &pending, card)
+                    .ok_or_else(|| format!("`{card}` is not one of your starting cards"))?;
+                let slot = slot
+                    .parse::<u8>()
+                    .ok()
+                    .and_then(|n| n.checked_sub(1))
+                    .ok_or("resting slots are numbered 1-5")?;
+                s.push(Decision::RestStartingCard { card, slot })?;
+            }
+        }
+        "tile" => {
+            let word = opts
+                .get("card")
+                .ok_or("name the resource card for the +1 tile")?;
+            let up: Vec<CardId> = me.up_cards().map(|(_, c)| c).collect();
+            let card = resolve_card(data, &up, word)
+                .ok_or_else(|| format!("`{word}` is not a face-up card in your action area"))?;
+            s.push(Decision::PlaceTile { card })?;
+        }
+        "resources" => {
+            let kind = opts.get("type").map(str::to_ascii_lowercase);
+            let resource = match kind.as_deref() {
+                Some("mixed") => None,
+                Some(k) => {
+                    Some(Resource::parse(k).ok_or_else(|| {
+                        format!("`{k}` is not carbon, minerals, titanium or mixed")
+                    })?)
+                }
+                None => {
+                    // The only type with face-up cards, if there is one.
+                    let mut types: Vec<Resource> = me
+                        .up_cards()
+                        .filter_map(|(_, c)| data.card(c).resource())
+                        .collect();
+                    types.sort();
+                    types.dedup();
+                    match types.as_slice() {
+                        [one] => Some(*one),
+                        [] => return Err("you have no face-up resource card".to_string()),
+                        _ => return Err("say which type: carbon, minerals or titanium".to_string()),
+                    }
+                }
+            };
+            s.push(Decision::UseResources { resource })?;
+            let up: Vec<CardId> = me.up_cards().map(|(_, c)| c).collect();
+            let words = opts.list("cards");
+            let chosen: Vec<CardId> = if words.is_empty() {
+                match resource {
+                    Some(r) => up
+                        .iter()
+                        .copied()
+                        .filter(|c| data.card(*c).resource() == Some(r))
+                        .collect(),
+                    None => Vec::new(),
+                }
+            } else {
+                words
+                    .iter()
+                    .map(|w| {
+                        resolve_card(data, &up, w).ok_or_else(|| {
+                            format!("`{w}` is not a face-up card in your action area")
+                        })
+                    })
+                    .collect::<Result<_, _>>()?
+            };
+            // The engine picks a lone card by itself: only ask for what is still pending.
+            if !chosen.is_empty() {
+                for card in chosen {
+                    if let Some(Task::SelectResources { chosen: done, .. }) = s.top() {
+                        if !done.contains(&card) {
+                            s.push(Decision::SelectCard { card })?;
+                        }
+                    }
+                }
+                if matches!(s.top(), Some(Task::SelectResources { .. })) {
+                    s.push(Decision::FinishSelecting)?;
+                }
+            }
+            match opts.get("buy") {
+                Some("none") | Some("no") => s.push(Decision::NoBuy)?,
+                Some(space) => {
+                    let space = space
+                        .parse::<u8>()
+                        .map_err(|_| format!("`{space}` is not a display space 1-12"))?;
+                    s.push(Decision::BuyCard { space })?;
+                }
+                // Track steps without a purchase mean: no card.
+                None if opts.get("tracks").is_some() => s.push_if_legal(Decision::NoBuy),
+                None => {}
+            }
+            track_steps(&mut s, opts)?;
+        }
+        "energy" => {
+            s.push(Decision::UseEnergy)?;
+            if let Some(word) = opts.get("company") {
+                let company =
+                    parse_company(word).ok_or_else(|| format!("`{word}` is not a company"))?;
+                if matches!(s.top(), Some(Task::ChooseExpansion { .. })) {
+                    s.push(Decision::ChooseCompany { company })?;
+                }
+                let columns = opts.list("columns");
+                let sectors = opts.list("sectors");
+                for (i, word) in sectors.iter().enumerate() {
+                    let sector = word
+                        .parse::<u8>()
+                        .map_err(|_| format!("`{word}` is not a sector number"))?;
+                    let column = match columns.get(i) {
+                        Some(c) => c
+                            .parse::<u8>()
+                            .ok()
+                            .and_then(|c| c.checked_sub(1))
+                            .ok_or("station columns are numbered 1-3")?,
+                        None => default_column(s.state(), company)
+                            .ok_or("that station has no outposts left")?,
+                    };
+                    s.push(Decision::EnterSector { sector, column })?;
+                }
+                if !sectors.is_empty() {
+                    s.push_if_legal(Decision::StopExpanding);
+                }
+            }
+        }
+        "research" => {
+            let source =
+                source_option(state, seat, opts, |c| data.card(c).is_research_scientist())?;
+            s.push(Decision::UseResearch { source })?;
+            match opts.get("flip") {
+                Some("none") | Some("no") => s.push_if_legal(Decision::SkipFlip),
+                Some(screen) => {
+                    let screen = screen
+                        .parse::<u8>()
+                        .ok()
+                        .and_then(|n| n.checked_sub(1))
+                        .ok_or("screens are numbered from 1")?;
+                    s.push(Decision::FlipPlan { screen })?;
+                }
+                None if opts.get("advance").is_some() => s.push_if_legal(Decision::SkipFlip),
+                None => {}
+            }
+            if let Some(adv) = opts.get("advance") {
+                let max = adv == "max" || adv == "all";
+                let n: usize = if max {
+                    usize::MAX
+                } else {
+                    adv.parse().map_err(|_| "advance is a number or max")?
+                };
+                let mut moved = 0;
+                while moved < n && matches!(s.top(), Some(Task::ResearchAdvance { .. })) {
+                    if !engine::legal_decisions(data, s.state(), seat).contains(&Decision::Advance)
+                    {
+                        if max {
+                            break;
+                        }
+                        return Err(format!(
+                            "after {moved} plan(s) the upload marker cannot move on"
+                        ));
+                    }
+                    s.push(Decision::Advance)?;
+                    moved += 1;
+                }
+                s.push_if_legal(Decision::StopAdvancing);
+            }
+        }
+        "field" => {
+            let source = source_option(state, seat, opts, |c| data.card(c).is_field_scientist())?;
+            s.push(Decision::UseField { source })?;
+        }
+        "bonus" => {
+            if let Some(word) = opts.get("space") {
+                let space = resolve_bonus_space(data, word)
+                    .ok_or_else(|| format!("`{word}` is not a bonus space"))?;
+                s.push(Decision::PlaceBonus { space })?;
+                if let Some(t) = opts.get("tier") {
+                    let tier = t
+                        .parse::<u8>()
+                        .ok()
+                        .and_then(|n| n.checked_sub(1))
+                        .ok_or("tiers are numbered from 1")?;
+                    s.push(Decision::ChooseTier { tier })?;
+                }
+            }
+        }
+        "pass" => {
+            s.push(Decision::DropOut)?;
+            if let Some(deck) = opts.get("deck") {
+                let slot = deck
+                    .parse::<u8>()
+                    .ok()
+                    .and_then(|n| n.checked_sub(1))
+                    .ok_or("resting decks are numbered 1-5")?;
+                s.push(Decision::TakeRestingDeck { slot })?;
+            }
+        }
+        _ => {}
+    }
+    Ok(s.decisions)
+}
+
+fn track_steps(s: &mut Script, opts: &Options) -> Result<(), String> {
+    for item in opts.list("tracks") {
+        let (name, n) = match item.split_once(['+', ':', '=']) {
+            Some((name, n)) => (
+                name,
+                n.parse::<u32>()
+                    .map_err(|_| format!("`{item}`: steps must be a number"))?,
+            ),
+            None => (item.as_str(), 1),
+        };
+        let company = parse_company(name).ok_or_else(|| format!("`{name}` is not a company"))?;
+        for _ in 0..n {
+            s.push(Decision::TrackStep { company })?;
+        }
+    }
+    Ok(())
+}
+
+/// The leftmost empty switched-on action slot.
+fn free_slot(state: &GameState, seat: usize) -> Option<u8> {
+    let s = &state.seats[seat];
+    (0..5u8).find(|&i| s.slot_on[i as usize] && s.slots[i as usize].is_none())
+}
+
+/// Where an outpost comes from when the player does not say: the column with the fewest
+/// outposts left, so one column empties first (the rulebook's advice: its 2-coin space shows).
+pub(crate) fn default_column(state: &GameState, company: Company) -> Option<u8> {
+    let cols = &state.stations[company.index()];
+    (0..3u8)
+        .filter(|&c| cols[c as usize].outposts > 0)
+        .min_by_key(|&c| (cols[c as usize].outposts, c))
+}
+
+fn source_option(
+    state: &GameState,
+    seat: usize,
+    opts: &Options,
+    wanted: impl Fn(CardId) -> bool,
+) -> Result<ActionSource, String> {
+    match opts.get("card") {
+        Some("tile") => Ok(ActionSource::Tile),
+        Some(n) => n
+            .parse::<u8>()
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .map(ActionSource::Slot)
+            .ok_or_else(|| "card is an action slot number 1-5 or `tile`".to_string()),
+        None => state.seats[seat]
+            .slots
+            .iter()
+            .position(|s| matches!(s, Some(SlotCard::Up(c)) if wanted(*c)))
+            .map(|i| ActionSource::Slot(i as u8))
+            .ok_or_else(|| "you have no such face-up card; name the slot or `tile`".to_string()),
+    }
+}
+
+/// A bonus space by its id ("majority_titanium", "buy_card"), a short name ("titanium",
+/// "first"), or a track bonus id ("B-BUY-1").
+pub(crate) fn resolve_bonus_space(data: &GameData, word: &str) -> Option<BonusRef> {
+    let w = word.trim().to_ascii_lowercase().replace([' ', '-'], "_");
+    if let Some(i) = data
+        .tracks
+        .bonuses
+        .iter()
+        .position(|b| b.id.to_ascii_lowercase().replace('-', "_") == w)
+    {
+        return Some(BonusRef::Track(i as u8));
+    }
+    let spaces = &data.board.bonus_spaces;
+    spaces
+        .iter()
+        .position(|b| b.id == w)
+        .or_else(|| {
+            spaces
+                .iter()
+                .position(|b| b.id.split('_').any(|part| part == w))
+        })
+        .map(|i| BonusRef::Board(i as u8))
+}

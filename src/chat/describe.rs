@@ -1,0 +1,467 @@
+//! Words for what the players see: choice labels, the pending question, a hand, the status and
+//! the scores. Sentences come from the message catalog; names and numbers from the data.
+
+use super::Chat;
+use crate::data::{CardId, Company};
+use crate::engine::state::{GameState, PlanRef, SlotCard};
+use crate::engine::view::SeatView;
+use crate::engine::{self, ActionSource, BonusRef, Decision, Phase, Task};
+
+impl Chat {
+    pub(crate) fn card_name(&self, card: CardId) -> String {
+        self.data.card(card).label()
+    }
+
+    fn company(&self, c: Company) -> String {
+        self.data.company_name(c).to_string()
+    }
+
+    fn source_name(&self, state: &GameState, seat: usize, source: ActionSource) -> String {
+        match source {
+            ActionSource::Slot(i) => match state.seats[seat].slots[i as usize] {
+                Some(c) => self.texts.f(
+                    "label.slot_card",
+                    &[("slot", &(i + 1)), ("card", &self.card_name(c.card()))],
+                ),
+                None => self.texts.f("label.slot", &[("slot", &(i + 1))]),
+            },
+            ActionSource::Tile => self.texts.t("label.tile"),
+            ActionSource::Discarded(c) => self.card_name(c),
+        }
+    }
+
+    pub(crate) fn bonus_space_name(&self, space: BonusRef) -> String {
+        match space {
+            BonusRef::Board(i) => self
+                .data
+                .board
+                .bonus_spaces
+                .get(i as usize)
+                .map(|b| b.id.replace('_', " "))
+                .unwrap_or_default(),
+            BonusRef::Track(i) => self
+                .data
+                .tracks
+                .bonuses
+                .get(i as usize)
+                .map(|b| format!("{} ({})", b.id, b.text))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// A button label for a decision.
+    pub(crate) fn label(&self, state: &GameState, seat: usize, d: Decision) -> String {
+        let t = &self.texts;
+        let data = &self.data;
+        match d {
+            Decision::KeepToken { token } => {
+                let tok = &data.research.starting_tokens[token as usize];
+                let bonus: Vec<String> = tok
+                    .start_bonus
+                    .iter()
+                    .map(|b| format!("{} +{}", b.track, b.n))
+                    .collect();
+                t.f(
+                    "label.keep_token",
+                    &[
+                        ("token", &tok.id),
+                        ("rest", &tok.rest_icons.join(", ")),
+                        ("bonus", &bonus.join(", ")),
+                    ],
+                )
+            }
+            Decision::RestStartingCard { card, slot } => t.f(
+                "label.rest_card",
+                &[("card", &self.card_name(card)), ("slot", &(slot + 1))],
+            ),
+            Decision::PlanCard { card, slot } => t.f(
+                "label.plan_card",
+                &[("card", &self.card_name(card)), ("slot", &(slot + 1))],
+            ),
+            Decision::PlanClear => t.t("label.plan_clear"),
+            Decision::PlanDone => t.t("label.plan_done"),
+            Decision::PlaceTile { card } => {
+                t.f("label.place_tile", &[("card", &self.card_name(card))])
+            }
+            Decision::UseResources { resource: Some(r) } => {
+                t.f("label.use_resources", &[("type", &r.id())])
+            }
+            Decision::UseResources { resource: None } => t.t("label.use_resources_mixed"),
+            Decision::UseEnergy => {
+                let e = engine::energy_total(data, state, seat);
+                t.f("label.use_energy", &[("energy", &e)])
+            }
+            Decision::UseResearch { source } => t.f(
+                "label.use_research",
+                &[("source", &self.source_name(state, seat, source))],
+            ),
+            Decision::UseField { source } => t.f(
+                "label.use_field",
+                &[("source", &self.source_name(state, seat, source))],
+            ),
+            Decision::PlaceBonus { space } => t.f(
+                "label.place_bonus",
+                &[("space", &self.bonus_space_name(space))],
+            ),
+            Decision::DropOut => t.t("label.drop_out"),
+            Decision::SelectCard { card } => {
+                t.f("label.select_card", &[("card", &self.card_name(card))])
+            }
+            Decision::FinishSelecting => t.t("label.finish_selecting"),
+            Decision::BuyCard { space } => {
+                let card = state.display[space as usize - 1];
+                t.f(
+                    "label.buy_card",
+                    &[
+                        ("space", &space),
+                        ("card", &card.map(|c| self.card_name(c)).unwrap_or_default()),
+                        (
+                            "cost",
+                            &card
+                                .map(|c| {
+                                    data.card(c).cost + data.display_board_cost(space as usize)
+                                })
+                                .unwrap_or(0),
+                        ),
+                    ],
+                )
+            }
+            Decision::NoBuy => t.t("label.no_buy"),
+            Decision::TrackStep { company } => {
+                t.f("label.track_step", &[("company", &self.company(company))])
+            }
+            Decision::StopTracks => t.t("label.stop_tracks"),
+            Decision::ChooseCompany { company } => {
+                t.f("label.company", &[("company", &self.company(company))])
+            }
+            Decision::EnterSector { sector, column } => t.f(
+                "label.enter_sector",
+                &[("sector", &sector), ("column", &(column + 1))],
+            ),
+            Decision::StopExpanding => t.t("label.stop_expanding"),
+            Decision::FlipPlan { screen } => t.f("label.flip_plan", &[("screen", &(screen + 1))]),
+            Decision::SkipFlip => t.t("label.skip_flip"),
+            Decision::Advance => t.t("label.advance"),
+            Decision::StopAdvancing => t.t("label.stop_advancing"),
+            Decision::TakePlan { space } => {
+                let plan = state.research_display[space as usize];
+                let id = plan
+                    .map(|p| self.plan_text(PlanRef::Regular(p)))
+                    .unwrap_or_default();
+                t.f("label.take_plan", &[("plan", &id)])
+            }
+            Decision::TakeSpecial { index } => t.f(
+                "label.take_special",
+                &[("plan", &self.plan_text(PlanRef::Special(index)))],
+            ),
+            Decision::TakeCoin => t.t("label.take_coin"),
+            Decision::PlacePlan { index, screen } => {
+                let plan = state.seats[seat]
+                    .acquired
+                    .get(index as usize)
+                    .map(|p| self.plan_text(*p))
+                    .unwrap_or_default();
+                t.f(
+                    "label.place_plan",
+                    &[("plan", &plan), ("screen", &(screen + 1))],
+                )
+            }
+            Decision::ChooseTier { tier } => t.f("label.tier", &[("tier", &(tier + 1))]),
+            Decision::ChooseOption { option } => t.f("label.option", &[("option", &(option + 1))]),
+            Decision::DiscardCard { card } => {
+                t.f("label.discard", &[("card", &self.card_name(card))])
+            }
+            Decision::TakeFromDiscard { card } => {
+                t.f("label.take_discard", &[("card", &self.card_name(card))])
+            }
+            Decision::PayBarrier => t.t("label.pay_barrier"),
+            Decision::DeclineBarrier => t.t("label.decline_barrier"),
+            Decision::RemoveOutpost { company, column } => t.f(
+                "label.remove_outpost",
+                &[
+                    ("company", &self.company(company)),
+                    ("column", &(column + 1)),
+                ],
+            ),
+            Decision::ReturnOutpost { column } => {
+                t.f("label.return_outpost", &[("column", &(column + 1))])
+            }
+            Decision::TakeRestingDeck { slot } => {
+                let n = state.seats[seat].resting[slot as usize].len();
+                t.f("label.take_deck", &[("slot", &(slot + 1)), ("count", &n)])
+            }
+            Decision::RestCard { card, slot } => t.f(
+                "label.rest_card",
+                &[("card", &self.card_name(card)), ("slot", &(slot + 1))],
+            ),
+        }
+    }
+
+    /// A research plan in words: requirements → reward.
+    pub(crate) fn plan_text(&self, plan: PlanRef) -> String {
+        let data = &self.data;
+        match plan {
+            PlanRef::Regular(p) => {
+                let p = &data.research.plans[p as usize];
+                format!(
+                    "{} [{} → {}]",
+                    p.id,
+                    p.requirements
+                        .iter()
+                        .map(|r| format!("{r:?}"))
+                        .collect::<Vec<_>>()
+                        .join(" + "),
+                    p.reward
+                        .iter()
+                        .map(|r| format!("{r:?}"))
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                )
+            }
+            PlanRef::Special(i) => {
+                let s = &data.research.special_plans[i as usize];
+                format!("{} [pay {} → worth {}]", s.id, s.coin_cost, s.value)
+            }
+            PlanRef::Token => self.texts.t("label.token_plan"),
+        }
+    }
+
+    /// The pending question for a seat, in words.
+    pub(crate) fn question(&self, state: &GameState, seat: usize) -> String {
+        let t = &self.texts;
+        match state.phase {
+            Phase::Setup => {
+                if state.seats[seat].token.is_none() {
+                    t.t("ask.token")
+                } else {
+                    t.t("ask.rest_starting")
+                }
+            }
+            Phase::Planning => {
+                let s = &state.seats[seat];
+                let planned: Vec<String> = s
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| {
+                        c.map(|c| format!("{}: {}", i + 1, self.card_name(c.card())))
+                    })
+                    .collect();
+                t.f(
+                    "ask.plan",
+                    &[(
+                        "planned",
+                        &if planned.is_empty() {
+                            t.t("word.nothing")
+                        } else {
+                            planned.join(", ")
+                        },
+                    )],
+                )
+            }
+            Phase::Action => match state.agenda.last() {
+                Some(Task::ChooseAction { .. }) => t.t("ask.action"),
+                Some(Task::SelectResources { chosen, .. }) => {
+                    let units: u32 = chosen.iter().map(|c| self.data.card(*c).value).sum();
+                    t.f("ask.select_resources", &[("units", &units)])
+                }
+                Some(Task::BuyWithUnits { units, .. }) => {
+                    t.f("ask.buy_with_units", &[("units", units)])
+                }
+                Some(Task::SpendUnits { units, .. }) => t.f("ask.spend_units", &[("units", units)]),
+                Some(Task::Expand {
+                    energy, company, ..
+                }) => t.f(
+                    "ask.expand",
+                    &[("energy", energy), ("company", &self.company(*company))],
+                ),
+                Some(Task::SpendResearch { points, .. }) => {
+                    t.f("ask.research_points", &[("points", points)])
+                }
+                Some(Task::TrackMove { company, steps, .. }) => t.f(
+                    "ask.barrier",
+                    &[("company", &self.company(*company)), ("steps", steps)],
+                ),
+                Some(task) => t.f("ask.generic", &[("what", &engine::task_description(task))]),
+                None => t.t("ask.nothing"),
+            },
+            Phase::Finished => t.t("ask.nothing"),
+        }
+    }
+
+    /// The seat's private summary: hand, action area, resting decks, tokens.
+    pub(crate) fn hand_text(&self, state: &GameState, seat: usize) -> String {
+        let t = &self.texts;
+        let s = &state.seats[seat];
+        let hand: Vec<String> = s.hand.iter().map(|c| self.card_name(*c)).collect();
+        let area: Vec<String> = s
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let what = match c {
+                    None if s.slot_on[i] => t.t("word.empty"),
+                    None => t.t("word.off"),
+                    Some(SlotCard::Planned(c)) => {
+                        format!("{} ({})", self.card_name(*c), t.t("word.face_down"))
+                    }
+                    Some(SlotCard::Up(c)) => self.card_name(*c),
+                    Some(SlotCard::Used(c)) => {
+                        format!("{} ({})", self.card_name(*c), t.t("word.used"))
+                    }
+                };
+                format!("{}: {what}", i + 1)
+            })
+            .collect();
+        let resting: Vec<String> = s
+            .resting
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                format!(
+                    "{}: {}",
+                    i + 1,
+                    if d.is_empty() {
+                        "-".to_string()
+                    } else {
+                        d.iter()
+                            .map(|c| self.card_name(*c))
+                            .collect::<Vec<_>>()
+                            .join(" / ")
+                    }
+                )
+            })
+            .collect();
+        let tokens: Vec<String> = s
+            .token_choices
+            .iter()
+            .map(|tk| self.label(state, seat, Decision::KeepToken { token: *tk as u8 }))
+            .collect();
+        let mut out = t.f(
+            "hand.summary",
+            &[
+                (
+                    "hand",
+                    &if hand.is_empty() {
+                        "-".to_string()
+                    } else {
+                        hand.join(", ")
+                    },
+                ),
+                ("area", &area.join(" | ")),
+                ("resting", &resting.join(" | ")),
+                ("coins", &s.coins),
+                ("markers", &s.markers_reserve),
+            ],
+        );
+        if !tokens.is_empty() {
+            out.push('\n');
+            out.push_str(&t.f("hand.tokens", &[("tokens", &tokens.join("; "))]));
+        }
+        out
+    }
+
+    /// The public status: round, phase, whom the game waits on (spectator view only).
+    pub(crate) fn status_text(&self, view: &SeatView, seeded: bool) -> String {
+        let t = &self.texts;
+        let waiting: Vec<String> = view
+            .waiting_on
+            .iter()
+            .map(|s| view.seats[*s].name.clone())
+            .collect();
+        let phase = match view.phase {
+            Phase::Setup => t.t("phase.setup"),
+            Phase::Planning => t.t("phase.planning"),
+            Phase::Action => t.t("phase.action"),
+            Phase::Finished => t.t("phase.finished"),
+        };
+        let mut out = t.f(
+            "status.line",
+            &[
+                ("round", &view.round),
+                ("phase", &phase),
+                (
+                    "waiting",
+                    &if waiting.is_empty() {
+                        "-".to_string()
+                    } else {
+                        waiting.join(", ")
+                    },
+                ),
+            ],
+        );
+        for (i, s) in view.seats.iter().enumerate() {
+            out.push('\n');
+            out.push_str(&t.f(
+                "status.seat",
+                &[
+                    ("symbol", &seat_symbol(s.colour)),
+                    ("name", &s.name),
+                    ("coins", &s.coins),
+                    ("tank", &s.tank),
+                    ("planned", &s.planned_cards),
+                    (
+                        "mark",
+                        &if view.first_player == i {
+                            t.t("word.first_player")
+                        } else {
+                            String::new()
+                        },
+                    ),
+                ],
+            ));
+        }
+        if seeded {
+            out.push('\n');
+            out.push_str(&t.t("status.seeded"));
+        }
+        out
+    }
+
+    pub(crate) fn scores_text(&self, state: &GameState) -> String {
+        let t = &self.texts;
+        let mut lines = Vec::new();
+        let title = if state.phase == Phase::Finished {
+            "scores.final"
+        } else {
+            "scores.provisional"
+        };
+        lines.push(t.t(title));
+        for s in engine::final_scores(&self.data, state) {
+            let companies: Vec<String> = s
+                .companies
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} {}×{}={}",
+                        self.company(c.company),
+                        c.shares,
+                        c.share_value,
+                        c.points
+                    )
+                })
+                .collect();
+            lines.push(t.f(
+                "scores.line",
+                &[
+                    ("name", &s.name),
+                    ("total", &s.total),
+                    ("cash", &s.cash),
+                    ("companies", &companies.join(", ")),
+                    ("tank", &s.tank),
+                    ("research", &s.research),
+                    ("winner", &if s.winner { " 🏆" } else { "" }),
+                ],
+            ));
+        }
+        lines.join("\n")
+    }
+}
+
+/// The player symbol of a colour: ♦ ★ ▲ ○ (Luna's seat takes the next one).
+pub(crate) fn seat_symbol(colour: usize) -> &'static str {
+    ["♦", "★", "▲", "○", "☾"]
+        .get(colour)
+        .copied()
+        .unwrap_or("☾")
+}

@@ -1,0 +1,802 @@
+//! Commands inside a running game: planning and turn actions (typed or clicked), the private
+//! prompt, the hand, status, scores, log, export, settings, undo and abort; pings when a turn
+//! passes; reminders and deadlines from the injected clock.
+
+use super::commands::{self, Options};
+use super::prompt::{self, ClickId, PAGE};
+use super::{Audience, Chat, Choice, Image, Reply, Request};
+use crate::engine::state::{GameState, Phase};
+use crate::engine::{self, Decision, Event, Visibility};
+use crate::store::{GameId, GameStatus, LogEntry, MoveEffects, Notify, SeatOwner};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The reminder kinds kept in the store.
+const REMIND: &str = "remind";
+const DEADLINE: &str = "deadline";
+
+impl Chat {
+    fn err(&self, e: impl std::fmt::Display) -> String {
+        e.to_string()
+    }
+
+    /// The game of the request's channel (or, in a DM, the user's game named by `game` or the
+    /// only one waiting on them), with the user's seat if they play in it.
+    fn find_game(
+        &self,
+        req: &Request,
+        opts: Option<&Options>,
+    ) -> Result<(GameId, Option<usize>), String> {
+        let game = if req.in_dm {
+            match opts
+                .and_then(|o| o.get("game"))
+                .and_then(|g| g.parse::<GameId>().ok())
+            {
+                Some(g) => g,
+                None => self
+                    .games_waiting_on(req.user.id)
+                    .first()
+                    .copied()
+                    .ok_or_else(|| self.texts.t("error.dm_which_game"))?,
+            }
+        } else {
+            self.store
+                .game_in_channel(req.place.channel)
+                .map_err(|e| self.err(e))?
+                .ok_or_else(|| self.texts.t("error.no_game"))?
+        };
+        Ok((game, self.seat_of(game, req.user.id)?))
+    }
+
+    pub(crate) fn seat_of(&self, game: GameId, user: u64) -> Result<Option<usize>, String> {
+        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
+        Ok(seats
+            .iter()
+            .find(|s| s.owner == SeatOwner::Discord(user))
+            .map(|s| s.seat))
+    }
+
+    fn user_of(&self, game: GameId, seat: usize) -> Option<(u64, Notify)> {
+        self.store
+            .seats(game)
+            .ok()?
+            .into_iter()
+            .find_map(|s| match s.owner {
+                SeatOwner::Discord(id) if s.seat == seat => Some((id, s.notify)),
+                _ => None,
+            })
+    }
+
+    fn games_waiting_on(&self, user: u64) -> Vec<GameId> {
+        self.store
+            .live_games()
+            .into_iter()
+            .filter(|g| {
+                let Ok(Some(seat)) = self.seat_of(*g, user) else {
+                    return false;
+                };
+                self.store
+                    .state(*g)
+                    .map(|s| engine::waiting_on(&s).contains(&seat))
+                    .unwrap_or(false)
+            })
+            .collect()
+    }
+
+    fn state(&self, game: GameId) -> Result<Arc<GameState>, String> {
+        self.store.state(game).map_err(|e| self.err(e))
+    }
+
+    /// Applies a seat's decisions and builds every reply the move causes.
+    fn play(
+        &self,
+        req: &Request,
+        game: GameId,
+        seat: usize,
+        decisions: &[Decision],
+    ) -> Result<Vec<Reply>, String> {
+        let before = self.state(game)?;
+        let outcome = self
+            .store
+            .apply_with(game, seat, decisions, |_, _| MoveEffects::default())
+            .map_err(|e| self.err(e))?;
+        Ok(self.after_move(
+            game,
+            &outcome.state,
+            &outcome.events,
+            Some((seat, req.user.id)),
+            Some(&before),
+        ))
+    }
+
+    /// Replies after a move (or the start, `before` None): public events, private events, the
+    /// status, a ping for each seat the game starts waiting on, the actor's next question, and
+    /// the final scores.
+    pub(crate) fn after_move(
+        &self,
+        game: GameId,
+        state: &GameState,
+        events: &[Event],
+        actor: Option<(usize, u64)>,
+        before: Option<&GameState>,
+    ) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        let public: Vec<&str> = events
+            .iter()
+            .filter(|e| e.visibility == Visibility::Public)
+            .map(|e| e.text.as_str())
+            .collect();
+        if !public.is_empty() {
+            replies.push(Reply::public(public.join("\n")));
+        }
+        for e in events {
+            if let Visibility::Private(seat) = e.visibility {
+                if let Some((user, _)) = self.user_of(game, seat) {
+                    let audience = match actor {
+                        Some((_, actor_user)) if actor_user == user => Audience::Private(user),
+                        _ => Audience::Dm(user),
+                    };
+                    replies.push(Reply::new(audience, e.text.clone()));
+                }
+            }
+        }
+        let waiting = engine::waiting_on(state);
+        let waiting_before = before.map(engine::waiting_on).unwrap_or_default();
+        let same_phase = before.is_some_and(|b| b.phase == state.phase && b.round == state.round);
+        if !same_phase || waiting != waiting_before {
+            self.schedule_reminders(game, &waiting);
+        }
+        let mut status = self.status_reply(game, state);
+        status.status_of = Some(game);
+        replies.push(status);
+        if state.phase == Phase::Finished {
+            let _ = self.store.clear_reminders(game, None);
+            replies.push(Reply::public(self.scores_text(state)));
+            return replies;
+        }
+        let last_planner = state.phase == Phase::Planning
+            && same_phase
+            && waiting.len() == 1
+            && waiting_before.len() > 1;
+        for seat in &waiting {
+            let Some((user, notify)) = self.user_of(game, *seat) else {
+                continue;
+            };
+            if actor.is_some_and(|(s, _)| s == *seat) {
+                // The actor gets the next question privately, right away.
+                if let Some(p) = self.prompt(game, state, *seat, user, 0) {
+                    replies.push(p);
+                }
+                continue;
+            }
+            let newly_waited = !same_phase || !waiting_before.contains(seat);
+            if !newly_waited && !last_planner {
+                continue;
+            }
+            let (key, button) = match state.phase {
+                Phase::Setup => ("ping.setup", "button.setup"),
+                Phase::Planning if last_planner => ("ping.last_planner", "button.plan"),
+                Phase::Planning => ("ping.plan", "button.plan"),
+                _ => ("ping.turn", "button.turn"),
+            };
+            let name = state.seats[*seat].name.clone();
+            let mut ping = Reply::new(Audience::Ping(user), self.texts.f(key, &[("name", &name)]));
+            ping.choices = vec![Choice {
+                custom_id: ClickId::Open { game }.encode(),
+                label: self.texts.t(button),
+            }];
+            replies.push(ping);
+            if notify == Notify::Dm && newly_waited {
+                if let Some(mut p) = self.prompt(game, state, *seat, user, 0) {
+                    p.audience = Audience::Dm(user);
+                    p.text = format!(
+                        "{}\n{}",
+                        self.texts.f("dm.game", &[("game", &game)]),
+                        p.text
+                    );
+                    replies.push(p);
+                }
+            }
+        }
+        replies
+    }
+
+    /// The public status: text (spectator view) and the board image.
+    pub(crate) fn status_reply(&self, game: GameId, state: &GameState) -> Reply {
+        let view = engine::view(&self.data, state, None);
+        let text = self.status_text(&view, super::lobby::is_user_seed(state.options.seed));
+        let image = self.board_image(game, state);
+        Reply::public(text).with_image(image)
+    }
+
+    fn board_image(&self, game: GameId, state: &GameState) -> Option<Image> {
+        if !self.config.images {
+            return None;
+        }
+        let view = engine::view(&self.data, state, None);
+        let png = crate::render::board_png(&self.data, &view).ok()?;
+        Some(Image {
+            file_name: format!("skymines-{game}-board.png"),
+            png,
+            alt: crate::render::summary_text(&self.data, &view),
+        })
+    }
+
+    fn player_image(
+        &self,
+        game: GameId,
+        state: &GameState,
+        seat: usize,
+        private: bool,
+    ) -> Option<Image> {
+        if !self.config.images {
+            return None;
+        }
+        let view = engine::view(&self.data, state, if private { Some(seat) } else { None });
+        let png = crate::render::player_png(&self.data, &view, seat, private).ok()?;
+        Some(Image {
+            file_name: format!(
+                "skymines-{game}-player-{}{}.png",
+                seat + 1,
+                if private { "-private" } else { "" }
+            ),
+            png,
+            alt: self
+                .texts
+                .f("alt.player", &[("name", &state.seats[seat].name)]),
+        })
+    }
+
+    /// The private prompt of a seat: the question and its choices, one page.
+    pub(crate) fn prompt(
+        &self,
+        game: GameId,
+        state: &GameState,
+        seat: usize,
+        user: u64,
+        page: usize,
+    ) -> Option<Reply> {
+        if !engine::waiting_on(state).contains(&seat) && state.phase != Phase::Planning {
+            return None;
+        }
+        let offered = prompt::offered(&self.data, state, seat);
+        if offered.is_empty() {
+            return None;
+        }
+        let version = prompt::version(state, seat);
+        let pages = offered.len().div_ceil(PAGE);
+        let page = page.min(pages.saturating_sub(1));
+        let mut choices: Vec<Choice> = offered
+            .iter()
+            .enumerate()
+            .skip(page * PAGE)
+            .take(PAGE)
+            .map(|(i, d)| Choice {
+                custom_id: ClickId::Decide {
+                    game,
+                    version,
+                    decision: *d,
+                }
+                .encode(),
+                label: format!("{}. {}", i + 1, self.label(state, seat, *d)),
+            })
+            .collect();
+        if pages > 1 {
+            choices.push(Choice {
+                custom_id: ClickId::Page {
+                    game,
+                    version,
+                    page: (page + 1) % pages,
+                }
+                .encode(),
+                label: self.texts.f(
+                    "button.more",
+                    &[("page", &((page + 1) % pages + 1)), ("pages", &pages)],
+                ),
+            });
+        }
+        let mut text = self.question(state, seat);
+        if state.phase == Phase::Planning || state.phase == Phase::Setup {
+            text = format!("{}\n{}", self.hand_text(state, seat), text);
+        }
+        Some(Reply::private(user, text).with_choices(choices))
+    }
+
+    /// Every choice the user's pending question offers (all pages), for adapters and tests.
+    pub fn pending_choices(&self, place: &crate::store::Location, user: u64) -> Vec<Choice> {
+        let Ok(Some(game)) = self.store.game_in_channel(place.channel) else {
+            return Vec::new();
+        };
+        let Ok(Some(seat)) = self.seat_of(game, user) else {
+            return Vec::new();
+        };
+        let Ok(state) = self.state(game) else {
+            return Vec::new();
+        };
+        let version = prompt::version(&state, seat);
+        prompt::offered(&self.data, &state, seat)
+            .into_iter()
+            .map(|d| Choice {
+                custom_id: ClickId::Decide { game, version, decision: d }.encode(),
+                label: self.label(&state, seat, d),
+            })
+            .collect()
+    }
+
+    /// Users the game in this channel waits on now.
+    pub fn waiting_users(&self, place: &crate::store::Location) -> Vec<u64> {
+        let Ok(Some(game)) = self.store.game_in_channel(place.channel) else {
+            return Vec::new();
+        };
+        let Ok(state) = self.state(game) else {
+            return Vec::new();
+        };
+        engine::waiting_on(&state)
+            .into_iter()
+            .filter_map(|s| self.user_of(game, s).map(|(u, _)| u))
+            .collect()
+    }
+
+    pub(crate) fn open_prompt(&self, req: &Request, game: GameId) -> Result<Vec<Reply>, String> {
+        let seat = self
+            .seat_of(game, req.user.id)?
+            .ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        let state = self.state(game)?;
+        match self.prompt(game, &state, seat, req.user.id, 0) {
+            Some(p) => Ok(vec![p]),
+            None => Err(self.texts.t("error.nothing_to_decide")),
+        }
+    }
+
+    pub(crate) fn page_click(
+        &self,
+        req: &Request,
+        game: GameId,
+        version: u64,
+        page: usize,
+    ) -> Result<Vec<Reply>, String> {
+        let seat = self
+            .seat_of(game, req.user.id)?
+            .ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        let state = self.state(game)?;
+        if prompt::version(&state, seat) != version {
+            return Err(self.texts.t("error.stale"));
+        }
+        self.prompt(game, &state, seat, req.user.id, page)
+            .map(|p| vec![p])
+            .ok_or_else(|| self.texts.t("error.nothing_to_decide"))
+    }
+
+    pub(crate) fn decide_click(
+        &self,
+        req: &Request,
+        game: GameId,
+        version: u64,
+        decision: Decision,
+    ) -> Result<Vec<Reply>, String> {
+        let seat = self
+            .seat_of(game, req.user.id)?
+            .ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        let state = self.state(game)?;
+        if prompt::version(&state, seat) != version {
+            return Err(self.texts.t("error.stale"));
+        }
+        self.play(req, game, seat, &[decision])
+    }
+
+    /// `/choose option:N` (or `id:CUSTOM_ID`): the typed twin of a click.
+    pub(crate) fn choose(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
+        if let Some(id) = opts.get("id") {
+            return self.click(req, id);
+        }
+        let (game, seat) = self.find_game(req, Some(opts))?;
+        let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        let state = self.state(game)?;
+        let offered = prompt::offered(&self.data, &state, seat);
+        let n: usize = opts
+            .get("option")
+            .and_then(|o| o.parse().ok())
+            .ok_or_else(|| self.texts.t("error.choose_number"))?;
+        let d = n
+            .checked_sub(1)
+            .and_then(|i| offered.get(i))
+            .copied()
+            .ok_or_else(|| {
+                self.texts.f(
+                    "error.no_such_option",
+                    &[("n", &n), ("count", &offered.len())],
+                )
+            })?;
+        self.play(req, game, seat, &[d])
+    }
+
+    /// Planning, setup and turn-action commands.
+    pub(crate) fn action_command(
+        &self,
+        req: &Request,
+        name: &str,
+        opts: &Options,
+    ) -> Result<Vec<Reply>, String> {
+        let (game, seat) = self.find_game(req, Some(opts))?;
+        let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        let state = self.state(game)?;
+        let phase_ok = match name {
+            "plan" => state.phase == Phase::Planning,
+            "token" => state.phase == Phase::Setup,
+            _ => state.phase == Phase::Action,
+        };
+        if !phase_ok {
+            return Err(self.texts.f("error.wrong_phase", &[("command", &name)]));
+        }
+        if state.phase == Phase::Action && !engine::waiting_on(&state).contains(&seat) {
+            let names: Vec<String> = engine::waiting_on(&state)
+                .iter()
+                .map(|s| state.seats[*s].name.clone())
+                .collect();
+            return Err(self
+                .texts
+                .f("error.not_your_turn", &[("names", &names.join(", "))]));
+        }
+        if name == "pass" && opts.get("deck").is_none() {
+            // Dropping out asks for confirmation and shows the resting decks.
+            let version = prompt::version(&state, seat);
+            let text = format!(
+                "{}\n{}",
+                self.texts.t("ask.confirm_pass"),
+                self.hand_text(&state, seat)
+            );
+            return Ok(vec![Reply::private(req.user.id, text).with_choices(vec![
+                Choice {
+                    custom_id: ClickId::Decide {
+                        game,
+                        version,
+                        decision: Decision::DropOut,
+                    }
+                    .encode(),
+                    label: self.texts.t("button.confirm_pass"),
+                },
+            ])]);
+        }
+        let decisions = commands::translate(&self.data, &state, seat, name, opts)?;
+        if decisions.is_empty() {
+            return self
+                .prompt(game, &state, seat, req.user.id, 0)
+                .map(|p| vec![p])
+                .ok_or_else(|| self.texts.t("error.nothing_to_decide"));
+        }
+        self.play(req, game, seat, &decisions)
+    }
+
+    pub(crate) fn hand(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let (game, seat) = self.find_game(req, None)?;
+        let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        let state = self.state(game)?;
+        let text = self.hand_text(&state, seat);
+        let image = self.player_image(game, &state, seat, true);
+        Ok(vec![Reply::private(req.user.id, text).with_image(image)])
+    }
+
+    pub(crate) fn status(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        if let Ok(lobbies) = self.lobbies.lock() {
+            if let Some(l) = lobbies.get(&req.place.channel) {
+                let names: Vec<&str> = l.players.iter().map(|(_, n)| n.as_str()).collect();
+                return Ok(vec![Reply::public(self.texts.f(
+                    "lobby.status",
+                    &[
+                        ("joined", &names.join(", ")),
+                        ("players", &l.options.players),
+                    ],
+                ))]);
+            }
+        }
+        let (game, _) = self.find_game(req, None)?;
+        let state = self.state(game)?;
+        Ok(vec![self.status_reply(game, &state)])
+    }
+
+    pub(crate) fn scores(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let (game, _) = self.find_game(req, None)?;
+        let state = self.state(game)?;
+        Ok(vec![Reply::public(self.scores_text(&state))])
+    }
+
+    /// The game's public log, rebuilt by replaying its decisions (no hidden information).
+    pub(crate) fn log(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
+        let (game, seat) = self.find_game(req, Some(opts))?;
+        let export = self.store.export(game).map_err(|e| self.err(e))?;
+        let undone = crate::store::replay::undone_set(&export.log);
+        let mut state = engine::new_game(&self.data, &export.options, &export.seat_names)
+            .map_err(|e| self.err(e))?;
+        let mut lines: Vec<(u64, usize, String)> = Vec::new();
+        for entry in &export.log {
+            if let LogEntry::Batch {
+                seq,
+                seat: s,
+                decisions,
+                ..
+            } = entry
+            {
+                if undone.contains(seq) {
+                    continue;
+                }
+                let events = engine::apply_batch(&self.data, &mut state, *s, decisions)
+                    .map_err(|e| self.err(e))?;
+                for e in events
+                    .into_iter()
+                    .filter(|e| e.visibility == Visibility::Public)
+                {
+                    lines.push((*seq, *s, e.text));
+                }
+            }
+        }
+        let since_my_turn = opts.get("since").is_some()
+            || opts.flag("since_my_turn") == Some(true)
+            || opts.get("mode") == Some("since-my-turn");
+        let from = match (since_my_turn, seat) {
+            (true, Some(me)) => lines
+                .iter()
+                .rev()
+                .find(|(_, s, _)| *s == me)
+                .map(|(q, _, _)| *q)
+                .unwrap_or(0),
+            _ => 0,
+        };
+        let mut picked: Vec<&str> = lines
+            .iter()
+            .filter(|(q, _, _)| *q > from)
+            .map(|(_, _, t)| t.as_str())
+            .collect();
+        let limit = 40;
+        if picked.len() > limit {
+            picked = picked.split_off(picked.len() - limit);
+        }
+        let text = if picked.is_empty() {
+            self.texts.t("log.empty")
+        } else {
+            picked.join("\n")
+        };
+        let mut reply = Reply::public(text);
+        if since_my_turn {
+            reply.audience = super::Audience::Private(req.user.id);
+            reply.image = self.board_image(game, &state);
+        }
+        Ok(vec![reply])
+    }
+
+    pub(crate) fn export(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let (game, _) = self.find_game(req, None)?;
+        let record = self.store.game(game).map_err(|e| self.err(e))?;
+        if record.status == GameStatus::Active && !req.user.owner {
+            return Err(self.texts.t("error.export_running"));
+        }
+        let doc = self.store.export(game).map_err(|e| self.err(e))?;
+        Ok(vec![Reply::private(req.user.id, doc.to_json())])
+    }
+
+    pub(crate) fn settings(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
+        let (game, seat) = self.find_game(req, Some(opts))?;
+        let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        if let Some(n) = opts.get("notify") {
+            let notify = match n {
+                "dm" => Notify::Dm,
+                "ephemeral" | "private" => Notify::Ephemeral,
+                other => {
+                    return Err(self.texts.f(
+                        "error.bad_value",
+                        &[("option", &"notify"), ("value", &other)],
+                    ))
+                }
+            };
+            self.store
+                .set_notify(game, seat, notify)
+                .map_err(|e| self.err(e))?;
+        }
+        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
+        let notify = seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .map(|s| s.notify)
+            .unwrap_or_default();
+        Ok(vec![Reply::private(
+            req.user.id,
+            self.texts.f(
+                "settings.show",
+                &[("notify", &format!("{notify:?}").to_lowercase())],
+            ),
+        )])
+    }
+
+    /// `/undo`: the seat's own last decisions, only while nothing hidden or random was revealed
+    /// and no one else has acted since (recorded as an undo, never erased).
+    pub(crate) fn undo(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let (game, seat) = self.find_game(req, None)?;
+        let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        let last = self.store.last_entry(game).map_err(|e| self.err(e))?;
+        let Some(LogEntry::Batch { seat: s, seq, .. }) = last else {
+            return Err(self.texts.t("error.undo_nothing"));
+        };
+        if s != seat {
+            return Err(self.texts.t("error.undo_other"));
+        }
+        // Rebuild the state before that batch and compare what hidden or random information
+        // the batch revealed.
+        let export = self.store.export(game).map_err(|e| self.err(e))?;
+        let mut undone = crate::store::replay::undone_set(&export.log);
+        let after = self.state(game)?;
+        undone.insert(seq);
+        let start = engine::new_game(&self.data, &export.options, &export.seat_names)
+            .map_err(|e| self.err(e))?;
+        let before = crate::store::replay::replay_onto(&self.data, start, &export.log, &undone)
+            .map_err(|e| e.to_string())?;
+        if reveals_hidden(&before, &after) {
+            return Err(self.texts.t("error.undo_revealed"));
+        }
+        let outcome = self.store.undo(game, seat).map_err(|e| self.err(e))?;
+        let mut replies = vec![Reply::public(
+            self.texts
+                .f("undo.done", &[("name", &after.seats[seat].name)]),
+        )];
+        let mut status = self.status_reply(game, &outcome.state);
+        status.status_of = Some(game);
+        replies.push(status);
+        if let Some(p) = self.prompt(game, &outcome.state, seat, req.user.id, 0) {
+            replies.push(p);
+        }
+        Ok(replies)
+    }
+
+    pub(crate) fn abort(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        if let Ok(mut lobbies) = self.lobbies.lock() {
+            if let Some(l) = lobbies.get(&req.place.channel) {
+                if l.host != req.user.id && !req.user.moderator {
+                    return Err(self.texts.t("error.host_only"));
+                }
+                lobbies.remove(&req.place.channel);
+                return Ok(vec![Reply::public(
+                    self.texts.f("lobby.closed", &[("name", &req.user.name)]),
+                )]);
+            }
+        }
+        let (game, seat) = self.find_game(req, None)?;
+        let host_seat = Some(0);
+        if seat != host_seat && !req.user.moderator && !req.user.owner {
+            return Err(self.texts.t("error.host_only"));
+        }
+        self.store.abandon(game).map_err(|e| self.err(e))?;
+        let _ = self.store.clear_reminders(game, None);
+        Ok(vec![Reply::public(
+            self.texts.f("game.aborted", &[("name", &req.user.name)]),
+        )])
+    }
+
+    pub(crate) fn help(&self, req: &Request, topic: Option<&str>) -> Reply {
+        let key = format!("help.{}", topic.unwrap_or("overview").to_ascii_lowercase());
+        let text = if self.texts.has(&key) {
+            self.texts.t(&key)
+        } else {
+            self.texts.t("help.overview")
+        };
+        Reply::private(req.user.id, text)
+    }
+
+    /// Keeps one reminder per seat the game waits on.
+    fn schedule_reminders(&self, game: GameId, waiting: &[usize]) {
+        let now = self.clock.now_ms();
+        let _ = self.store.clear_reminders(game, None);
+        for seat in waiting {
+            let _ =
+                self.store
+                    .set_reminder(game, *seat, REMIND, now + self.config.reminder_after_ms);
+            if let Some(d) = self.config.deadline_ms {
+                let _ = self.store.set_reminder(game, *seat, DEADLINE, now + d);
+            }
+        }
+    }
+
+    /// Called by the adapter's timer: reminders due now, and stalled turns played safely once
+    /// their deadline has passed.
+    pub fn tick(&self) -> Vec<Reply> {
+        let now = self.clock.now_ms();
+        let Ok(due) = self.store.due_reminders(now) else {
+            return Vec::new();
+        };
+        let mut replies = Vec::new();
+        let mut seen = BTreeSet::new();
+        for r in due {
+            if !seen.insert((r.game, r.seat, r.kind.clone())) {
+                continue;
+            }
+            let Ok(state) = self.store.state(r.game) else {
+                continue;
+            };
+            if !engine::waiting_on(&state).contains(&r.seat) {
+                continue;
+            }
+            let Some((user, _)) = self.user_of(r.game, r.seat) else {
+                continue;
+            };
+            if r.kind == DEADLINE {
+                replies.extend(self.play_safely(r.game, &state, r.seat));
+            } else {
+                let _ = self.store.set_reminder(
+                    r.game,
+                    r.seat,
+                    REMIND,
+                    now + self.config.reminder_after_ms,
+                );
+                let mut ping = Reply::new(
+                    Audience::Ping(user),
+                    self.texts
+                        .f("ping.reminder", &[("name", &state.seats[r.seat].name)]),
+                );
+                ping.choices = vec![Choice {
+                    custom_id: ClickId::Open { game: r.game }.encode(),
+                    label: self.texts.t("button.turn"),
+                }];
+                replies.push(ping);
+            }
+        }
+        replies
+    }
+
+    /// A stalled seat's turn, played by the bot: finish planning as is, or drop out (the safe
+    /// default), taking the simplest legal choice for anything asked along the way.
+    fn play_safely(&self, game: GameId, state: &GameState, seat: usize) -> Vec<Reply> {
+        let mut scratch = state.clone();
+        let mut decisions = Vec::new();
+        while engine::waiting_on(&scratch).contains(&seat) && decisions.len() < 64 {
+            let legal = engine::legal_decisions(&self.data, &scratch, seat);
+            let pick = [
+                Decision::PlanDone,
+                Decision::DropOut,
+                Decision::NoBuy,
+                Decision::StopTracks,
+                Decision::StopExpanding,
+                Decision::SkipFlip,
+                Decision::StopAdvancing,
+                Decision::TakeCoin,
+                Decision::DeclineBarrier,
+            ]
+            .into_iter()
+            .find(|d| legal.contains(d))
+            .or_else(|| legal.first().copied());
+            let Some(d) = pick else { break };
+            if engine::apply(&self.data, &mut scratch, seat, d).is_err() {
+                break;
+            }
+            decisions.push(d);
+            if scratch.phase != state.phase || scratch.round != state.round {
+                break;
+            }
+        }
+        let Ok(outcome) = self.store.apply(game, seat, &decisions) else {
+            return Vec::new();
+        };
+        let mut replies = vec![Reply::public(
+            self.texts
+                .f("deadline.played", &[("name", &state.seats[seat].name)]),
+        )];
+        replies.extend(self.after_move(game, &outcome.state, &outcome.events, None, Some(state)));
+        replies
+    }
+}
+
+/// Whether going from `before` to `after` revealed hidden or random information (a card drawn,
+/// a plan refilled, the plans revealed, Luna's cards, a new round) or passed the turn on.
+fn reveals_hidden(before: &GameState, after: &GameState) -> bool {
+    before.rng != after.rng
+        || before.round != after.round
+        || before.phase != after.phase
+        || before.action_stack.len() != after.action_stack.len()
+        || before
+            .plan_supply
+            .iter()
+            .map(Vec::len)
+            .ne(after.plan_supply.iter().map(Vec::len))
+        || before.active != after.active
+        || before
+            .seats
+            .iter()
+            .zip(&after.seats)
+            .any(|(a, b)| a.turns_this_round != b.turns_this_round || a.luna != b.luna)
+}

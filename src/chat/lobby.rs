@@ -1,0 +1,306 @@
+//! Before a game: `/skymines new` opens a lobby in a channel, others join, the host starts it.
+//! One game per channel: a lobby or an active game blocks another.
+
+use super::commands::Options;
+use super::prompt::ClickId;
+use super::{Chat, Choice, Reply, Request};
+use crate::engine::{self, BoardSide, GameOptions, TokenSetup, TrackSetup};
+use crate::store::{Location, NewGame, NewSeat, Notify, SeatOwner};
+
+/// Drawn seeds have this bit; seeds users choose are below it.
+const UNSEEDED_BIT: u64 = 1 << 63;
+
+/// Whether a game was set up with a seed someone chose (it then says so in its status).
+pub(crate) fn is_user_seed(seed: u64) -> bool {
+    seed & UNSEEDED_BIT == 0
+}
+
+/// A game being gathered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Lobby {
+    pub place: Location,
+    pub host: u64,
+    pub options: GameOptions,
+    pub seeded: bool,
+    /// Joined humans (id, name), host first.
+    pub players: Vec<(u64, String)>,
+}
+
+fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), String> {
+    let known = [
+        "players",
+        "luna",
+        "board",
+        "tracks",
+        "tokens",
+        "linked_slots",
+        "missions",
+        "threats",
+        "chapter",
+        "seed",
+    ];
+    if let Some(k) = opts.keys().find(|k| !known.contains(k)) {
+        return Err(format!(
+            "unknown option `{k}` (options: {})",
+            known.join(", ")
+        ));
+    }
+    let number = |key: &str| -> Result<Option<u64>, String> {
+        opts.get(key)
+            .map(|v| {
+                v.parse::<u64>()
+                    .map_err(|_| format!("{key}: `{v}` is not a number"))
+            })
+            .transpose()
+    };
+    let players = number("players")?.unwrap_or(2) as usize;
+    let luna = match opts.get("luna") {
+        None | Some("none") | Some("no") => None,
+        Some(v) => Some(
+            v.parse::<u8>()
+                .map_err(|_| format!("luna: `{v}` is not a level 0-8"))?,
+        ),
+    };
+    let board = match opts.get("board") {
+        None | Some("moon") => BoardSide::Moon,
+        Some("belt") => BoardSide::Belt,
+        Some(v) => return Err(format!("board: `{v}` is not moon or belt")),
+    };
+    let tracks = match opts.get("tracks") {
+        None | Some("default") => TrackSetup::Default,
+        Some("random") => TrackSetup::Random,
+        Some(v) => TrackSetup::Chosen(
+            v.split([',', ' '])
+                .filter(|s| !s.is_empty())
+                .map(|s| s.trim().to_ascii_uppercase())
+                .collect(),
+        ),
+    };
+    let tokens = match opts.get("tokens") {
+        None | Some("fixed") => TokenSetup::Fixed,
+        Some("draft") => TokenSetup::Draft,
+        Some(v) => return Err(format!("tokens: `{v}` is not fixed or draft")),
+    };
+    let seed = number("seed")?;
+    if seed.is_some_and(|s| !is_user_seed(s)) {
+        return Err("seed: choose a number below 2^63".to_string());
+    }
+    if seed.is_some() && !owner {
+        return Err("the seed option is for the bot's owners and the local mode".to_string());
+    }
+    let options = GameOptions {
+        players,
+        luna,
+        board,
+        tracks,
+        tokens,
+        linked_slots: opts.flag("linked_slots").unwrap_or(false),
+        missions: opts.flag("missions").unwrap_or(false),
+        threats: opts.flag("threats").unwrap_or(false),
+        chapter: number("chapter")?.map(|c| c as u8),
+        seed: seed.unwrap_or(0),
+    };
+    Ok((options, seed.is_some()))
+}
+
+impl Chat {
+    fn lobby_choices(&self) -> Vec<Choice> {
+        vec![
+            Choice {
+                custom_id: ClickId::Lobby("join".to_string()).encode(),
+                label: self.texts.t("button.join"),
+            },
+            Choice {
+                custom_id: ClickId::Lobby("start".to_string()).encode(),
+                label: self.texts.t("button.start"),
+            },
+        ]
+    }
+
+    fn channel_busy(&self, place: &Location) -> Result<bool, String> {
+        let game = self
+            .store
+            .game_in_channel(place.channel)
+            .map_err(|e| e.to_string())?;
+        let lobby = self
+            .lobbies
+            .lock()
+            .map(|l| l.contains_key(&place.channel))
+            .unwrap_or(false);
+        Ok(game.is_some() || lobby)
+    }
+
+    pub(crate) fn lobby_new(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
+        if req.in_dm {
+            return Err(self.texts.t("error.not_in_dm"));
+        }
+        if self.channel_busy(&req.place)? {
+            return Err(self.texts.t("error.channel_busy"));
+        }
+        let (mut options, seeded) = parse_options(opts, req.user.owner)?;
+        if !seeded {
+            options.seed = self.fresh_seed(req);
+        }
+        // Let the engine refuse impossible options now, not at start.
+        let names: Vec<String> = (0..options.players).map(|i| format!("P{i}")).collect();
+        engine::new_game(&self.data, &options, &names).map_err(|e| e.to_string())?;
+        let lobby = Lobby {
+            place: req.place,
+            host: req.user.id,
+            options: options.clone(),
+            seeded,
+            players: vec![(req.user.id, req.user.name.clone())],
+        };
+        let text = self.texts.f(
+            "lobby.opened",
+            &[
+                ("host", &req.user.name),
+                ("players", &options.players),
+                (
+                    "luna",
+                    &options
+                        .luna
+                        .map(|l| self.texts.f("lobby.with_luna", &[("level", &l)]))
+                        .unwrap_or_default(),
+                ),
+                ("joined", &1),
+            ],
+        );
+        self.lobbies
+            .lock()
+            .map_err(|_| self.texts.t("error.internal"))?
+            .insert(req.place.channel, lobby);
+        Ok(vec![Reply::public(text).with_choices(self.lobby_choices())])
+    }
+
+    /// A seed for an unseeded game: from the clock and the place, with the top bit set so a
+    /// chosen seed (always below 2^63) and a drawn one can be told apart.
+    fn fresh_seed(&self, req: &Request) -> u64 {
+        let now = self.clock.now_ms() as u64;
+        (now.wrapping_mul(6364136223846793005)
+            ^ req.place.channel.rotate_left(17)
+            ^ req.user.id.rotate_left(31))
+            | UNSEEDED_BIT
+    }
+
+    pub(crate) fn lobby_join(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let mut lobbies = self
+            .lobbies
+            .lock()
+            .map_err(|_| self.texts.t("error.internal"))?;
+        let Some(lobby) = lobbies.get_mut(&req.place.channel) else {
+            return Err(self.texts.t("error.no_lobby"));
+        };
+        if lobby.players.iter().any(|(id, _)| *id == req.user.id) {
+            return Err(self.texts.t("error.already_joined"));
+        }
+        if lobby.players.len() >= lobby.options.players {
+            return Err(self.texts.t("error.lobby_full"));
+        }
+        lobby.players.push((req.user.id, req.user.name.clone()));
+        let text = self.texts.f(
+            "lobby.joined",
+            &[
+                ("name", &req.user.name),
+                ("joined", &lobby.players.len()),
+                ("players", &lobby.options.players),
+            ],
+        );
+        Ok(vec![Reply::public(text).with_choices(self.lobby_choices())])
+    }
+
+    pub(crate) fn lobby_leave(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let mut lobbies = self
+            .lobbies
+            .lock()
+            .map_err(|_| self.texts.t("error.internal"))?;
+        let Some(lobby) = lobbies.get_mut(&req.place.channel) else {
+            return Err(self.texts.t("error.leave_running"));
+        };
+        if !lobby.players.iter().any(|(id, _)| *id == req.user.id) {
+            return Err(self.texts.t("error.not_joined"));
+        }
+        if lobby.host == req.user.id {
+            lobbies.remove(&req.place.channel);
+            return Ok(vec![Reply::public(
+                self.texts.f("lobby.closed", &[("name", &req.user.name)]),
+            )]);
+        }
+        lobby.players.retain(|(id, _)| *id != req.user.id);
+        Ok(vec![Reply::public(
+            self.texts.f("lobby.left", &[("name", &req.user.name)]),
+        )])
+    }
+
+    pub(crate) fn lobby_start(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let lobby = {
+            let lobbies = self
+                .lobbies
+                .lock()
+                .map_err(|_| self.texts.t("error.internal"))?;
+            lobbies
+                .get(&req.place.channel)
+                .cloned()
+                .ok_or_else(|| self.texts.t("error.no_lobby"))?
+        };
+        if lobby.host != req.user.id && !req.user.moderator {
+            return Err(self.texts.t("error.host_only"));
+        }
+        if lobby.players.len() < lobby.options.players {
+            return Err(self.texts.f(
+                "error.lobby_not_full",
+                &[
+                    ("joined", &lobby.players.len()),
+                    ("players", &lobby.options.players),
+                ],
+            ));
+        }
+        // Human seats only: the store gives Luna's seat (added by the engine) to Luna.
+        let seats: Vec<NewSeat> = lobby
+            .players
+            .iter()
+            .map(|(id, name)| NewSeat {
+                owner: SeatOwner::Discord(*id),
+                name: sanitize_name(name),
+                notify: Notify::Ephemeral,
+            })
+            .collect();
+        let (game, state) = self
+            .store
+            .create_game(NewGame {
+                location: lobby.place,
+                options: lobby.options.clone(),
+                seats,
+            })
+            .map_err(|e| e.to_string())?;
+        if let Ok(mut lobbies) = self.lobbies.lock() {
+            lobbies.remove(&req.place.channel);
+        }
+        let mut replies = vec![Reply::public(
+            self.texts.f("game.started", &[("game", &game)]),
+        )];
+        if lobby.seeded {
+            replies.push(Reply::public(
+                self.texts
+                    .f("game.seeded", &[("seed", &lobby.options.seed)]),
+            ));
+        }
+        replies.extend(self.after_move(game, &state, &[], None, None));
+        Ok(replies)
+    }
+}
+
+/// Names drawn into messages and images: trimmed, at most 24 characters, no control or
+/// formatting characters that would ping or break layout.
+pub(crate) fn sanitize_name(name: &str) -> String {
+    let clean: String = name
+        .chars()
+        .filter(|c| !c.is_control() && !matches!(c, '@' | '`' | '*' | '_' | '~' | '|' | '<' | '>'))
+        .collect();
+    let trimmed: String = clean.trim().chars().take(24).collect();
+    if trimmed.is_empty() {
+        "Player".to_string()
+    } else {
+        trimmed
+    }
+}

@@ -1,0 +1,306 @@
+//! The conversation, independent of Discord: takes (place, user, command with options |
+//! component click) and returns replies tagged public / private-to-user / DM / ping, each
+//! optionally with an image. It drives the engine and the store and knows who may do what.
+//! The Discord adapter and the local terminal mode are thin layers over this one.
+//!
+//! Private information never appears in a public reply: public texts and images are built from
+//! `engine::view(…, None)` (the spectator's view) or from public events only.
+
+mod adapter;
+mod commands;
+mod describe;
+mod game;
+mod lobby;
+mod prompt;
+pub mod text;
+mod weeks;
+
+use crate::data::GameData;
+use crate::store::{GameId, Location, Store};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+pub use adapter::{click_game, open_click_id, Suggestion};
+pub use text::Texts;
+
+/// Who is speaking. Ids are Discord user ids (the local mode derives them from names).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct User {
+    pub id: u64,
+    pub name: String,
+    /// May manage games in this channel (Discord's Manage Messages/Channels or a mod role).
+    pub moderator: bool,
+    /// One of the bot's owners (config).
+    pub owner: bool,
+}
+
+/// What the user did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Input {
+    /// A slash command (`"skymines new"`, `"plan"`, …) with its options by name.
+    Command {
+        name: String,
+        options: BTreeMap<String, String>,
+    },
+    /// A click on a button or a select-menu choice, by custom id.
+    Click { custom_id: String },
+}
+
+/// One request to the chat layer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    pub place: Location,
+    pub user: User,
+    pub input: Input,
+    /// The request came from a DM with the bot (no channel game; DM planners name their game).
+    pub in_dm: bool,
+}
+
+/// Who sees a reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Audience {
+    /// Everyone in the channel.
+    Public,
+    /// Only this user, as an answer to their own interaction (ephemeral on Discord).
+    Private(u64),
+    /// A direct message the bot pushes to this user.
+    Dm(u64),
+    /// A public message that pings this user (mentions restricted to them).
+    Ping(u64),
+}
+
+/// A PNG attached to a reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    pub file_name: String,
+    pub png: Vec<u8>,
+    /// Alt text: a short summary of what the image shows.
+    pub alt: String,
+}
+
+/// A button or select-menu choice; its custom id carries game, state version and choice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Choice {
+    pub custom_id: String,
+    pub label: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    pub audience: Audience,
+    pub text: String,
+    pub image: Option<Image>,
+    pub choices: Vec<Choice>,
+    /// The game whose status message this reply replaces (edited in place by the adapter).
+    pub status_of: Option<GameId>,
+}
+
+impl Reply {
+    pub fn new(audience: Audience, text: impl Into<String>) -> Reply {
+        Reply {
+            audience,
+            text: text.into(),
+            image: None,
+            choices: Vec::new(),
+            status_of: None,
+        }
+    }
+
+    pub fn public(text: impl Into<String>) -> Reply {
+        Reply::new(Audience::Public, text)
+    }
+
+    pub fn private(user: u64, text: impl Into<String>) -> Reply {
+        Reply::new(Audience::Private(user), text)
+    }
+
+    pub fn with_choices(mut self, choices: Vec<Choice>) -> Reply {
+        self.choices = choices;
+        self
+    }
+
+    pub fn with_image(mut self, image: Option<Image>) -> Reply {
+        self.image = image;
+        self
+    }
+}
+
+/// The injected clock (reminders and deadlines are testable).
+pub trait Clock: Send + Sync {
+    /// Milliseconds since the Unix epoch.
+    fn now_ms(&self) -> i64;
+}
+
+/// The real clock.
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now_ms(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0)
+    }
+}
+
+/// A clock tests move by hand.
+#[derive(Default)]
+pub struct ManualClock(AtomicI64);
+
+impl ManualClock {
+    pub fn new(start_ms: i64) -> ManualClock {
+        ManualClock(AtomicI64::new(start_ms))
+    }
+
+    pub fn advance(&self, ms: i64) {
+        self.0.fetch_add(ms, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now_ms(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// Chat settings (from config.toml).
+#[derive(Debug, Clone)]
+pub struct ChatConfig {
+    /// Discord ids of the bot's owners.
+    pub owners: Vec<u64>,
+    /// Remind a player this long after the game starts waiting on them.
+    pub reminder_after_ms: i64,
+    /// After this long the bot plays a stalled turn safely (None: never).
+    pub deadline_ms: Option<i64>,
+    /// Attach PNG images to replies (off in fast tests).
+    pub images: bool,
+    /// At most this many requests per user in `rate_window_ms` (0 = no limit).
+    pub rate_limit: usize,
+    pub rate_window_ms: i64,
+}
+
+impl Default for ChatConfig {
+    fn default() -> ChatConfig {
+        ChatConfig {
+            owners: Vec::new(),
+            reminder_after_ms: 12 * 3600 * 1000,
+            deadline_ms: None,
+            images: true,
+            rate_limit: 12,
+            rate_window_ms: 10_000,
+        }
+    }
+}
+
+/// The chat layer.
+pub struct Chat {
+    pub(crate) data: Arc<GameData>,
+    pub(crate) store: Arc<Store>,
+    pub(crate) texts: Texts,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) config: ChatConfig,
+    pub(crate) lobbies: Mutex<BTreeMap<u64, lobby::Lobby>>,
+    /// Recent request times per user (rate limit).
+    pub(crate) recent: Mutex<BTreeMap<u64, Vec<i64>>>,
+}
+
+impl Chat {
+    pub fn new(store: Arc<Store>, clock: Arc<dyn Clock>, config: ChatConfig) -> Chat {
+        Chat {
+            data: store.data().clone(),
+            store,
+            texts: Texts::english(),
+            clock,
+            config,
+            lobbies: Mutex::new(BTreeMap::new()),
+            recent: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    pub fn store(&self) -> Arc<Store> {
+        self.store.clone()
+    }
+
+    pub fn texts(&self) -> &Texts {
+        &self.texts
+    }
+
+    /// Handles one request; never panics on user input, always answers something.
+    pub fn handle(&self, req: &Request) -> Vec<Reply> {
+        if self.rate_limited(req.user.id) {
+            return vec![Reply::private(req.user.id, self.texts.t("error.rate_limited"))];
+        }
+        let result = match &req.input {
+            Input::Command { name, options } => self.command(req, name, options),
+            Input::Click { custom_id } => self.click(req, custom_id),
+        };
+        match result {
+            Ok(replies) => replies,
+            Err(message) => vec![Reply::private(req.user.id, message)],
+        }
+    }
+
+    fn command(
+        &self,
+        req: &Request,
+        name: &str,
+        options: &BTreeMap<String, String>,
+    ) -> Result<Vec<Reply>, String> {
+        let name = name.trim().trim_start_matches('/');
+        let opts = commands::Options::new(options);
+        match name {
+            "skymines new" => self.lobby_new(req, &opts),
+            "skymines join" => self.lobby_join(req),
+            "skymines leave" => self.lobby_leave(req),
+            "skymines start" => self.lobby_start(req),
+            "skymines abort" => self.abort(req),
+            "skymines status" => self.status(req),
+            "skymines scores" => self.scores(req),
+            "skymines log" => self.log(req, &opts),
+            "skymines export" => self.export(req),
+            "skymines help" => Ok(vec![self.help(req, opts.get("topic"))]),
+            "skymines settings" => self.settings(req, &opts),
+            "skymines mygames" => self.mygames(req),
+            "skymines board" => self.board(req, &opts),
+            "hand" => self.hand(req),
+            "undo" => self.undo(req),
+            "choose" => self.choose(req, &opts),
+            "plan" | "resources" | "energy" | "research" | "field" | "bonus" | "pass" | "token"
+            | "tile" => self.action_command(req, name, &opts),
+            other => Err(self.texts.f("error.unknown_command", &[("name", &other)])),
+        }
+    }
+
+    fn click(&self, req: &Request, custom_id: &str) -> Result<Vec<Reply>, String> {
+        match prompt::ClickId::parse(custom_id) {
+            Some(prompt::ClickId::Lobby(action)) => match action.as_str() {
+                "join" => self.lobby_join(req),
+                "start" => self.lobby_start(req),
+                _ => Err(self.texts.t("error.stale")),
+            },
+            Some(prompt::ClickId::Open { game }) => self.open_prompt(req, game),
+            Some(prompt::ClickId::Decide {
+                game,
+                version,
+                decision,
+            }) => self.decide_click(req, game, version, decision),
+            Some(prompt::ClickId::Page {
+                game,
+                version,
+                page,
+            }) => self.page_click(req, game, version, page),
+            None => Err(self.texts.t("error.stale")),
+        }
+    }
+}
+
+/// A stable user id for a local-mode name (Discord ids are never this small).
+pub fn local_user_id(name: &str) -> u64 {
+    let mut h: u64 = 1469598103934665603;
+    for b in name.to_lowercase().bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(1099511628211);
+    }
+    h % 1_000_000_000
+}

@@ -1,0 +1,131 @@
+//! Stateless buttons: custom ids carry the game, the state version and the choice, so they work
+//! after a restart and a stale click is recognised. A prompt lists the legal decisions of the
+//! pending question as choices, a page at a time (Discord allows 25 components a message).
+
+use crate::engine::state::{GameState, Phase};
+use crate::engine::{self, Decision};
+use crate::store::GameId;
+
+/// Choices per page (leaves room for the navigation button).
+pub(crate) const PAGE: usize = 20;
+
+/// What a click means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ClickId {
+    Lobby(String),
+    /// Open the private prompt of `game` (the Plan / Your turn buttons of public pings).
+    Open {
+        game: GameId,
+    },
+    Decide {
+        game: GameId,
+        version: u64,
+        decision: Decision,
+    },
+    Page {
+        game: GameId,
+        version: u64,
+        page: usize,
+    },
+}
+
+impl ClickId {
+    pub fn encode(&self) -> String {
+        match self {
+            ClickId::Lobby(a) => format!("l:{a}"),
+            ClickId::Open { game } => format!("o:{game}"),
+            ClickId::Decide {
+                game,
+                version,
+                decision,
+            } => format!(
+                "d:{game}:{version}:{}",
+                serde_json::to_string(decision).unwrap_or_default()
+            ),
+            ClickId::Page {
+                game,
+                version,
+                page,
+            } => format!("p:{game}:{version}:{page}"),
+        }
+    }
+
+    pub fn parse(id: &str) -> Option<ClickId> {
+        let (kind, rest) = id.split_once(':')?;
+        match kind {
+            "l" => Some(ClickId::Lobby(rest.to_string())),
+            "o" => Some(ClickId::Open {
+                game: rest.parse().ok()?,
+            }),
+            "d" => {
+                let mut parts = rest.splitn(3, ':');
+                let game = parts.next()?.parse().ok()?;
+                let version = parts.next()?.parse().ok()?;
+                let decision = serde_json::from_str(parts.next()?).ok()?;
+                Some(ClickId::Decide {
+                    game,
+                    version,
+                    decision,
+                })
+            }
+            "p" => {
+                let mut parts = rest.splitn(3, ':');
+                Some(ClickId::Page {
+                    game: parts.next()?.parse().ok()?,
+                    version: parts.next()?.parse().ok()?,
+                    page: parts.next()?.parse().ok()?,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The version a click must carry: in simultaneous phases the seat's own planning state (so
+/// another player's plan does not outdate my buttons), otherwise every decision counts.
+pub(crate) fn version(state: &GameState, seat: usize) -> u64 {
+    match state.phase {
+        Phase::Setup | Phase::Planning => {
+            let s = &state.seats[seat];
+            let mut h: u64 = 1469598103934665603;
+            let mut mix = |x: u64| {
+                h ^= x;
+                h = h.wrapping_mul(1099511628211);
+            };
+            for c in &s.hand {
+                mix(*c as u64);
+            }
+            for slot in &s.slots {
+                mix(slot.map(|c| c.card() as u64 + 1).unwrap_or(0));
+            }
+            mix(u64::from(s.planned));
+            mix(s.token.map(|t| t as u64 + 1).unwrap_or(0));
+            mix(s.pending_rest.len() as u64);
+            mix(state.round as u64);
+            h % 1_000_000_007
+        }
+        _ => state.decisions_applied,
+    }
+}
+
+/// The decisions offered as choices: the legal ones, except that without linked slots a card is
+/// offered once, for the leftmost free slot (which slot holds it does not matter then).
+pub(crate) fn offered(
+    data: &crate::data::GameData,
+    state: &GameState,
+    seat: usize,
+) -> Vec<Decision> {
+    let legal = engine::legal_decisions(data, state, seat);
+    if state.phase != Phase::Planning || state.options.linked_slots {
+        return legal;
+    }
+    let s = &state.seats[seat];
+    let first_free = (0..5u8).find(|&i| s.slot_on[i as usize] && s.slots[i as usize].is_none());
+    legal
+        .into_iter()
+        .filter(|d| match d {
+            Decision::PlanCard { slot, .. } => Some(*slot) == first_free,
+            _ => true,
+        })
+        .collect()
+}

@@ -1,0 +1,113 @@
+//! Playing over days and weeks: `/skymines mygames` across channels, spectators' public player
+//! boards, and a per-user rate limit on commands and clicks.
+
+use super::commands::Options;
+use super::{Chat, Image, Reply, Request};
+use crate::engine::{self, Phase};
+use crate::store::SeatOwner;
+
+impl Chat {
+    /// Every game the user sits in, with round, phase and whether it waits on them.
+    pub(crate) fn mygames(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let mut lines = Vec::new();
+        for game in self.store.live_games() {
+            let Ok(Some(seat)) = self.seat_of(game, req.user.id) else { continue };
+            let (Ok(record), Ok(state)) = (self.store.game(game), self.store.state(game)) else {
+                continue;
+            };
+            let phase = match state.phase {
+                Phase::Setup => self.texts.t("phase.setup"),
+                Phase::Planning => self.texts.t("phase.planning"),
+                Phase::Action => self.texts.t("phase.action"),
+                Phase::Finished => self.texts.t("phase.finished"),
+            };
+            let key = if engine::waiting_on(&state).contains(&seat) {
+                "mygames.line_waiting"
+            } else {
+                "mygames.line"
+            };
+            lines.push(self.texts.f(
+                key,
+                &[
+                    ("game", &game),
+                    ("channel", &record.location.channel),
+                    ("round", &state.round),
+                    ("phase", &phase),
+                ],
+            ));
+        }
+        let text = if lines.is_empty() {
+            self.texts.t("mygames.none")
+        } else {
+            format!("{}\n{}", self.texts.t("mygames.title"), lines.join("\n"))
+        };
+        Ok(vec![Reply::private(req.user.id, text)])
+    }
+
+    /// `/skymines board [player:NAME]`: the board, or one seat's public player board, for anyone
+    /// in the channel (spectators included): public information only.
+    pub(crate) fn board(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
+        let game = self
+            .store
+            .game_in_channel(req.place.channel)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| self.texts.t("error.no_game"))?;
+        let state = self.store.state(game).map_err(|e| e.to_string())?;
+        let Some(who) = opts.get("player") else {
+            return Ok(vec![self.status_reply(game, &state)]);
+        };
+        let wanted = who.trim_start_matches("<@").trim_end_matches('>').trim_start_matches('@');
+        let seats = self.store.seats(game).map_err(|e| e.to_string())?;
+        let seat = seats
+            .iter()
+            .find(|s| {
+                s.name.eq_ignore_ascii_case(wanted)
+                    || matches!(s.owner, SeatOwner::Discord(id) if id.to_string() == wanted)
+                    || (s.owner == SeatOwner::Luna && wanted.eq_ignore_ascii_case("luna"))
+            })
+            .map(|s| s.seat)
+            .ok_or_else(|| self.texts.f("error.no_such_player", &[("name", &wanted)]))?;
+        let view = engine::view(&self.data, &state, None);
+        let p = &view.seats[seat];
+        let text = self.texts.f(
+            "board.player",
+            &[
+                ("name", &p.name),
+                ("coins", &p.coins),
+                ("tank", &p.tank),
+                ("research", &p.upload.map(|u| u + 1).unwrap_or(0)),
+                ("hand", &p.hand_size),
+                ("markers", &p.markers_reserve),
+            ],
+        );
+        let image = if self.config.images {
+            crate::render::player_png(&self.data, &view, seat, false)
+                .ok()
+                .map(|png| Image {
+                    file_name: format!("skymines-{game}-player-{}.png", seat + 1),
+                    png,
+                    alt: self.texts.f("alt.player", &[("name", &state.seats[seat].name)]),
+                })
+        } else {
+            None
+        };
+        Ok(vec![Reply::public(text).with_image(image)])
+    }
+
+    /// Whether the user has sent too many requests lately (then they get a polite refusal).
+    pub(crate) fn rate_limited(&self, user: u64) -> bool {
+        let (limit, window) = (self.config.rate_limit, self.config.rate_window_ms);
+        if limit == 0 {
+            return false;
+        }
+        let now = self.clock.now_ms();
+        let Ok(mut recent) = self.recent.lock() else { return false };
+        let times = recent.entry(user).or_default();
+        times.retain(|t| now - *t < window);
+        if times.len() >= limit {
+            return true;
+        }
+        times.push(now);
+        false
+    }
+}

@@ -1,0 +1,102 @@
+//! The bot's settings: `config.toml` (see `config.example.toml`) plus the `DISCORD_TOKEN`
+//! environment variable. The token is never printed or logged (its `Debug` hides it).
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// A secret that never shows in logs or debug output.
+#[derive(Clone, Deserialize, Default)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.trim().is_empty()
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.is_empty() {
+            "<none>"
+        } else {
+            "<hidden>"
+        })
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Prefer the `DISCORD_TOKEN` environment variable.
+    pub discord_token: Secret,
+    pub database_path: PathBuf,
+    /// A corrected copy of `assets/`; empty = the data built into the binary.
+    pub data_dir: String,
+    /// Register commands in this guild only (fast updates while developing).
+    pub dev_guild_id: Option<u64>,
+    /// Discord user ids of the bot's owners (seeds, exports of running games, admin tools).
+    pub owners: Vec<u64>,
+    /// Remind a player after this many hours of waiting.
+    pub reminder_hours: f64,
+    /// Play a stalled turn safely after this many hours (0 = never).
+    pub deadline_hours: f64,
+    /// error, warn, info, debug or trace.
+    pub log_level: String,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            discord_token: Secret::default(),
+            database_path: PathBuf::from("skymines.db"),
+            data_dir: String::new(),
+            dev_guild_id: None,
+            owners: Vec::new(),
+            reminder_hours: 12.0,
+            deadline_hours: 0.0,
+            log_level: "info".to_string(),
+        }
+    }
+}
+
+impl Config {
+    /// Reads `path` (a missing file means the defaults), then `DISCORD_TOKEN`.
+    pub fn load(path: &Path) -> Result<Config, String> {
+        let mut config = match std::fs::read_to_string(path) {
+            Ok(text) => toml::from_str::<Config>(&text)
+                .map_err(|e| format!("{}: {}", path.display(), e.to_string().trim()))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        if let Ok(token) = std::env::var("DISCORD_TOKEN") {
+            if !token.trim().is_empty() {
+                config.discord_token = Secret(token);
+            }
+        }
+        Ok(config)
+    }
+
+    pub fn has_token(&self) -> bool {
+        !self.discord_token.is_empty()
+    }
+
+    pub fn data_dir(&self) -> Option<PathBuf> {
+        let d = self.data_dir.trim();
+        (!d.is_empty()).then(|| PathBuf::from(d))
+    }
+
+    pub fn chat_config(&self) -> crate::chat::ChatConfig {
+        let hours = |h: f64| (h * 3600.0 * 1000.0) as i64;
+        crate::chat::ChatConfig {
+            owners: self.owners.clone(),
+            reminder_after_ms: hours(self.reminder_hours.max(0.01)),
+            deadline_ms: (self.deadline_hours > 0.0).then(|| hours(self.deadline_hours)),
+            ..crate::chat::ChatConfig::default()
+        }
+    }
+}

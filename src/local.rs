@@ -1,0 +1,217 @@
+//! The local terminal mode: a second adapter over the chat layer, on the same SQLite store.
+//! One command per line, `<user> <command> [option:value …]`, named exactly as the slash
+//! commands (`alice /skymines new players:2 seed:42`, `bob /plan cards:carbon2,titanium2`);
+//! a click is `<user> /click <custom id>` and `<user> /choose 3` picks choice 3 of the prompt.
+//! Every reply is printed on its own line prefixed by its visibility: `[public]`,
+//! `[private alice]`, `[dm bob]`, `[ping carol]`; images are written to files named in the reply.
+
+use crate::chat::{local_user_id, Audience, Chat, Input, Reply, Request, User};
+use crate::store::Location;
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+/// The local channel every line is said in.
+pub const LOCAL_CHANNEL: u64 = 1;
+
+/// Splits a line into words; double quotes group words (`cards:"a b"`).
+pub fn split_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut quoted = false;
+    let mut has = false;
+    for ch in line.chars() {
+        match ch {
+            '"' => {
+                quoted = !quoted;
+                has = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if has {
+                    words.push(std::mem::take(&mut current));
+                    has = false;
+                }
+            }
+            c => {
+                current.push(c);
+                has = true;
+            }
+        }
+    }
+    if has {
+        words.push(current);
+    }
+    words
+}
+
+/// Parses one line into a request (None for blank lines and `#` comments).
+pub fn parse_line(line: &str) -> Result<Option<Request>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let words = split_words(line);
+    let Some((user, rest)) = words.split_first() else {
+        return Ok(None);
+    };
+    let Some(first) = rest.first() else {
+        return Err(format!(
+            "`{user}` said nothing: write `<user> /command [option:value …]`"
+        ));
+    };
+    if !first.starts_with('/') {
+        return Err(format!(
+            "commands start with /, e.g. `{user} /skymines status`"
+        ));
+    }
+    let mut name = first.trim_start_matches('/').to_string();
+    let mut options = BTreeMap::new();
+    let mut positional = Vec::new();
+    for w in &rest[1..] {
+        match w.split_once(':') {
+            Some((k, v)) if !k.is_empty() && name != "click" => {
+                options.insert(k.to_string(), v.to_string());
+            }
+            _ if options.is_empty() && positional.is_empty() && name == "skymines" => {
+                name = format!("skymines {w}");
+            }
+            _ => positional.push(w.clone()),
+        }
+    }
+    let user = User {
+        id: local_user_id(user),
+        name: user.clone(),
+        moderator: false,
+        owner: true,
+    };
+    let input = if name == "click" {
+        // The custom id verbatim: it may hold quotes.
+        let id = line
+            .split_once("/click")
+            .map(|(_, rest)| rest.trim().to_string())
+            .unwrap_or_default();
+        if id.is_empty() {
+            return Err("write `/click <custom id>`".to_string());
+        }
+        Input::Click { custom_id: id }
+    } else {
+        if let Some(p) = positional.first() {
+            // `/choose 3`, `/skymines help energy`, `/skymines log since-my-turn`.
+            let key = match name.as_str() {
+                "choose" => "option",
+                "skymines help" => "topic",
+                "skymines log" => "mode",
+                _ => return Err(format!("`{p}`: options are written name:value")),
+            };
+            options.insert(key.to_string(), p.clone());
+        }
+        Input::Command { name, options }
+    };
+    Ok(Some(Request {
+        place: Location {
+            guild: None,
+            channel: LOCAL_CHANNEL,
+        },
+        user,
+        input,
+        in_dm: false,
+    }))
+}
+
+/// Prints replies and writes their images.
+pub struct Printer {
+    pub out_dir: PathBuf,
+    names: HashMap<u64, String>,
+    images_written: usize,
+}
+
+impl Printer {
+    pub fn new(out_dir: &Path) -> Printer {
+        Printer {
+            out_dir: out_dir.to_path_buf(),
+            names: HashMap::new(),
+            images_written: 0,
+        }
+    }
+
+    pub fn learn(&mut self, user: &User) {
+        self.names.insert(user.id, user.name.clone());
+    }
+
+    fn name(&self, id: u64) -> String {
+        self.names
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| id.to_string())
+    }
+
+    pub fn print(&mut self, replies: &[Reply], out: &mut dyn Write) -> std::io::Result<()> {
+        for r in replies {
+            let prefix = match r.audience {
+                Audience::Public if r.status_of.is_some() => "[public] (status)".to_string(),
+                Audience::Public => "[public]".to_string(),
+                Audience::Private(u) => format!("[private {}]", self.name(u)),
+                Audience::Dm(u) => format!("[dm {}]", self.name(u)),
+                Audience::Ping(u) => format!("[ping {}]", self.name(u)),
+            };
+            for (i, line) in r.text.lines().enumerate() {
+                if i == 0 {
+                    writeln!(out, "{prefix} {line}")?;
+                } else {
+                    writeln!(out, "{prefix}   {line}")?;
+                }
+            }
+            for (i, c) in r.choices.iter().enumerate() {
+                writeln!(out, "{prefix}   ({}) {}  [{}]", i + 1, c.label, c.custom_id)?;
+            }
+            if let Some(img) = &r.image {
+                std::fs::create_dir_all(&self.out_dir)?;
+                self.images_written += 1;
+                let path = self.out_dir.join(&img.file_name);
+                std::fs::write(&path, &img.png)?;
+                writeln!(
+                    out,
+                    "{prefix}   [image {}: {}]",
+                    path.display(),
+                    img.alt.lines().next().unwrap_or("")
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs lines from `input` through the chat layer, printing every reply.
+pub fn run(
+    chat: &Chat,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    out_dir: &Path,
+    interactive: bool,
+) -> std::io::Result<()> {
+    let mut printer = Printer::new(out_dir);
+    let mut line = String::new();
+    loop {
+        if interactive {
+            write!(out, "> ")?;
+            out.flush()?;
+        }
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            break;
+        }
+        if matches!(line.trim(), "quit" | "exit") {
+            break;
+        }
+        match parse_line(&line) {
+            Ok(Some(req)) => {
+                printer.learn(&req.user);
+                let replies = chat.handle(&req);
+                printer.print(&replies, out)?;
+            }
+            Ok(None) => {}
+            Err(e) => writeln!(out, "[error] {e}")?,
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,376 @@
+//! The chat layer end to end: whole games played through the same commands a user types (one
+//! `<user> /command option:value` line at a time), for every player count with and without
+//! Luna, checking replies, pings, privacy, stale clicks and error paths.
+
+use rand::{Rng, SeedableRng};
+use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, ManualClock, Reply};
+use skymines::data::GameData;
+use skymines::local::{parse_line, LOCAL_CHANNEL};
+use skymines::store::{Location, Store, StoreOptions, Synchronous};
+use std::sync::Arc;
+
+struct Table {
+    chat: Chat,
+    clock: Arc<ManualClock>,
+    _dir: TempDir,
+    log: Vec<(String, Reply)>,
+}
+
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn place() -> Location {
+    Location {
+        guild: None,
+        channel: LOCAL_CHANNEL,
+    }
+}
+
+fn table(tag: &str) -> Table {
+    let dir = std::env::temp_dir().join(format!(
+        "skymines-chat-{tag}-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let data = Arc::new(GameData::embedded().expect("data"));
+    let options = StoreOptions {
+        synchronous: Synchronous::Normal,
+        ..StoreOptions::default()
+    };
+    let (store, _) = Store::open(dir.join("t.db"), data, options).expect("store");
+    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+    let config = ChatConfig {
+        images: false,
+        reminder_after_ms: 3_600_000,
+        deadline_ms: Some(24 * 3_600_000),
+        rate_limit: 0,
+        ..ChatConfig::default()
+    };
+    Table {
+        chat: Chat::new(Arc::new(store), clock.clone(), config),
+        clock,
+        _dir: TempDir(dir),
+        log: Vec::new(),
+    }
+}
+
+impl Table {
+    fn chat_store(&self) -> Arc<Store> {
+        self.chat.store()
+    }
+
+    /// Says one line; returns its replies (also kept in the log).
+    fn say(&mut self, line: &str) -> Vec<Reply> {
+        let req = parse_line(line).expect("line parses").expect("not blank");
+        let replies = self.chat.handle(&req);
+        for r in &replies {
+            self.log.push((line.to_string(), r.clone()));
+        }
+        replies
+    }
+
+    fn waiting(&self) -> Vec<u64> {
+        self.chat.waiting_users(&place())
+    }
+}
+
+fn public_text(replies: &[Reply]) -> String {
+    replies
+        .iter()
+        .filter(|r| matches!(r.audience, Audience::Public | Audience::Ping(_)))
+        .map(|r| r.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
+
+/// Opens, joins and starts a game; returns the players' names.
+fn start(t: &mut Table, players: usize, extra: &str, seed: u64) -> Vec<&'static str> {
+    let names: Vec<&str> = NAMES[..players].to_vec();
+    t.say(&format!("alice /skymines new players:{players} seed:{seed} {extra}"));
+    for n in &names[1..] {
+        t.say(&format!("{n} /skymines join"));
+    }
+    let replies = t.say("alice /skymines start");
+    assert!(public_text(&replies).contains("begins"), "{replies:?}");
+    names
+}
+
+/// Plays to the end by choosing among the offered choices at random (like clicking buttons,
+/// typed as `/choose option:N`).
+fn play_out(t: &mut Table, names: &[&str], seed: u64) -> usize {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut moves = 0;
+    loop {
+        let waiting = t.waiting();
+        if waiting.is_empty() {
+            break;
+        }
+        moves += 1;
+        assert!(moves < 20_000, "the game does not end");
+        let user = waiting[rng.gen_range(0..waiting.len())];
+        let name = names
+            .iter()
+            .find(|n| local_user_id(n) == user)
+            .expect("a waited-on user is a player");
+        let choices = t.chat.pending_choices(&place(), user);
+        assert!(!choices.is_empty(), "{name} is waited on but offered nothing");
+        // Mild bias against dropping out early, as in self-play.
+        let mut pick = rng.gen_range(0..choices.len());
+        if choices[pick].label == "Drop out" && choices.len() > 1 && rng.gen_bool(0.7) {
+            pick = (pick + 1) % choices.len();
+        }
+        let replies = t.say(&format!("{name} /choose option:{}", pick + 1));
+        for r in &replies {
+            if let Audience::Private(u) = r.audience {
+                assert_eq!(u, user, "a private reply goes only to the one who acted");
+            }
+        }
+    }
+    moves
+}
+
+fn assert_finished(t: &Table) {
+    let finals = t
+        .log
+        .iter()
+        .filter(|(_, r)| r.audience == Audience::Public && r.text.starts_with("Final scores"))
+        .count();
+    assert_eq!(finals, 1, "the final scores are announced once");
+}
+
+#[test]
+fn two_players_play_a_whole_game_to_final_scoring() {
+    let mut t = table("2p");
+    let names = start(&mut t, 2, "", 7);
+    play_out(&mut t, &names, 7);
+    assert_finished(&t);
+}
+
+#[test]
+fn three_players_play_a_whole_game_with_draft_and_random_tracks() {
+    let mut t = table("3p");
+    let names = start(&mut t, 3, "tokens:draft tracks:random", 8);
+    play_out(&mut t, &names, 8);
+    assert_finished(&t);
+}
+
+#[test]
+fn four_players_play_a_whole_game_with_linked_slots() {
+    let mut t = table("4p");
+    let names = start(&mut t, 4, "linked_slots:yes", 9);
+    play_out(&mut t, &names, 9);
+    assert_finished(&t);
+}
+
+#[test]
+fn solo_against_luna_plays_a_whole_game() {
+    let mut t = table("solo");
+    let names = start(&mut t, 1, "luna:3", 10);
+    play_out(&mut t, &names, 10);
+    assert_finished(&t);
+    let luna_lines = t
+        .log
+        .iter()
+        .filter(|(_, r)| r.audience == Audience::Public && r.text.contains("Luna plays card"))
+        .count();
+    assert!(luna_lines >= 7, "Luna's turns are summarised publicly");
+}
+
+#[test]
+fn two_players_and_luna_play_a_whole_game() {
+    let mut t = table("2pl");
+    let names = start(&mut t, 2, "luna:5", 11);
+    play_out(&mut t, &names, 11);
+    assert_finished(&t);
+}
+
+#[test]
+fn typed_commands_plan_and_take_a_turn() {
+    let mut t = table("typed");
+    start(&mut t, 2, "", 42);
+    let r = t.say("alice /plan cards:carbon2,titanium2,researcher");
+    assert!(public_text(&r).contains("alice has planned (3 card(s) face down)"));
+    assert!(!public_text(&r).contains("carbon2"), "planned cards stay secret");
+    let r = t.say("bob /plan cards:energy2,minerals2,researcher");
+    let reveal = public_text(&r);
+    assert!(reveal.contains("alice reveals"), "{reveal}");
+    assert!(reveal.contains("diamond-carbon2"), "the reveal shows the cards");
+    // bob is not the first player.
+    let r = t.say("bob /energy company:minerva");
+    assert!(matches!(r[0].audience, Audience::Private(_)));
+    assert!(r[0].text.contains("not your turn"), "{}", r[0].text);
+    // alice takes a resource action with typed options.
+    let r = t.say("alice /resources type:carbon tracks:tawac+2");
+    let text = public_text(&r);
+    assert!(text.contains("alice uses"), "{text}");
+}
+
+#[test]
+fn privacy_public_replies_do_not_depend_on_what_others_planned() {
+    // The same game twice; bob plans different (equally many) cards. Until the reveal, every
+    // public reply is identical.
+    let mut outs = Vec::new();
+    for plan in ["energy2,minerals2,researcher", "carbon1,titanium2,researcher"] {
+        let mut t = table("privacy");
+        start(&mut t, 3, "", 5);
+        t.say("alice /plan cards:carbon2,titanium2,researcher");
+        t.say(&format!("bob /plan cards:{plan}"));
+        t.say("alice /skymines status");
+        let public: Vec<String> = t
+            .log
+            .iter()
+            .filter(|(_, r)| matches!(r.audience, Audience::Public | Audience::Ping(_)))
+            .map(|(_, r)| r.text.clone())
+            .collect();
+        outs.push(public);
+    }
+    assert_eq!(outs[0], outs[1]);
+}
+
+#[test]
+fn stale_clicks_and_wrong_users_are_refused_privately() {
+    let mut t = table("stale");
+    start(&mut t, 2, "", 3);
+    let alice = local_user_id("alice");
+    let old = t.chat.pending_choices(&place(), alice);
+    let first = old[0].custom_id.clone();
+    t.say(&format!("alice /click {first}"));
+    // The same button again: the game has moved on.
+    let r = t.say(&format!("alice /click {first}"));
+    assert_eq!(r.len(), 1);
+    assert!(matches!(r[0].audience, Audience::Private(_)));
+    assert!(r[0].text.contains("out of date"), "{}", r[0].text);
+    // Someone who does not play.
+    let r = t.say(&format!("eve /click {}", t.chat.pending_choices(&place(), alice)[0].custom_id));
+    assert!(r[0].text.contains("not playing"), "{}", r[0].text);
+    let r = t.say("eve /plan cards:carbon2");
+    assert!(r[0].text.contains("not playing"));
+}
+
+#[test]
+fn lobby_rules_one_game_per_channel_host_starts() {
+    let mut t = table("lobby");
+    t.say("alice /skymines new players:2");
+    let r = t.say("bob /skymines new players:3");
+    assert!(r[0].text.contains("already has"), "{}", r[0].text);
+    let r = t.say("bob /skymines start");
+    assert!(r[0].text.contains("Only the host"), "{}", r[0].text);
+    let r = t.say("alice /skymines start");
+    assert!(r[0].text.contains("needs 2 players"), "{}", r[0].text);
+    t.say("bob /skymines join");
+    let r = t.say("carol /skymines join");
+    assert!(r[0].text.contains("full"));
+    let r = t.say("alice /skymines new players:1");
+    assert!(r[0].text.contains("already has"));
+    let r = t.say("dave /skymines new players:1 luna:9");
+    assert!(r[0].text.contains("already has") || r[0].text.contains("level"));
+}
+
+#[test]
+fn bad_options_get_specific_errors_and_change_nothing() {
+    let mut t = table("errors");
+    let r = t.say("alice /skymines new players:1");
+    assert!(r[0].text.contains("Luna"), "{}", r[0].text);
+    let r = t.say("alice /skymines new players:2 board:mars");
+    assert!(r[0].text.contains("mars"), "{}", r[0].text);
+    let r = t.say("alice /skymines new players:2 colour:red");
+    assert!(r[0].text.contains("unknown option"), "{}", r[0].text);
+    start(&mut t, 2, "", 4);
+    let r = t.say("alice /plan cards:A99");
+    assert!(r[0].text.contains("not a card in your hand"), "{}", r[0].text);
+    let r = t.say("alice /resources type:carbon");
+    assert!(r[0].text.contains("not possible in this phase"), "{}", r[0].text);
+    let r = t.say("alice /frobnicate");
+    assert!(r[0].text.contains("Unknown command"));
+}
+
+#[test]
+fn reminders_and_deadlines_follow_the_injected_clock() {
+    let mut t = table("clock");
+    start(&mut t, 2, "", 12);
+    assert!(t.chat.tick().is_empty(), "nothing is due yet");
+    t.clock.advance(3_600_000 + 1);
+    let due = t.chat.tick();
+    let pinged: Vec<u64> = due
+        .iter()
+        .filter_map(|r| match r.audience {
+            Audience::Ping(u) => Some(u),
+            _ => None,
+        })
+        .collect();
+    assert!(pinged.contains(&local_user_id("alice")) && pinged.contains(&local_user_id("bob")));
+    // After the deadline the bot plays the stalled planning safely (done as is).
+    t.clock.advance(24 * 3_600_000);
+    let played = t.chat.tick();
+    assert!(
+        played.iter().any(|r| r.text.contains("played their turn safely")),
+        "{played:?}"
+    );
+}
+
+#[test]
+fn undo_takes_back_only_your_own_move_before_anything_is_revealed() {
+    let mut t = table("undo");
+    start(&mut t, 2, "", 21);
+    t.say("alice /plan cards:carbon2 done:no");
+    let r = t.say("alice /undo");
+    assert!(public_text(&r).contains("took back"), "{r:?}");
+    let r = t.say("bob /undo");
+    assert!(r[0].text.contains("Only your own") || r[0].text.contains("nothing"), "{}", r[0].text);
+    t.say("alice /plan cards:carbon2,titanium2");
+    t.say("bob /plan cards:energy2");
+    // bob's plan revealed everything: it cannot be undone.
+    let r = t.say("bob /undo");
+    assert!(r[0].text.contains("cannot be undone"), "{}", r[0].text);
+}
+
+#[test]
+fn rapid_fire_commands_are_politely_limited_per_user() {
+    let mut t = table("rate");
+    t.chat = Chat::new(
+        t.chat_store(),
+        t.clock.clone(),
+        ChatConfig {
+            images: false,
+            rate_limit: 5,
+            rate_window_ms: 10_000,
+            ..ChatConfig::default()
+        },
+    );
+    for _ in 0..5 {
+        let r = t.say("alice /skymines help");
+        assert!(!r[0].text.contains("Slow down"));
+    }
+    let r = t.say("alice /skymines help");
+    assert!(r[0].text.contains("Slow down"), "{}", r[0].text);
+    // Another user is not affected; after the window alice may go on.
+    assert!(!t.say("bob /skymines help")[0].text.contains("Slow down"));
+    t.clock.advance(10_001);
+    assert!(!t.say("alice /skymines help")[0].text.contains("Slow down"));
+}
+
+#[test]
+fn mygames_and_spectator_boards_show_public_information() {
+    let mut t = table("weeks");
+    start(&mut t, 2, "luna:2", 30);
+    let r = t.say("bob /skymines mygames");
+    assert!(matches!(r[0].audience, Audience::Private(_)));
+    assert!(r[0].text.contains("#1") && r[0].text.contains("waiting for you"), "{}", r[0].text);
+    let r = t.say("eve /skymines mygames");
+    assert!(r[0].text.contains("not playing"), "{}", r[0].text);
+    // A spectator sees a player's public board: no hand contents.
+    let r = t.say("eve /skymines board player:alice");
+    assert_eq!(r[0].audience, Audience::Public);
+    assert!(r[0].text.contains("alice") && r[0].text.contains("card(s) in hand"), "{}", r[0].text);
+    assert!(!r[0].text.contains("carbon2"));
+    let r = t.say("eve /skymines board player:luna");
+    assert!(r[0].text.contains("Luna"), "{}", r[0].text);
+}
