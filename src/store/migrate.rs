@@ -25,11 +25,18 @@ pub struct Migration {
 }
 
 /// Every migration, oldest first.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "0001_initial.sql",
-    sql: include_str!("../../migrations/0001_initial.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "0001_initial.sql",
+        sql: include_str!("../../migrations/0001_initial.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "0002_discord.sql",
+        sql: include_str!("../../migrations/0002_discord.sql"),
+    },
+];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").
 pub const APPLICATION_ID: i32 = 0x536b_794d;

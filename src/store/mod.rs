@@ -46,6 +46,7 @@
 
 mod campaigns;
 pub mod config;
+mod discord;
 mod error;
 pub mod export;
 pub mod hub;
@@ -56,6 +57,7 @@ pub mod replay;
 pub mod torture;
 
 pub use campaigns::{CampaignId, CampaignRecord, CampaignStatus, ChapterRecord};
+pub use discord::StatusMessage;
 pub use error::{Result, StoreError};
 pub use export::GameExport;
 pub use hub::GameHub;

@@ -1,0 +1,73 @@
+//! What the Discord adapter keeps in the database (migration `0002_discord.sql`): the status
+//! message of each game, so that it is edited in place after a restart, and small named facts
+//! such as the hash of the registered command set. Discord snowflakes are stored bit for bit.
+
+use super::error::Result;
+use super::{from_db, now_ms, to_db, GameId, Store};
+use rusqlite::{params, OptionalExtension};
+
+/// Where a game's status message is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatusMessage {
+    pub channel: u64,
+    pub message: u64,
+}
+
+impl Store {
+    /// The status message of a game, if one was sent.
+    pub fn discord_status(&self, game: GameId) -> Result<Option<StatusMessage>> {
+        self.read(|c| {
+            Ok(c.prepare_cached(
+                "SELECT channel_id, message_id FROM discord_status WHERE game_id = ?1",
+            )?
+            .query_row([game], |r| {
+                Ok(StatusMessage {
+                    channel: from_db(r.get(0)?),
+                    message: from_db(r.get(1)?),
+                })
+            })
+            .optional()?)
+        })
+    }
+
+    /// Remembers (or replaces) the status message of a game.
+    pub fn set_discord_status(&self, game: GameId, status: StatusMessage) -> Result<()> {
+        let now = now_ms();
+        self.write(|tx| {
+            tx.prepare_cached(
+                "INSERT OR REPLACE INTO discord_status (game_id, channel_id, message_id, updated_at) \
+                 VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![
+                game,
+                to_db(status.channel),
+                to_db(status.message),
+                now
+            ])?;
+            Ok(())
+        })
+    }
+
+    /// A named fact of the adapter.
+    pub fn discord_meta(&self, key: &str) -> Result<Option<String>> {
+        self.read(|c| {
+            Ok(
+                c.prepare_cached("SELECT value FROM discord_meta WHERE key = ?1")?
+                    .query_row([key], |r| r.get(0))
+                    .optional()?,
+            )
+        })
+    }
+
+    /// Sets a named fact of the adapter.
+    pub fn set_discord_meta(&self, key: &str, value: &str) -> Result<()> {
+        let now = now_ms();
+        self.write(|tx| {
+            tx.prepare_cached(
+                "INSERT OR REPLACE INTO discord_meta (key, value, updated_at) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![key, value, now])?;
+            Ok(())
+        })
+    }
+}
