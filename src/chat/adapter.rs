@@ -257,17 +257,14 @@ impl Chat {
                     .collect()
             }
             ("research", "flip") => {
-                let source = opts
-                    .get("card")
-                    .and_then(|c| parse_source(c))
-                    .or_else(|| {
-                        self.legal(&state, seat, &[])
-                            .into_iter()
-                            .find_map(|d| match d {
-                                Decision::UseResearch { source } => Some(source),
-                                _ => None,
-                            })
-                    });
+                let source = opts.get("card").and_then(parse_source).or_else(|| {
+                    self.legal(&state, seat, &[])
+                        .into_iter()
+                        .find_map(|d| match d {
+                            Decision::UseResearch { source } => Some(source),
+                            _ => None,
+                        })
+                });
                 let mut out = vec![("none".to_string(), "none".to_string())];
                 if let Some(source) = source {
                     out.extend(
@@ -298,7 +295,9 @@ impl Chat {
                 })
                 .filter_map(|space| {
                     let id = match space {
-                        BonusRef::Board(i) => self.data.board.bonus_spaces.get(i as usize)?.id.clone(),
+                        BonusRef::Board(i) => {
+                            self.data.board.bonus_spaces.get(i as usize)?.id.clone()
+                        }
                         BonusRef::Track(i) => self.data.tracks.bonuses.get(i as usize)?.id.clone(),
                     };
                     Some((self.bonus_space_name(space), id))
@@ -335,11 +334,7 @@ impl Chat {
 
     /// The live state and the user's seat in the game of the request (in a DM: the `game`
     /// option or the user's only game).
-    fn my_seat(
-        &self,
-        req: &Request,
-        opts: &Options,
-    ) -> Option<(std::sync::Arc<GameState>, usize)> {
+    fn my_seat(&self, req: &Request, opts: &Options) -> Option<(std::sync::Arc<GameState>, usize)> {
         let game = if req.in_dm {
             match opts.get("game").and_then(|g| g.parse::<GameId>().ok()) {
                 Some(g) => g,
