@@ -261,8 +261,10 @@ fn main_job(out: &mut dyn Write) -> i32 {
     if config.has_token() {
         let _ = writeln!(
             out,
-            "A Discord token is configured, but this build has no Discord adapter yet: starting the local terminal mode instead."
+            "A Discord token is configured: starting the bot on {} (Ctrl-C stops it).",
+            config.database_path.display()
         );
+        return crate::discord::run(&config);
     } else {
         let _ = writeln!(
             out,

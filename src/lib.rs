@@ -5,6 +5,7 @@ pub mod chat;
 pub mod cli;
 pub mod config;
 pub mod data;
+pub mod discord;
 pub mod engine;
 pub mod local;
 pub mod render;

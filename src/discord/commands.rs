@@ -1,0 +1,448 @@
+//! The slash commands, one to one with the chat layer's commands and option names: game
+//! management under `/skymines`, turn actions at the top level (DECISIONS B9). Each command
+//! only gathers its options as text and hands them to [`interact::command`]; suggestions for
+//! typed options come from the chat layer ([`interact::autocomplete`]).
+
+use super::interact;
+use super::{Ctx, Data, Error};
+use serenity::all::AutocompleteChoice;
+
+/// Every command of the bot, in registration order.
+pub(crate) fn all() -> Vec<poise::Command<Data, Error>> {
+    vec![
+        skymines(),
+        hand(),
+        plan(),
+        resources(),
+        energy(),
+        research(),
+        field(),
+        bonus(),
+        pass(),
+        token(),
+        tile(),
+        undo(),
+        choose(),
+    ]
+}
+
+/// Options by name; unset ones left out.
+fn options<const N: usize>(pairs: [(&str, Option<String>); N]) -> Vec<(String, String)> {
+    pairs
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
+        .collect()
+}
+
+fn yes_no(b: bool) -> String {
+    if b { "yes" } else { "no" }.to_string()
+}
+
+/// Suggestions for the option being typed.
+async fn complete(ctx: Ctx<'_>, partial: &str) -> Vec<AutocompleteChoice> {
+    interact::autocomplete(ctx, partial).await
+}
+
+/// Skymines games in this channel: open, join, start, follow and end them.
+#[poise::command(
+    slash_command,
+    subcommands(
+        "sk_new",
+        "sk_join",
+        "sk_leave",
+        "sk_start",
+        "sk_abort",
+        "sk_status",
+        "sk_scores",
+        "sk_log",
+        "sk_export",
+        "sk_help",
+        "sk_settings"
+    ),
+    subcommand_required
+)]
+async fn skymines(_ctx: Ctx<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Open a game in this channel; others join, then you start it.
+#[poise::command(slash_command, rename = "new")]
+#[allow(clippy::too_many_arguments)]
+async fn sk_new(
+    ctx: Ctx<'_>,
+    #[description = "Human players, 1-4 (default 2)"]
+    #[min = 1]
+    #[max = 4]
+    players: Option<u8>,
+    #[description = "Luna the automa: her level 0-8, or none"]
+    #[autocomplete = "complete"]
+    luna: Option<String>,
+    #[description = "Board side: moon or belt"]
+    #[autocomplete = "complete"]
+    board: Option<String>,
+    #[description = "Company tracks: default, random, or four track ids"]
+    #[autocomplete = "complete"]
+    tracks: Option<String>,
+    #[description = "Starting research tokens: fixed or draft"]
+    #[autocomplete = "complete"]
+    tokens: Option<String>,
+    #[description = "Linked action slots variant"] linked_slots: Option<bool>,
+    #[description = "Mission cards"] missions: Option<bool>,
+    #[description = "Threat cards (Belt only)"] threats: Option<bool>,
+    #[description = "Campaign chapter 1-4"]
+    #[min = 1]
+    #[max = 4]
+    chapter: Option<u8>,
+    #[description = "Seed (the bot's owners only)"] seed: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([
+        ("players", players.map(|v| v.to_string())),
+        ("luna", luna),
+        ("board", board),
+        ("tracks", tracks),
+        ("tokens", tokens),
+        ("linked_slots", linked_slots.map(yes_no)),
+        ("missions", missions.map(yes_no)),
+        ("threats", threats.map(yes_no)),
+        ("chapter", chapter.map(|v| v.to_string())),
+        ("seed", seed),
+    ]);
+    interact::command(ctx, "skymines new", opts).await
+}
+
+/// Join the game being gathered in this channel.
+#[poise::command(slash_command, rename = "join")]
+async fn sk_join(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines join", Vec::new()).await
+}
+
+/// Leave the game being gathered (the host closes it).
+#[poise::command(slash_command, rename = "leave")]
+async fn sk_leave(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines leave", Vec::new()).await
+}
+
+/// Start the gathered game (host or moderator).
+#[poise::command(slash_command, rename = "start")]
+async fn sk_start(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines start", Vec::new()).await
+}
+
+/// End this channel's game without a result (host or moderator).
+#[poise::command(slash_command, rename = "abort")]
+async fn sk_abort(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines abort", Vec::new()).await
+}
+
+/// Show the game's status and board.
+#[poise::command(slash_command, rename = "status")]
+async fn sk_status(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines status", Vec::new()).await
+}
+
+/// Show the scores.
+#[poise::command(slash_command, rename = "scores")]
+async fn sk_scores(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines scores", Vec::new()).await
+}
+
+/// The game's public log.
+#[poise::command(slash_command, rename = "log")]
+async fn sk_log(
+    ctx: Ctx<'_>,
+    #[description = "Only what happened since your last turn (shown to you only)"]
+    since_my_turn: Option<bool>,
+    #[description = "Log mode: since-my-turn"]
+    #[autocomplete = "complete"]
+    mode: Option<String>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([
+        ("since_my_turn", since_my_turn.map(yes_no)),
+        ("mode", mode),
+        ("game", game),
+    ]);
+    interact::command(ctx, "skymines log", opts).await
+}
+
+/// Export the game record (finished games; running games for the bot's owners).
+#[poise::command(slash_command, rename = "export")]
+async fn sk_export(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines export", Vec::new()).await
+}
+
+/// How to play with this bot.
+#[poise::command(slash_command, rename = "help")]
+async fn sk_help(
+    ctx: Ctx<'_>,
+    #[description = "A topic"]
+    #[autocomplete = "complete"]
+    topic: Option<String>,
+) -> Result<(), Error> {
+    interact::command(ctx, "skymines help", options([("topic", topic)])).await
+}
+
+/// Your settings in this game: where private prompts go.
+#[poise::command(slash_command, rename = "settings")]
+async fn sk_settings(
+    ctx: Ctx<'_>,
+    #[description = "Private prompts: ephemeral (in the channel) or dm"]
+    #[autocomplete = "complete"]
+    notify: Option<String>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([("notify", notify), ("game", game)]);
+    interact::command(ctx, "skymines settings", opts).await
+}
+
+/// Your hand and your private board (only you see it).
+#[poise::command(slash_command)]
+async fn hand(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "hand", Vec::new()).await
+}
+
+/// Plan cards from your hand for this round.
+#[poise::command(slash_command)]
+async fn plan(
+    ctx: Ctx<'_>,
+    #[description = "Cards from your hand, e.g. carbon2,titanium2"]
+    #[autocomplete = "complete"]
+    cards: Option<String>,
+    #[description = "Action slots for those cards, e.g. 1,2"]
+    #[autocomplete = "complete"]
+    slots: Option<String>,
+    #[description = "Finish planning (default yes when cards are given)"] done: Option<bool>,
+    #[description = "Take your planned cards back"] clear: Option<bool>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([
+        ("cards", cards),
+        ("slots", slots),
+        ("done", done.map(yes_no)),
+        ("clear", clear.map(yes_no)),
+        ("game", game),
+    ]);
+    interact::command(ctx, "plan", opts).await
+}
+
+/// Use resources: buy a card and/or move on company tracks.
+#[poise::command(slash_command)]
+async fn resources(
+    ctx: Ctx<'_>,
+    #[description = "carbon, minerals, titanium or mixed"]
+    #[rename = "type"]
+    #[autocomplete = "complete"]
+    kind: Option<String>,
+    #[description = "Face-up resource cards to use"]
+    #[autocomplete = "complete"]
+    cards: Option<String>,
+    #[description = "Display space 1-12 to buy, or none"]
+    #[autocomplete = "complete"]
+    buy: Option<String>,
+    #[description = "Track steps, e.g. ore+2,gas+1"]
+    #[autocomplete = "complete"]
+    tracks: Option<String>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([
+        ("type", kind),
+        ("cards", cards),
+        ("buy", buy),
+        ("tracks", tracks),
+        ("game", game),
+    ]);
+    interact::command(ctx, "resources", opts).await
+}
+
+/// Use energy: expand a company into sectors.
+#[poise::command(slash_command)]
+async fn energy(
+    ctx: Ctx<'_>,
+    #[description = "The company that expands"]
+    #[autocomplete = "complete"]
+    company: Option<String>,
+    #[description = "Sectors to enter, in order"]
+    #[autocomplete = "complete"]
+    sectors: Option<String>,
+    #[description = "Station columns the outposts come from, in order (1-3)"]
+    #[autocomplete = "complete"]
+    columns: Option<String>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([
+        ("company", company),
+        ("sectors", sectors),
+        ("columns", columns),
+        ("game", game),
+    ]);
+    interact::command(ctx, "energy", opts).await
+}
+
+/// Use a research scientist.
+#[poise::command(slash_command)]
+async fn research(
+    ctx: Ctx<'_>,
+    #[description = "Action slot 1-5 of the scientist, or tile"]
+    #[autocomplete = "complete"]
+    card: Option<String>,
+    #[description = "Research screen to flip first, or none"]
+    #[autocomplete = "complete"]
+    flip: Option<String>,
+    #[description = "Plans to advance the upload marker, or max"]
+    #[autocomplete = "complete"]
+    advance: Option<String>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([
+        ("card", card),
+        ("flip", flip),
+        ("advance", advance),
+        ("game", game),
+    ]);
+    interact::command(ctx, "research", opts).await
+}
+
+/// Use a field scientist.
+#[poise::command(slash_command)]
+async fn field(
+    ctx: Ctx<'_>,
+    #[description = "Action slot 1-5 of the scientist, or tile"]
+    #[autocomplete = "complete"]
+    card: Option<String>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([("card", card), ("game", game)]);
+    interact::command(ctx, "field", opts).await
+}
+
+/// Place a bonus marker.
+#[poise::command(slash_command)]
+async fn bonus(
+    ctx: Ctx<'_>,
+    #[description = "The bonus space"]
+    #[autocomplete = "complete"]
+    space: Option<String>,
+    #[description = "Majority reward tier"]
+    #[autocomplete = "complete"]
+    tier: Option<String>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([("space", space), ("tier", tier), ("game", game)]);
+    interact::command(ctx, "bonus", opts).await
+}
+
+/// Drop out of this round (asks to confirm).
+#[poise::command(slash_command)]
+async fn pass(
+    ctx: Ctx<'_>,
+    #[description = "The resting deck to take, 1-5"]
+    #[autocomplete = "complete"]
+    deck: Option<String>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([("deck", deck), ("game", game)]);
+    interact::command(ctx, "pass", opts).await
+}
+
+/// Setup: keep a starting research token and rest starting cards.
+#[poise::command(slash_command)]
+async fn token(
+    ctx: Ctx<'_>,
+    #[description = "The token to keep"]
+    #[autocomplete = "complete"]
+    keep: Option<String>,
+    #[description = "Starting cards to rest, card:slot, e.g. carbon1:2"]
+    #[autocomplete = "complete"]
+    rest: Option<String>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([("keep", keep), ("rest", rest), ("game", game)]);
+    interact::command(ctx, "token", opts).await
+}
+
+/// Put the +1 tile on a face-up resource card.
+#[poise::command(slash_command)]
+async fn tile(
+    ctx: Ctx<'_>,
+    #[description = "The resource card"]
+    #[autocomplete = "complete"]
+    card: Option<String>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([("card", card), ("game", game)]);
+    interact::command(ctx, "tile", opts).await
+}
+
+/// Take back your last decisions (while nothing new was revealed).
+#[poise::command(slash_command)]
+async fn undo(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "undo", Vec::new()).await
+}
+
+/// Pick a choice of your current question by number (the typed twin of a button).
+#[poise::command(slash_command)]
+async fn choose(
+    ctx: Ctx<'_>,
+    #[description = "The choice's number"]
+    #[autocomplete = "complete"]
+    option: Option<String>,
+    #[description = "A button's id"] id: Option<String>,
+    #[description = "In a DM: which game"]
+    #[autocomplete = "complete"]
+    game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([("option", option), ("id", id), ("game", game)]);
+    interact::command(ctx, "choose", opts).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Discord's limits on a command set: names, descriptions, option counts.
+    #[test]
+    fn the_command_set_fits_discords_limits() {
+        let commands = poise::builtins::create_application_commands(&all());
+        let json = serde_json::to_value(&commands).expect("json");
+        let list = json.as_array().expect("array");
+        assert_eq!(list.len(), 13);
+        fn check(v: &serde_json::Value) {
+            let name = v["name"].as_str().expect("name");
+            assert!(!name.is_empty() && name.len() <= 32, "{name}");
+            let desc = v["description"].as_str().unwrap_or("");
+            assert!(desc.chars().count() <= 100, "{name}: {desc}");
+            if let Some(opts) = v["options"].as_array() {
+                assert!(opts.len() <= 25);
+                for o in opts {
+                    assert!(!o["description"].as_str().unwrap_or("").is_empty());
+                    check(o);
+                }
+            }
+        }
+        for c in list {
+            check(c);
+        }
+    }
+}

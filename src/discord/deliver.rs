@@ -1,0 +1,255 @@
+//! Sends a batch of chat replies where their audiences say (DECISIONS B1):
+//! - `Private(user)` answers the user's own interaction: its deferred (ephemeral) message, or an
+//!   ephemeral follow-up; a private reply with no interaction to answer becomes a DM;
+//! - `Dm(user)` is a direct message; when Discord refuses it (error 50007) the user is mentioned
+//!   in the game's channel with a button that opens the private flow there instead;
+//! - `Public` and `Ping(user)` go to the channel: follow-ups of the interaction when it was made
+//!   there, otherwise (the timer, a click in a DM) ordinary messages in the game's channel;
+//!   a ping mentions its user and allowed mentions permit only that user.
+//!
+//! The interaction's own message (the "slot") shows the first reply that fits its visibility;
+//! a click on a private prompt replaces that prompt in place, and a stale click loses its
+//! buttons and is refused privately.
+
+use super::message::Outgoing;
+use super::shared::{Batch, Shared};
+use crate::chat::{self, Audience, Choice, Reply};
+use crate::store::GameId;
+use serenity::all::{
+    ChannelId, CreateInteractionResponseFollowup, EditInteractionResponse, HttpError,
+};
+use serenity::builder::Builder;
+
+/// Discord: "Cannot send messages to this user".
+const DM_REFUSED: isize = 50007;
+
+/// What the interaction's own message may show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// Only the requester (an ephemeral deferral, or a private prompt that was clicked).
+    Private,
+    /// Everyone in the channel.
+    Public,
+    /// A DM: everything for the requester.
+    Any,
+}
+
+/// The interaction being answered.
+pub(crate) struct Answer {
+    pub token: String,
+    pub slot: Slot,
+    /// A button click (its own message is the clicked one; nothing was deferred visibly).
+    pub component: bool,
+}
+
+/// Where a batch comes from.
+pub(crate) struct Origin {
+    pub user: u64,
+    pub in_dm: bool,
+    pub answer: Option<Answer>,
+}
+
+impl Origin {
+    /// The timer: no user, no interaction.
+    pub fn timer() -> Origin {
+        Origin {
+            user: 0,
+            in_dm: false,
+            answer: None,
+        }
+    }
+}
+
+/// Sends every reply of `batch`.
+pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
+    let Batch {
+        replies,
+        game,
+        moved,
+    } = batch;
+    if let Some(answer) = &origin.answer {
+        if answer.component && replies.len() == 1 && shared.chat.is_stale_refusal(&replies[0]) {
+            // Drop the buttons of the clicked message, then refuse privately.
+            let clear = EditInteractionResponse::new().components(Vec::new());
+            if let Err(e) = clear.execute(&shared.http, &answer.token).await {
+                tracing::debug!(error = %super::describe(&e), "cannot clear a stale message");
+            }
+            let out = Outgoing::from_reply(&replies[0], None);
+            followup(shared, answer, out, !origin.in_dm).await;
+            return;
+        }
+    }
+    let slot = origin
+        .answer
+        .as_ref()
+        .and_then(|a| slot_reply(a, origin, &replies, game));
+    if let Some(answer) = &origin.answer {
+        match slot {
+            Some(i) => {
+                let edit = Outgoing::from_reply(&replies[i], None).into_response_edit();
+                if let Err(e) = edit.execute(&shared.http, &answer.token).await {
+                    tracing::warn!(error = %super::describe(&e), "cannot edit the response");
+                }
+            }
+            None if !answer.component => {
+                // Nothing fits the deferred message's visibility: remove it before following up.
+                if let Err(e) = shared
+                    .http
+                    .delete_original_interaction_response(&answer.token)
+                    .await
+                {
+                    tracing::debug!(error = %super::describe(&e), "cannot delete the deferral");
+                }
+            }
+            None if answer.slot == Slot::Private && moved => {
+                // The prompt was answered and no new question replaces it: its buttons go.
+                let clear = EditInteractionResponse::new().components(Vec::new());
+                if let Err(e) = clear.execute(&shared.http, &answer.token).await {
+                    tracing::debug!(error = %super::describe(&e), "cannot clear the prompt");
+                }
+            }
+            None => {}
+        }
+    }
+    for (i, reply) in replies.iter().enumerate() {
+        if Some(i) == slot {
+            continue;
+        }
+        let game = reply.game().or(game);
+        match reply.audience {
+            Audience::Private(u) if u == origin.user => match &origin.answer {
+                Some(answer) => {
+                    let out = Outgoing::from_reply(reply, None);
+                    followup(shared, answer, out, !origin.in_dm).await;
+                }
+                None => send_dm(shared, origin, u, reply, game).await,
+            },
+            Audience::Private(u) | Audience::Dm(u) => send_dm(shared, origin, u, reply, game).await,
+            Audience::Public => {
+                send_public(shared, origin, Outgoing::from_reply(reply, None), game).await
+            }
+            Audience::Ping(u) => {
+                send_public(shared, origin, Outgoing::from_reply(reply, Some(u)), game).await
+            }
+        }
+    }
+}
+
+/// Which reply the interaction's own message shows.
+fn slot_reply(
+    answer: &Answer,
+    origin: &Origin,
+    replies: &[Reply],
+    game: Option<GameId>,
+) -> Option<usize> {
+    let fits = |r: &Reply| match (answer.slot, r.audience) {
+        (Slot::Private | Slot::Any, Audience::Private(u)) => u == origin.user,
+        (Slot::Public, Audience::Public) => true,
+        // In a DM, public lines about a game belong in its channel.
+        (Slot::Any, Audience::Public) => game.is_none(),
+        _ => false,
+    };
+    if answer.component && answer.slot == Slot::Private {
+        // A clicked prompt is replaced only by the next question; anything else (a refusal,
+        // a private event) follows up and leaves the prompt as it is.
+        return replies
+            .iter()
+            .position(|r| fits(r) && !r.choices.is_empty());
+    }
+    replies.iter().position(fits)
+}
+
+async fn followup(shared: &Shared, answer: &Answer, out: Outgoing, ephemeral: bool) {
+    let message: CreateInteractionResponseFollowup = out.into_followup(ephemeral);
+    if let Err(e) = message
+        .execute(&shared.http, (None, answer.token.as_str()))
+        .await
+    {
+        tracing::warn!(error = %super::describe(&e), "follow-up failed");
+    }
+}
+
+async fn channel_message(shared: &Shared, channel: u64, out: Outgoing) {
+    if let Err(e) = ChannelId::new(channel.max(1))
+        .send_message(&shared.http, out.into_message())
+        .await
+    {
+        tracing::warn!(channel, error = %super::describe(&e), "message failed");
+    }
+}
+
+/// A public message: a follow-up when the interaction was made in the channel, otherwise a
+/// message in the game's channel.
+async fn send_public(shared: &Shared, origin: &Origin, out: Outgoing, game: Option<GameId>) {
+    if let Some(answer) = &origin.answer {
+        if !origin.in_dm || game.is_none() {
+            followup(shared, answer, out, false).await;
+            return;
+        }
+    }
+    let Some(game) = game else {
+        tracing::warn!("a public reply without a game or a channel");
+        return;
+    };
+    match shared.channel_of(game).await {
+        Some(channel) => channel_message(shared, channel, out).await,
+        None => tracing::warn!(game, "no channel for the game"),
+    }
+}
+
+/// A direct message; refused DMs fall back to a mention with a button in the game's channel.
+async fn send_dm(shared: &Shared, origin: &Origin, user: u64, reply: &Reply, game: Option<GameId>) {
+    let sent = match shared.dm_channel(user).await {
+        Ok(channel) => channel
+            .send_message(
+                &shared.http,
+                Outgoing::from_reply(reply, None).into_message(),
+            )
+            .await
+            .map(|_| ()),
+        Err(e) => Err(e),
+    };
+    let error = match sent {
+        Ok(()) => return,
+        Err(e) => e,
+    };
+    if !dm_refused(&error) {
+        tracing::warn!(error = %super::describe(&error), "DM failed");
+        return;
+    }
+    let Some(game) = game else {
+        tracing::warn!("a refused DM without a game to fall back to");
+        return;
+    };
+    tracing::info!(
+        game,
+        "DMs refused: falling back to a mention in the channel"
+    );
+    let open = Choice {
+        custom_id: chat::open_click_id(game),
+        label: "Open it here".to_string(),
+    };
+    let out = Outgoing::text(format!(
+        "<@{user}> I cannot send you direct messages (your privacy settings refuse them). \
+         Use the button to see your prompt here; /hand shows your cards."
+    ))
+    .with_buttons(&[open])
+    .with_mention(user);
+    // A follow-up only when the interaction was made in the game's channel by that user.
+    let same = origin.user == user && !origin.in_dm;
+    match &origin.answer {
+        Some(answer) if same => followup(shared, answer, out, false).await,
+        _ => match shared.channel_of(game).await {
+            Some(channel) => channel_message(shared, channel, out).await,
+            None => tracing::warn!(game, "no channel for the game"),
+        },
+    }
+}
+
+/// Whether Discord refused a DM (the user's privacy settings).
+pub(crate) fn dm_refused(e: &serenity::Error) -> bool {
+    matches!(
+        e,
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) if r.error.code == DM_REFUSED
+    )
+}

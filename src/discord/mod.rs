@@ -1,0 +1,386 @@
+//! The Discord adapter: a thin layer of serenity and poise over the chat layer
+//! ([`crate::chat`]), which keeps every game rule and every sentence. This module owns what
+//! is Discord's alone:
+//! - the gateway connection and the REST client (pointed at a fake Discord in tests),
+//! - the slash commands, one to one with the chat commands, their autocomplete, and their
+//!   registration (global, or the development guild; only when the command set changed),
+//! - answering interactions within the 3-second limit (defer or acknowledge first, run the
+//!   synchronous chat and store on the blocking pool, then edit and follow up),
+//! - delivering replies by audience: ephemeral answers, DMs (with a channel fallback when
+//!   Discord refuses them), pings whose allowed mentions name only their user, PNG attachments,
+//! - the per-game status message (edited in place, coalesced, pinned, its id kept in the
+//!   store across restarts),
+//! - the reminder and deadline timer (due times live in the store; the chat decides what is due).
+//!
+//! The bot token is a [`Secret`]: it is never printed or logged.
+
+mod commands;
+mod deliver;
+mod interact;
+mod message;
+mod register;
+mod shared;
+mod status;
+
+use crate::chat::{Chat, ChatConfig, SystemClock};
+use crate::config::{Config, Secret};
+use crate::store::{Store, StoreError};
+use serenity::all::{
+    ClientBuilder, FullEvent, GatewayIntents, HttpBuilder, HttpError, Interaction, ShardManager,
+};
+use shared::Shared;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+/// The adapter's errors.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscordError {
+    #[error("no Discord token is configured (set DISCORD_TOKEN or discord_token in config.toml)")]
+    NoToken,
+    #[error("Discord: {}", describe(.0))]
+    Discord(#[from] serenity::Error),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the component data: {0}")]
+    Data(String),
+    #[error("a background task failed: {0}")]
+    Worker(String),
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(#[from] std::io::Error),
+}
+
+/// poise's user data and error types.
+pub(crate) type Data = Arc<Shared>;
+pub(crate) type Error = DiscordError;
+pub(crate) type Ctx<'a> = poise::Context<'a, Data, Error>;
+
+/// How the bot runs.
+#[derive(Debug, Clone)]
+pub struct BotSettings {
+    pub token: Secret,
+    /// Send every REST request to this base URL instead of Discord (tests: a fake Discord on
+    /// loopback, e.g. `http://127.0.0.1:PORT`); the gateway URL then comes from it too.
+    pub api_proxy: Option<String>,
+    /// Register the commands in this guild only.
+    pub dev_guild_id: Option<u64>,
+    /// The bot's owners (Discord user ids).
+    pub owners: Vec<u64>,
+    /// How often the reminder timer looks for due reminders and deadlines.
+    pub tick_every: Duration,
+    /// Status edits of one game are coalesced over this delay.
+    pub status_debounce: Duration,
+}
+
+impl BotSettings {
+    pub fn from_config(config: &Config) -> BotSettings {
+        BotSettings {
+            token: config.discord_token.clone(),
+            api_proxy: None,
+            dev_guild_id: config.dev_guild_id,
+            owners: config.owners.clone(),
+            tick_every: Duration::from_secs(30),
+            status_debounce: Duration::from_secs(1),
+        }
+    }
+}
+
+/// A running bot.
+pub struct Running {
+    shard_manager: Arc<ShardManager>,
+    client: tokio::task::JoinHandle<Result<(), serenity::Error>>,
+    shared: Arc<OnceLock<Arc<Shared>>>,
+}
+
+impl Running {
+    /// Whether the first READY has been handled (commands registered, timer running).
+    pub fn is_ready(&self) -> bool {
+        self.shared.get().is_some()
+    }
+
+    /// How many status edits or sends have run (coalescing is visible here).
+    pub fn status_flushes(&self) -> u64 {
+        self.shared
+            .get()
+            .map(|s| s.status.flushes.load(std::sync::atomic::Ordering::Relaxed))
+            .unwrap_or(0)
+    }
+
+    /// Waits until the client stops by itself (the gateway closed for good).
+    pub async fn wait(&mut self) -> Result<(), DiscordError> {
+        match (&mut self.client).await {
+            Ok(r) => r.map_err(DiscordError::from),
+            Err(e) => Err(DiscordError::Worker(e.to_string())),
+        }
+    }
+
+    /// Stops the timer, sends the pending status edits, closes the gateway.
+    pub async fn stop(self) -> Result<(), DiscordError> {
+        if let Some(shared) = self.shared.get() {
+            if let Some(t) = shared
+                .ticker
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take()
+            {
+                t.abort();
+            }
+            shared.status.flush_all().await;
+        }
+        self.shard_manager.shutdown_all().await;
+        match tokio::time::timeout(Duration::from_secs(10), self.client).await {
+            Ok(Ok(r)) => r.map_err(DiscordError::from),
+            Ok(Err(e)) => Err(DiscordError::Worker(e.to_string())),
+            Err(_) => Err(DiscordError::Worker("the client did not stop".to_string())),
+        }
+    }
+}
+
+/// Connects the bot: commands, event handler, timer. Returns once the client task runs.
+pub async fn start(
+    settings: BotSettings,
+    store: Arc<Store>,
+    chat: Arc<Chat>,
+) -> Result<Running, DiscordError> {
+    if settings.token.is_empty() {
+        return Err(DiscordError::NoToken);
+    }
+    let mut http = HttpBuilder::new(settings.token.expose());
+    if let Some(proxy) = &settings.api_proxy {
+        http = http.proxy(proxy.clone()).ratelimiter_disabled(true);
+    }
+    let http = http.build();
+    let cell: Arc<OnceLock<Arc<Shared>>> = Arc::new(OnceLock::new());
+    let setup_cell = cell.clone();
+    let options = poise::FrameworkOptions {
+        commands: commands::all(),
+        event_handler: |_ctx, event, _framework, data| Box::pin(on_event(event, data)),
+        on_error: |error| Box::pin(on_error(error)),
+        initialize_owners: false,
+        ..Default::default()
+    };
+    let framework = poise::Framework::builder()
+        .options(options)
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                let shared = Arc::new(Shared::new(
+                    chat,
+                    store,
+                    ctx.http.clone(),
+                    &settings.owners,
+                    settings.status_debounce,
+                ));
+                tracing::info!(user = %ready.user.name, "connected to Discord");
+                if let Err(e) = register::register(
+                    &ctx.http,
+                    &shared.store,
+                    &framework.options().commands,
+                    ready.application.id.get(),
+                    settings.dev_guild_id,
+                )
+                .await
+                {
+                    tracing::error!(error = %e, "command registration failed");
+                }
+                start_timer(&shared, settings.tick_every);
+                let _ = setup_cell.set(shared.clone());
+                Ok(shared)
+            })
+        })
+        .build();
+    let mut client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
+        .framework(framework)
+        .await?;
+    let shard_manager = client.shard_manager.clone();
+    let task = tokio::spawn(async move { client.start().await });
+    Ok(Running {
+        shard_manager,
+        client: task,
+        shared: cell,
+    })
+}
+
+/// The reminder timer: `Chat::tick` on the blocking pool every `every`, its replies sent.
+fn start_timer(shared: &Arc<Shared>, every: Duration) {
+    let s = shared.clone();
+    let handle = tokio::spawn(async move {
+        let mut interval = tokio::time::interval(every.max(Duration::from_millis(10)));
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            interval.tick().await;
+            let batch = s.tick().await;
+            if !batch.replies.is_empty() {
+                deliver::deliver(&s, &deliver::Origin::timer(), batch).await;
+            }
+        }
+    });
+    if let Some(old) = shared
+        .ticker
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .replace(handle)
+    {
+        old.abort();
+    }
+}
+
+async fn on_event(event: &FullEvent, data: &Data) -> Result<(), Error> {
+    if let FullEvent::InteractionCreate {
+        interaction: Interaction::Component(click),
+    } = event
+    {
+        interact::component(data, click).await;
+    }
+    Ok(())
+}
+
+async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
+    match error {
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            tracing::warn!(command = %ctx.command().qualified_name, error = %error, "command failed");
+        }
+        poise::FrameworkError::Setup { error, .. } => {
+            tracing::error!(error = %error, "setup failed");
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::warn!(error = %describe(&e), "error handler failed");
+            }
+        }
+    }
+}
+
+/// A Discord error for logs: codes and messages, never a URL (interaction tokens are in URLs)
+/// or a token.
+pub(crate) fn describe(e: &serenity::Error) -> String {
+    match e {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => format!(
+            "HTTP {} (code {}): {}",
+            r.status_code.as_u16(),
+            r.error.code,
+            r.error.message
+        ),
+        serenity::Error::Http(HttpError::Request(r)) => format!(
+            "request failed (timeout: {}, connect: {})",
+            r.is_timeout(),
+            r.is_connect()
+        ),
+        serenity::Error::Http(_) => "HTTP error".to_string(),
+        serenity::Error::Gateway(g) => format!("gateway: {g}"),
+        serenity::Error::Json(j) => format!("JSON: {j}"),
+        serenity::Error::Model(m) => format!("model: {m}"),
+        other => {
+            let text = other.to_string();
+            if text.contains("http") {
+                "error (details withheld: they may hold a URL)".to_string()
+            } else {
+                text
+            }
+        }
+    }
+}
+
+/// Starts logging at `level` (error, warn, info, debug, trace) for this crate; the libraries
+/// log warnings and errors only, so no request URL (with an interaction token) is ever logged.
+pub fn init_logging(level: &str) {
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::prelude::*;
+    let ours = match level.trim().to_ascii_lowercase().as_str() {
+        "error" => LevelFilter::ERROR,
+        "warn" | "warning" => LevelFilter::WARN,
+        "debug" => LevelFilter::DEBUG,
+        "trace" => LevelFilter::TRACE,
+        "off" => LevelFilter::OFF,
+        _ => LevelFilter::INFO,
+    };
+    let filter = Targets::new()
+        .with_target("skymines", ours)
+        .with_default(LevelFilter::WARN.min(ours));
+    let _ = tracing_subscriber::registry()
+        .with(tracing_subscriber::fmt::layer().with_target(false))
+        .with(filter)
+        .try_init();
+}
+
+/// `skymines` with a token: the bot, on the configured database, until Ctrl-C. Returns the
+/// process exit code.
+pub fn run(config: &Config) -> i32 {
+    init_logging(&config.log_level);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot start the async runtime: {e}");
+            return 1;
+        }
+    };
+    match runtime.block_on(run_until_stopped(config)) {
+        Ok(()) => 0,
+        Err(e) => {
+            tracing::error!(error = %e, "the bot stopped");
+            eprintln!("the bot stopped: {e}");
+            1
+        }
+    }
+}
+
+async fn run_until_stopped(config: &Config) -> Result<(), DiscordError> {
+    let data = match config.data_dir() {
+        Some(dir) => crate::data::GameData::from_dir(&dir),
+        None => crate::data::GameData::embedded(),
+    }
+    .map_err(|e| DiscordError::Data(e.to_string()))?;
+    let path = config.database_path.clone();
+    let (hub, report) =
+        crate::store::GameHub::open(path, Arc::new(data), crate::store::StoreOptions::default())
+            .await?;
+    tracing::info!(
+        database = %config.database_path.display(),
+        restored = report.restored,
+        "store open"
+    );
+    let store = hub.store().clone();
+    let chat_config: ChatConfig = config.chat_config();
+    let chat = Arc::new(Chat::new(store.clone(), Arc::new(SystemClock), chat_config));
+    let mut running = start(BotSettings::from_config(config), store, chat).await?;
+    let ended = tokio::select! {
+        r = running.wait() => Some(r),
+        _ = tokio::signal::ctrl_c() => None,
+    };
+    match ended {
+        Some(r) => r,
+        None => {
+            tracing::info!("stopping");
+            running.stop().await
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `config.example.toml` documents every setting and parses as it stands.
+    #[test]
+    fn the_example_config_parses_and_hides_the_token() {
+        let text = include_str!("../../config.example.toml");
+        let config: Config = toml::from_str(text).expect("config.example.toml parses");
+        for key in [
+            "discord_token",
+            "database_path",
+            "data_dir",
+            "dev_guild_id",
+            "owners",
+            "reminder_hours",
+            "deadline_hours",
+            "log_level",
+        ] {
+            assert!(text.contains(key), "{key} is documented");
+        }
+        let with_token: Config = toml::from_str("discord_token = \"abc.def\"").expect("parses");
+        let settings = BotSettings::from_config(&with_token);
+        assert!(!format!("{settings:?}").contains("abc.def"));
+        assert!(!format!("{config:?}").contains("abc.def"));
+    }
+}
