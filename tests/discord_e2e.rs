@@ -1,0 +1,644 @@
+//! The Discord adapter end to end: the real serenity/poise client against a fake Discord on
+//! loopback (tests/discord_support). Two players and Luna play a full round and the start of
+//! the next one — one player plans by DM, the other through the ephemeral planner — and the
+//! test checks what the bot sent: ephemeral flags on private replies, PNG attachments, pings
+//! whose allowed mentions name only their user, refusals for the wrong user, a refused DM
+//! (50007) falling back to a mention with a button, stale buttons refused and stripped, the
+//! coalesced and pinned status message, and command registration only when needed. Then the
+//! bot is stopped mid-game and started again on the same database: the game and an old button
+//! still work, the status message is edited in place.
+
+mod discord_support;
+
+use discord_support::{Fake, Msg, Recorded, APP_ID, GUILD};
+use serde_json::{json, Value};
+use skymines::chat::{Chat, ChatConfig, SystemClock};
+use skymines::data::GameData;
+use skymines::discord::{self, BotSettings, Running};
+use skymines::engine::{GameState, Phase};
+use skymines::store::{GameId, Location, Store, StoreOptions};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const ALICE: u64 = 100_000_000_000_000_001;
+const BOB: u64 = 100_000_000_000_000_002;
+const CAROL: u64 = 100_000_000_000_000_003;
+const CHANNEL: u64 = 200_000_000_000_000_001;
+const WAIT: Duration = Duration::from_secs(20);
+const QUIET: Duration = Duration::from_millis(150);
+
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Bot {
+    running: Running,
+    store: Arc<Store>,
+    chat: Arc<Chat>,
+}
+
+async fn start_bot(fake: &Fake, db: &Path) -> Bot {
+    let data = Arc::new(GameData::embedded().expect("data"));
+    let path = db.to_path_buf();
+    let (store, _) =
+        tokio::task::spawn_blocking(move || Store::open(path, data, StoreOptions::default()))
+            .await
+            .expect("join")
+            .expect("store opens");
+    let store = Arc::new(store);
+    let chat = Arc::new(Chat::new(
+        store.clone(),
+        Arc::new(SystemClock),
+        ChatConfig {
+            images: true,
+            // The scripted players click faster than people do.
+            rate_limit: 0,
+            ..ChatConfig::default()
+        },
+    ));
+    let config: skymines::config::Config =
+        toml::from_str("discord_token = \"fake-token\"\nreminder_hours = 12.0").expect("config");
+    let mut settings = BotSettings::from_config(&config);
+    settings.api_proxy = Some(fake.proxy_url());
+    settings.tick_every = Duration::from_millis(250);
+    settings.status_debounce = Duration::from_millis(400);
+    let running = discord::start(settings, store.clone(), chat.clone())
+        .await
+        .expect("the bot starts");
+    Bot {
+        running,
+        store,
+        chat,
+    }
+}
+
+fn place() -> Location {
+    Location {
+        guild: Some(GUILD),
+        channel: CHANNEL,
+    }
+}
+
+fn game_of(bot: &Bot) -> GameId {
+    bot.store
+        .game_in_channel(CHANNEL)
+        .expect("query")
+        .expect("a game in the channel")
+}
+
+fn state(bot: &Bot) -> Arc<GameState> {
+    bot.store.state(game_of(bot)).expect("state")
+}
+
+fn flags(r: &Recorded) -> u64 {
+    r.json["flags"]
+        .as_u64()
+        .or_else(|| r.json["data"]["flags"].as_u64())
+        .unwrap_or(0)
+}
+
+fn is_png(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0x89, b'P', b'N', b'G'])
+}
+
+/// The callback of an interaction.
+async fn callback(fake: &Fake, token: &str) -> Recorded {
+    fake.wait_for("the interaction callback", WAIT, |r| {
+        r.path.contains(token) && r.path.ends_with("/callback")
+    })
+    .await
+}
+
+/// The decision a choice's custom id carries (`d:game:version:{json}`).
+fn decision(custom_id: &str) -> Option<Value> {
+    let rest = custom_id.strip_prefix("d:")?;
+    let mut parts = rest.splitn(3, ':');
+    parts.next()?;
+    parts.next()?;
+    serde_json::from_str(parts.next()?).ok()
+}
+
+/// The decision's kind, e.g. `plan_card`.
+fn kind(d: &Value) -> String {
+    d["d"].as_str().unwrap_or_default().to_string()
+}
+
+/// The newest thing `user` can act on: a prompt only they see, or a public ping of theirs.
+fn newest_prompt(fake: &Fake, user: u64) -> Option<Msg> {
+    let mention = format!("<@{user}>");
+    fake.messages()
+        .into_iter()
+        .filter(|m| {
+            let prompt = m.viewer == Some(user)
+                && m.buttons
+                    .iter()
+                    .any(|(id, _)| id.starts_with("d:") || id.starts_with("p:"));
+            let ping = m.viewer.is_none()
+                && m.content.starts_with(&mention)
+                && m.buttons.iter().any(|(id, _)| id.starts_with("o:"));
+            prompt || ping
+        })
+        .max_by_key(|m| m.changed)
+}
+
+/// Which button the scripted player presses: plan two cards, then finish; in the action
+/// phase drop out; otherwise the first choice.
+fn pick(msg: &Msg, state: &GameState, seat: usize) -> String {
+    if let Some((id, _)) = msg.buttons.iter().find(|(id, _)| id.starts_with("o:")) {
+        return id.clone();
+    }
+    let decided: Vec<(String, String)> = msg
+        .buttons
+        .iter()
+        .filter_map(|(id, _)| decision(id).map(|d| (id.clone(), kind(&d))))
+        .collect();
+    let planned = state.seats[seat]
+        .slots
+        .iter()
+        .filter(|s| s.is_some())
+        .count();
+    let find = |k: &str| {
+        decided
+            .iter()
+            .find(|(_, x)| x == k)
+            .map(|(id, _)| id.clone())
+    };
+    if state.phase == Phase::Planning && planned < 2 {
+        if let Some(id) = find("plan_card") {
+            return id;
+        }
+    }
+    for k in ["plan_done", "drop_out"] {
+        if let Some(id) = find(k) {
+            return id;
+        }
+    }
+    decided
+        .first()
+        .map(|(id, _)| id.clone())
+        .or_else(|| msg.buttons.first().map(|(id, _)| id.clone()))
+        .expect("a prompt has buttons")
+}
+
+/// Plays by clicking the bot's buttons until `done` holds; returns the number of clicks.
+async fn drive(fake: &Fake, bot: &Bot, done: impl Fn(&GameState) -> bool) -> usize {
+    let mut clicks = 0;
+    loop {
+        let st = state(bot);
+        if done(&st) {
+            return clicks;
+        }
+        assert!(clicks < 200, "the round does not end");
+        let waiting = bot.chat.waiting_users(&place());
+        assert!(!waiting.is_empty(), "nobody to wait for");
+        let user = waiting[0];
+        let seat = st
+            .seats
+            .iter()
+            .position(|s| s.name == if user == ALICE { "Alice" } else { "Bob" })
+            .expect("a seat");
+        let msg = newest_prompt(fake, user).expect("something to click");
+        let id = pick(&msg, &st, seat);
+        eprintln!(
+            "click {clicks}: round {} {:?} user {} msg {} [{}] -> {id}",
+            st.round,
+            st.phase,
+            if user == ALICE { "alice" } else { "bob" },
+            msg.id,
+            msg.content.lines().last().unwrap_or("")
+        );
+        let token = fake.click(user, &msg, &id);
+        callback(fake, &token).await;
+        fake.settle(QUIET, WAIT).await;
+        clicks += 1;
+    }
+}
+
+fn requests_after(fake: &Fake, seq: usize) -> Vec<Recorded> {
+    fake.requests()
+        .into_iter()
+        .filter(|r| r.seq > seq)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_players_and_luna_play_through_a_fake_discord_and_survive_a_restart() {
+    let outcome = tokio::time::timeout(Duration::from_secs(110), scenario()).await;
+    assert!(outcome.is_ok(), "the scenario took too long");
+}
+
+async fn scenario() {
+    let dir = std::env::temp_dir().join(format!(
+        "skymines-discord-e2e-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let _cleanup = TempDir(dir.clone());
+    let db = dir.join("bot.db");
+    let fake = Fake::start().await;
+    fake.name_user(ALICE, "Alice");
+    fake.name_user(BOB, "Bob");
+    fake.name_user(CAROL, "Carol");
+
+    // ---- connect: identify, ready, one command registration
+    let bot = start_bot(&fake, &db).await;
+    fake.wait_identified(1, WAIT).await;
+    let put = fake
+        .wait_for("command registration", WAIT, |r| {
+            r.method == "PUT" && r.path == format!("/applications/{APP_ID}/commands")
+        })
+        .await;
+    let names: Vec<&str> = put
+        .json
+        .as_array()
+        .expect("a command list")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    for n in [
+        "skymines",
+        "hand",
+        "plan",
+        "resources",
+        "energy",
+        "research",
+        "field",
+        "bonus",
+        "pass",
+        "token",
+        "tile",
+        "undo",
+        "choose",
+    ] {
+        assert!(names.contains(&n), "/{n} is registered");
+    }
+    let sk = put
+        .json
+        .as_array()
+        .and_then(|l| l.iter().find(|c| c["name"] == "skymines"))
+        .expect("/skymines");
+    assert_eq!(sk["options"].as_array().map(Vec::len), Some(11));
+
+    // ---- the lobby: public answers; the wrong user is refused privately
+    let t = fake.slash(
+        ALICE,
+        CHANNEL,
+        false,
+        &["skymines", "new"],
+        &[("players", json!(2)), ("luna", json!("1"))],
+    );
+    let cb = callback(&fake, &t).await;
+    assert_eq!(cb.json["type"], 5, "a command is deferred at once");
+    assert_eq!(flags(&cb) & 64, 0, "the lobby is public");
+    fake.settle(QUIET, WAIT).await;
+    let lobby = fake
+        .messages()
+        .into_iter()
+        .find(|m| m.buttons.iter().any(|(id, _)| id == "l:join"))
+        .expect("the lobby message with Join and Start");
+    assert!(lobby.viewer.is_none());
+
+    let mark = fake.request_count();
+    let t = fake.click(BOB, &lobby, "l:start");
+    assert_eq!(callback(&fake, &t).await.json["type"], 6);
+    let refusal = fake
+        .wait_for("the refusal of a non-host start", WAIT, |r| {
+            r.seq > mark
+                && r.method == "POST"
+                && r.path.starts_with("/webhooks/")
+                && r.path.contains(&t)
+        })
+        .await;
+    assert_eq!(flags(&refusal) & 64, 64, "a refusal is ephemeral");
+    fake.settle(QUIET, WAIT).await;
+
+    let t = fake.click(BOB, &lobby, "l:join");
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    let joined = fake.message(lobby.id).expect("the lobby message");
+    assert!(
+        joined.content.contains("Bob"),
+        "the lobby is edited in place: {}",
+        joined.content
+    );
+
+    let mark = fake.request_count();
+    let t = fake.slash(ALICE, CHANNEL, false, &["skymines", "start"], &[]);
+    callback(&fake, &t).await;
+    // The status message: a channel message with the board PNG, pinned.
+    let status_post = fake
+        .wait_for("the status message", WAIT, |r| {
+            r.seq > mark && r.method == "POST" && r.path == format!("/channels/{CHANNEL}/messages")
+        })
+        .await;
+    assert!(
+        status_post.files.iter().any(|(_, b)| is_png(b)),
+        "the status carries the board image"
+    );
+    fake.wait_for("the status pin", WAIT, |r| {
+        r.method == "PUT" && r.path.starts_with(&format!("/channels/{CHANNEL}/pins/"))
+    })
+    .await;
+    fake.settle(QUIET, WAIT).await;
+    let status_id = fake
+        .messages()
+        .into_iter()
+        .find(|m| m.pinned)
+        .map(|m| m.id)
+        .expect("a pinned status message");
+    // Pings mention only their user.
+    let pings: Vec<Recorded> = requests_after(&fake, mark)
+        .into_iter()
+        .filter(|r| {
+            r.json["content"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("<@"))
+        })
+        .collect();
+    assert!(pings.len() >= 2, "both players are pinged");
+    for p in &pings {
+        let content = p.json["content"].as_str().unwrap_or("");
+        let user = content
+            .trim_start_matches("<@")
+            .split('>')
+            .next()
+            .unwrap_or("");
+        assert_eq!(p.json["allowed_mentions"]["parse"], json!([]));
+        assert_eq!(p.json["allowed_mentions"]["users"], json!([user]));
+    }
+    let game = game_of(&bot);
+    assert_eq!(state(&bot).phase, Phase::Planning);
+
+    // ---- private commands are ephemeral; /hand carries the private player image
+    let t = fake.slash(ALICE, CHANNEL, false, &["hand"], &[]);
+    assert_eq!(
+        flags(&callback(&fake, &t).await) & 64,
+        64,
+        "/hand is ephemeral"
+    );
+    let hand = fake
+        .wait_for("the hand", WAIT, |r| {
+            r.method == "PATCH" && r.path.contains(&t) && r.path.ends_with("@original")
+        })
+        .await;
+    assert!(hand
+        .files
+        .iter()
+        .any(|(n, b)| n.contains("private") && is_png(b)));
+
+    let t = fake.slash(
+        BOB,
+        CHANNEL,
+        false,
+        &["skymines", "settings"],
+        &[("notify", json!("dm"))],
+    );
+    assert_eq!(flags(&callback(&fake, &t).await) & 64, 64);
+    fake.settle(QUIET, WAIT).await;
+
+    // Autocomplete: Alice's hand, from memory.
+    let t = fake.autocomplete(ALICE, CHANNEL, &["plan"], "cards", "");
+    let ac = callback(&fake, &t).await;
+    assert_eq!(ac.json["type"], 8);
+    let choices = ac.json["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(!choices.is_empty(), "the hand is suggested: {}", ac.json);
+    let t = fake.autocomplete(ALICE, CHANNEL, &["energy"], "company", "");
+    assert_eq!(callback(&fake, &t).await.json["type"], 8);
+
+    // A non-player clicks Alice's Plan button: refused privately.
+    let ping = newest_prompt(&fake, ALICE).expect("Alice's ping");
+    let mark = fake.request_count();
+    let t = fake.click(CAROL, &ping, &format!("o:{game}"));
+    callback(&fake, &t).await;
+    let refusal = fake
+        .wait_for("the refusal of a non-player", WAIT, |r| {
+            r.seq > mark
+                && r.path.starts_with("/webhooks/")
+                && r.path.contains(&t)
+                && r.method == "POST"
+        })
+        .await;
+    assert_eq!(flags(&refusal) & 64, 64);
+    assert!(refusal.json["content"]
+        .as_str()
+        .is_some_and(|c| c.contains("not playing")));
+
+    // ---- round 1: Bob plans inside his DM, Alice through the ephemeral planner
+    let bob_dm = fake.open_dm(BOB);
+    let t = fake.slash(BOB, bob_dm, true, &["plan"], &[]);
+    let cb = callback(&fake, &t).await;
+    assert_eq!(flags(&cb) & 64, 0, "a DM answer needs no ephemeral flag");
+    fake.settle(QUIET, WAIT).await;
+    let dm_prompt = newest_prompt(&fake, BOB).expect("Bob's DM planner");
+    assert_eq!(dm_prompt.channel, bob_dm, "the planner answers in the DM");
+    let first_prompt_copy = dm_prompt.clone();
+
+    // Alice asks for DMs too, but her DMs are closed: the bot must fall back.
+    fake.refuse_dms(ALICE);
+    let t = fake.slash(
+        ALICE,
+        CHANNEL,
+        false,
+        &["skymines", "settings"],
+        &[("notify", json!("dm"))],
+    );
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+
+    let moves_mark = fake.request_count();
+    let clicks = drive(&fake, &bot, |s| s.round >= 2 && s.phase == Phase::Planning).await;
+    fake.settle(Duration::from_millis(600), WAIT).await;
+    assert!(clicks >= 6, "a round takes several clicks ({clicks})");
+
+    let after_round = requests_after(&fake, moves_mark);
+    // Every prompt shown in the guild channel is ephemeral; prompts elsewhere are Bob's DMs.
+    for m in fake.messages() {
+        if m.buttons.iter().any(|(id, _)| id.starts_with("d:")) {
+            if m.channel == CHANNEL {
+                assert!(
+                    m.ephemeral,
+                    "a prompt in the channel is ephemeral: {}",
+                    m.content
+                );
+            } else {
+                assert_eq!(m.channel, bob_dm);
+            }
+        }
+    }
+    // The status message was edited in place, coalesced, with the image.
+    let edits: Vec<&Recorded> = after_round
+        .iter()
+        .filter(|r| {
+            r.method == "PATCH" && r.path == format!("/channels/{CHANNEL}/messages/{status_id}")
+        })
+        .collect();
+    assert!(!edits.is_empty(), "the status is edited in place");
+    assert!(
+        edits.len() < clicks,
+        "a burst of moves makes one edit ({} edits for {clicks} clicks)",
+        edits.len()
+    );
+    assert!(edits.iter().all(|r| r.files.iter().any(|(_, b)| is_png(b))));
+    // Bob's turns and planners came to his DM; pushed ones name the game.
+    assert!(
+        fake.requests().iter().any(|r| r.method == "POST"
+            && r.path == format!("/channels/{bob_dm}/messages")
+            && r.json["content"]
+                .as_str()
+                .is_some_and(|c| c.contains(&format!("#{game}")))
+            && r.json["components"]
+                .to_string()
+                .contains("\"custom_id\":\"d:")),
+        "a planner or turn prompt was pushed into Bob's DM"
+    );
+    let pushed = fake
+        .messages()
+        .into_iter()
+        .filter(|m| m.channel == bob_dm && m.buttons.iter().any(|(id, _)| id.starts_with("d:")))
+        .max_by_key(|m| m.changed)
+        .expect("Bob's current DM planner");
+    // Alice's refused DM fell back to a mention with a button in the channel.
+    let fallback = fake
+        .messages()
+        .into_iter()
+        .find(|m| {
+            m.channel == CHANNEL
+                && m.content.starts_with(&format!("<@{ALICE}>"))
+                && m.content.contains("direct messages")
+        })
+        .expect("the DM fallback in the channel");
+    assert!(fallback
+        .buttons
+        .iter()
+        .any(|(id, _)| id == &format!("o:{game}")));
+    let fallback_request = fake
+        .requests()
+        .into_iter()
+        .find(|r| {
+            r.json["content"]
+                .as_str()
+                .is_some_and(|c| c.contains("direct messages"))
+        })
+        .expect("the fallback request");
+    assert_eq!(
+        fallback_request.json["allowed_mentions"]["users"],
+        json!([ALICE.to_string()])
+    );
+
+    // A stale button (Bob's first planner, long answered) is refused and stripped.
+    let mark = fake.request_count();
+    let stale_id = first_prompt_copy
+        .buttons
+        .iter()
+        .find(|(id, _)| id.starts_with("d:"))
+        .map(|(id, _)| id.clone())
+        .expect("a decision button");
+    let t = fake.click(BOB, &first_prompt_copy, &stale_id);
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    let after = requests_after(&fake, mark);
+    assert!(
+        after.iter().any(|r| r.method == "PATCH"
+            && r.path.contains(&t)
+            && r.json["components"] == json!([])),
+        "the stale message loses its buttons"
+    );
+    assert!(after.iter().any(|r| r.method == "POST"
+        && r.path.starts_with("/webhooks/")
+        && r.path.contains(&t)
+        && r.json["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("out of date"))));
+
+    // ---- restart mid-game on the same database
+    let flushes = bot.running.status_flushes();
+    assert!(flushes >= 2);
+    bot.running.stop().await.expect("the bot stops");
+    drop(bot.chat);
+    drop(bot.store);
+    let mark = fake.request_count();
+    let bot = start_bot(&fake, &db).await;
+    fake.wait_identified(2, WAIT).await;
+    let deadline = Instant::now() + WAIT;
+    while !bot.running.is_ready() {
+        assert!(Instant::now() < deadline, "the restarted bot is not ready");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        !requests_after(&fake, mark)
+            .iter()
+            .any(|r| r.method == "PUT" && r.path.ends_with("/commands")),
+        "an unchanged command set is not registered again"
+    );
+    assert_eq!(game_of(&bot), game, "the game survived the restart");
+
+    // Bob's pushed planner (sent before the restart) still works and is updated in place.
+    let pushed = fake.message(pushed.id).expect("the pushed planner");
+    let st = state(&bot);
+    let bob_seat = st.seats.iter().position(|s| s.name == "Bob").expect("Bob");
+    let id = pick(&pushed, &st, bob_seat);
+    let t = fake.click(BOB, &pushed, &id);
+    callback(&fake, &t).await;
+    let edit = fake
+        .wait_for("the old planner answered in place", WAIT, |r| {
+            r.method == "PATCH" && r.path.contains(&t)
+        })
+        .await;
+    assert!(
+        !edit.json["content"]
+            .as_str()
+            .unwrap_or("")
+            .contains("out of date"),
+        "an old but current button works after the restart"
+    );
+    fake.settle(QUIET, WAIT).await;
+
+    // Alice opens her planner from the fallback button and both finish planning round 2.
+    let t = fake.click(ALICE, &fallback, &format!("o:{game}"));
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    let mark = fake.request_count();
+    drive(&fake, &bot, |s| s.round >= 2 && s.phase != Phase::Planning).await;
+    fake.settle(Duration::from_millis(600), WAIT).await;
+    let after = requests_after(&fake, mark);
+    assert!(
+        after.iter().any(|r| r.method == "PATCH"
+            && r.path == format!("/channels/{CHANNEL}/messages/{status_id}")),
+        "the same status message is edited after the restart"
+    );
+    assert!(
+        !after.iter().any(|r| r.method == "POST"
+            && r.path == format!("/channels/{CHANNEL}/messages")
+            && r.files.iter().any(|(n, _)| n.contains("board"))),
+        "no second status message"
+    );
+
+    // Every interaction was acknowledged well within Discord's 3 seconds.
+    let slowest = fake
+        .requests()
+        .iter()
+        .filter(|r| r.path.ends_with("/callback"))
+        .filter_map(|r| {
+            let token = r.path.split('/').nth(3)?;
+            Some(fake.ack_of(token)? - fake.sent_at(token)?)
+        })
+        .max()
+        .unwrap_or_default();
+    assert!(
+        slowest < Duration::from_secs(3),
+        "slowest acknowledgement {slowest:?}"
+    );
+    eprintln!("slowest acknowledgement: {slowest:?}");
+
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}

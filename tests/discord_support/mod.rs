@@ -1,0 +1,913 @@
+//! A fake Discord on loopback for the adapter's end-to-end test and benchmark: a small HTTP/1.1
+//! server for the REST API (serenity reaches it through `HttpBuilder::proxy`) and a websocket
+//! gateway (tokio-tungstenite). It speaks enough of the protocol for the bot: HELLO, IDENTIFY,
+//! READY, heartbeats, INTERACTION_CREATE dispatches, interaction callbacks, follow-ups and
+//! edits (multipart with attachments too), channel messages, edits, pins, DM channels (refused
+//! with error 50007 for chosen users) and command registration. It records every request and
+//! keeps the current text and buttons of every message, and who can see it.
+//!
+//! Everything listens on 127.0.0.1 only.
+
+#![allow(dead_code)]
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{mpsc, Notify};
+use tokio_tungstenite::tungstenite::Message as WsMessage;
+
+pub const APP_ID: u64 = 900_000_000_000_000_001;
+pub const BOT_ID: u64 = 900_000_000_000_000_002;
+pub const GUILD: u64 = 900_000_000_000_000_003;
+
+/// One REST request the bot made.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub seq: usize,
+    pub method: String,
+    pub path: String,
+    /// The JSON body (`payload_json` of a multipart body).
+    pub json: Value,
+    /// Attached files: (name, bytes).
+    pub files: Vec<(String, Vec<u8>)>,
+    pub at: Instant,
+}
+
+/// A message as it is now.
+#[derive(Debug, Clone)]
+pub struct Msg {
+    pub id: u64,
+    pub channel: u64,
+    pub content: String,
+    /// (custom id, label) of every button.
+    pub buttons: Vec<(String, String)>,
+    pub ephemeral: bool,
+    /// Who can see it: None = everyone in the channel.
+    pub viewer: Option<u64>,
+    /// The request sequence number of its last change.
+    pub changed: usize,
+    pub files: Vec<String>,
+    pub pinned: bool,
+    /// The whole Message object as the fake answered it.
+    pub object: Value,
+}
+
+/// What the fake knows about an interaction it sent.
+#[derive(Debug, Clone)]
+struct Pending {
+    user: u64,
+    channel: u64,
+    /// The message the interaction's own response lives in (for clicks: the clicked one).
+    original: Option<u64>,
+    ephemeral: bool,
+    sent_at: Instant,
+}
+
+#[derive(Default)]
+struct State {
+    requests: Vec<Recorded>,
+    messages: HashMap<u64, Msg>,
+    interactions: HashMap<String, Pending>,
+    /// Interaction token → when its callback arrived.
+    acks: HashMap<String, Instant>,
+    dm_channels: HashMap<u64, u64>,
+    dm_of_user: HashMap<u64, u64>,
+    refuse_dm: HashSet<u64>,
+    users: HashMap<u64, String>,
+}
+
+pub struct Fake {
+    pub http_port: u16,
+    pub ws_port: u16,
+    state: Mutex<State>,
+    changed: Notify,
+    next_id: AtomicU64,
+    seq: AtomicUsize,
+    gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
+    gateway_seq: AtomicU64,
+    pub identifies: AtomicUsize,
+    tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+}
+
+impl Fake {
+    /// Starts both servers on loopback ports chosen by the system.
+    pub async fn start() -> Arc<Fake> {
+        let http = TcpListener::bind("127.0.0.1:0").await.expect("bind http");
+        let ws = TcpListener::bind("127.0.0.1:0").await.expect("bind ws");
+        let fake = Arc::new(Fake {
+            http_port: http.local_addr().expect("addr").port(),
+            ws_port: ws.local_addr().expect("addr").port(),
+            state: Mutex::new(State::default()),
+            changed: Notify::new(),
+            next_id: AtomicU64::new(1_000_000_000_000_000_000),
+            seq: AtomicUsize::new(0),
+            gateway: Mutex::new(None),
+            gateway_seq: AtomicU64::new(0),
+            identifies: AtomicUsize::new(0),
+            tasks: Mutex::new(Vec::new()),
+        });
+        let f = fake.clone();
+        let h1 = tokio::spawn(async move {
+            while let Ok((stream, _)) = http.accept().await {
+                let f = f.clone();
+                tokio::spawn(async move {
+                    let _ = f.serve_http(stream).await;
+                });
+            }
+        });
+        let f = fake.clone();
+        let h2 = tokio::spawn(async move {
+            while let Ok((stream, _)) = ws.accept().await {
+                let f = f.clone();
+                tokio::spawn(async move {
+                    f.serve_gateway(stream).await;
+                });
+            }
+        });
+        fake.tasks.lock().unwrap().extend([h1, h2]);
+        fake
+    }
+
+    pub fn proxy_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.http_port)
+    }
+
+    pub fn stop(&self) {
+        for t in self.tasks.lock().unwrap().drain(..) {
+            t.abort();
+        }
+    }
+
+    fn id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::SeqCst)
+    }
+
+    pub fn name_user(&self, id: u64, name: &str) {
+        self.state
+            .lock()
+            .unwrap()
+            .users
+            .insert(id, name.to_string());
+    }
+
+    /// The DM channel between the bot and `user` (as when the user writes to the bot first).
+    pub fn open_dm(&self, user: u64) -> u64 {
+        let mut st = self.state.lock().unwrap();
+        if let Some(c) = st.dm_of_user.get(&user) {
+            return *c;
+        }
+        let c = self.id();
+        st.dm_of_user.insert(user, c);
+        st.dm_channels.insert(c, user);
+        c
+    }
+
+    /// DMs to this user are refused with 50007.
+    pub fn refuse_dms(&self, user: u64) {
+        self.state.lock().unwrap().refuse_dm.insert(user);
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.state.lock().unwrap().requests.clone()
+    }
+
+    pub fn request_count(&self) -> usize {
+        self.state.lock().unwrap().requests.len()
+    }
+
+    pub fn messages(&self) -> Vec<Msg> {
+        let mut v: Vec<Msg> = self
+            .state
+            .lock()
+            .unwrap()
+            .messages
+            .values()
+            .cloned()
+            .collect();
+        v.sort_by_key(|m| m.changed);
+        v
+    }
+
+    pub fn message(&self, id: u64) -> Option<Msg> {
+        self.state.lock().unwrap().messages.get(&id).cloned()
+    }
+
+    pub fn dm_channel_of(&self, user: u64) -> Option<u64> {
+        self.state.lock().unwrap().dm_of_user.get(&user).copied()
+    }
+
+    /// When the callback of the interaction with this token arrived.
+    pub fn ack_of(&self, token: &str) -> Option<Instant> {
+        self.state.lock().unwrap().acks.get(token).copied()
+    }
+
+    pub fn sent_at(&self, token: &str) -> Option<Instant> {
+        self.state
+            .lock()
+            .unwrap()
+            .interactions
+            .get(token)
+            .map(|p| p.sent_at)
+    }
+
+    /// Waits (bounded) until a recorded request satisfies `pred`; returns it.
+    pub async fn wait_for(
+        &self,
+        what: &str,
+        timeout: Duration,
+        pred: impl Fn(&Recorded) -> bool,
+    ) -> Recorded {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let notified = self.changed.notified();
+            if let Some(r) = self.state.lock().unwrap().requests.iter().find(|r| pred(r)) {
+                return r.clone();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                panic!("timed out waiting for {what}");
+            }
+            let _ = tokio::time::timeout(left, notified).await;
+        }
+    }
+
+    /// Waits until no request has arrived for `quiet` (at most `timeout`).
+    pub async fn settle(&self, quiet: Duration, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let before = self.request_count();
+            tokio::time::sleep(quiet).await;
+            if self.request_count() == before || Instant::now() > deadline {
+                return;
+            }
+        }
+    }
+
+    /// Waits until the gateway has a connection that sent IDENTIFY `n` times in all.
+    pub async fn wait_identified(&self, n: usize, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        while self.identifies.load(Ordering::SeqCst) < n || self.gateway.lock().unwrap().is_none() {
+            assert!(Instant::now() < deadline, "the bot did not connect");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    fn dispatch(&self, event: &str, d: Value) {
+        let s = self.gateway_seq.fetch_add(1, Ordering::SeqCst) + 2;
+        let frame = json!({"op": 0, "t": event, "s": s, "d": d}).to_string();
+        if let Some(tx) = self.gateway.lock().unwrap().as_ref() {
+            let _ = tx.send(frame);
+        }
+    }
+
+    fn user_object(&self, id: u64) -> Value {
+        let name = self
+            .state
+            .lock()
+            .unwrap()
+            .users
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| format!("user{id}"));
+        json!({"id": id.to_string(), "username": name, "discriminator": "0",
+               "global_name": name, "avatar": null, "bot": false})
+    }
+
+    fn bot_object(&self) -> Value {
+        json!({"id": BOT_ID.to_string(), "username": "skymines", "discriminator": "0",
+               "global_name": "Skymines", "avatar": null, "bot": true})
+    }
+
+    /// The fields every interaction carries; `channel` is a guild channel or a DM channel.
+    fn interaction_base(&self, kind: u8, user: u64, channel: u64, dm: bool, token: &str) -> Value {
+        let mut v = json!({
+            "id": self.id().to_string(),
+            "application_id": APP_ID.to_string(),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "channel_id": channel.to_string(),
+            "locale": "en-US",
+            "entitlements": [],
+            "attachment_size_limit": 8_388_608,
+            "app_permissions": "8",
+        });
+        if dm {
+            v["user"] = self.user_object(user);
+            v["context"] = json!(1);
+        } else {
+            v["guild_id"] = json!(GUILD.to_string());
+            v["guild_locale"] = json!("en-US");
+            v["member"] = json!({
+                "user": self.user_object(user),
+                "roles": [],
+                "joined_at": "2024-01-01T00:00:00.000000+00:00",
+                "deaf": false, "mute": false, "flags": 0, "pending": false,
+                "permissions": "1024", "nick": null, "avatar": null,
+            });
+            v["context"] = json!(0);
+        }
+        v
+    }
+
+    fn new_token(&self) -> String {
+        format!("itok-{}", self.id())
+    }
+
+    /// Sends a slash command; `path` is `["skymines", "new"]` or `["plan"]`; option values:
+    /// strings, integers or booleans. Returns the interaction token.
+    pub fn slash(
+        &self,
+        user: u64,
+        channel: u64,
+        dm: bool,
+        path: &[&str],
+        options: &[(&str, Value)],
+    ) -> String {
+        let token = self.new_token();
+        let opts: Vec<Value> = options
+            .iter()
+            .map(|(k, v)| {
+                let kind = match v {
+                    Value::Bool(_) => 5,
+                    Value::Number(_) => 4,
+                    _ => 3,
+                };
+                json!({"name": k, "type": kind, "value": v})
+            })
+            .collect();
+        let data = match path {
+            [top, sub] => json!({"id": "1", "name": top, "type": 1,
+                "options": [{"name": sub, "type": 1, "options": opts}]}),
+            [top] => json!({"id": "1", "name": top, "type": 1, "options": opts}),
+            _ => panic!("a command path has one or two names"),
+        };
+        let mut v = self.interaction_base(2, user, channel, dm, &token);
+        v["data"] = data;
+        self.remember(&token, user, channel, None);
+        self.dispatch("INTERACTION_CREATE", v);
+        token
+    }
+
+    /// Sends an autocomplete request for `focus` (typed so far: `partial`).
+    pub fn autocomplete(
+        &self,
+        user: u64,
+        channel: u64,
+        path: &[&str],
+        focus: &str,
+        partial: &str,
+    ) -> String {
+        let token = self.new_token();
+        let opts = json!([{"name": focus, "type": 3, "value": partial, "focused": true}]);
+        let data = match path {
+            [top, sub] => json!({"id": "1", "name": top, "type": 1,
+                "options": [{"name": sub, "type": 1, "options": opts}]}),
+            [top] => json!({"id": "1", "name": top, "type": 1, "options": opts}),
+            _ => panic!("a command path has one or two names"),
+        };
+        let mut v = self.interaction_base(4, user, channel, false, &token);
+        v["data"] = data;
+        self.remember(&token, user, channel, None);
+        self.dispatch("INTERACTION_CREATE", v);
+        token
+    }
+
+    /// Clicks a button of a message the bot sent.
+    pub fn click(&self, user: u64, message: &Msg, custom_id: &str) -> String {
+        let token = self.new_token();
+        let dm = self
+            .state
+            .lock()
+            .unwrap()
+            .dm_channels
+            .contains_key(&message.channel);
+        let mut v = self.interaction_base(3, user, message.channel, dm, &token);
+        v["data"] = json!({"custom_id": custom_id, "component_type": 2});
+        v["message"] = message.object.clone();
+        self.remember(&token, user, message.channel, Some(message.id));
+        {
+            let mut st = self.state.lock().unwrap();
+            if let Some(p) = st.interactions.get_mut(&token) {
+                p.ephemeral = message.ephemeral;
+            }
+        }
+        self.dispatch("INTERACTION_CREATE", v);
+        token
+    }
+
+    fn remember(&self, token: &str, user: u64, channel: u64, original: Option<u64>) {
+        self.state.lock().unwrap().interactions.insert(
+            token.to_string(),
+            Pending {
+                user,
+                channel,
+                original,
+                ephemeral: false,
+                sent_at: Instant::now(),
+            },
+        );
+    }
+
+    // ---------------------------------------------------------------- gateway
+
+    async fn serve_gateway(self: Arc<Self>, stream: TcpStream) {
+        let Ok(ws) = tokio_tungstenite::accept_async(stream).await else {
+            return;
+        };
+        let (mut sink, mut source) = ws.split();
+        let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}}).to_string();
+        if sink.send(WsMessage::Text(hello)).await.is_err() {
+            return;
+        }
+        let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+        let writer = tokio::spawn(async move {
+            while let Some(frame) = rx.recv().await {
+                if sink.send(WsMessage::Text(frame)).await.is_err() {
+                    break;
+                }
+            }
+            let _ = sink.close().await;
+        });
+        while let Some(Ok(frame)) = source.next().await {
+            let text = match frame {
+                WsMessage::Text(t) => t,
+                WsMessage::Binary(b) => String::from_utf8_lossy(&b).to_string(),
+                WsMessage::Close(_) => break,
+                _ => continue,
+            };
+            let Ok(v) = serde_json::from_str::<Value>(&text) else {
+                continue;
+            };
+            match v["op"].as_u64() {
+                Some(1) => {
+                    let _ = tx.send(json!({"op": 11}).to_string());
+                }
+                Some(2) => {
+                    self.identifies.fetch_add(1, Ordering::SeqCst);
+                    self.gateway_seq.store(0, Ordering::SeqCst);
+                    let ready = json!({"op": 0, "t": "READY", "s": 1, "d": {
+                        "v": 10,
+                        "user": self.bot_object(),
+                        "guilds": [],
+                        "session_id": format!("session-{}", self.id()),
+                        "resume_gateway_url": format!("ws://127.0.0.1:{}", self.ws_port),
+                        "shard": [0, 1],
+                        "application": {"id": APP_ID.to_string(), "flags": 0},
+                    }});
+                    let _ = tx.send(ready.to_string());
+                    *self.gateway.lock().unwrap() = Some(tx.clone());
+                }
+                Some(6) => {
+                    // RESUME: pretend the session is gone so the bot identifies afresh.
+                    let _ = tx.send(json!({"op": 9, "d": false}).to_string());
+                }
+                _ => {}
+            }
+        }
+        {
+            let mut g = self.gateway.lock().unwrap();
+            if g.as_ref().is_some_and(|s| s.same_channel(&tx)) {
+                *g = None;
+            }
+        }
+        drop(tx);
+        let _ = writer.await;
+    }
+
+    // ---------------------------------------------------------------- REST
+
+    async fn serve_http(self: Arc<Self>, stream: TcpStream) -> std::io::Result<()> {
+        let (read, mut write) = stream.into_split();
+        let mut reader = BufReader::new(read);
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).await? == 0 {
+                return Ok(());
+            }
+            let mut parts = line.split_whitespace();
+            let method = parts.next().unwrap_or("").to_string();
+            let target = parts.next().unwrap_or("").to_string();
+            let mut headers: HashMap<String, String> = HashMap::new();
+            loop {
+                let mut h = String::new();
+                if reader.read_line(&mut h).await? == 0 {
+                    return Ok(());
+                }
+                let h = h.trim_end();
+                if h.is_empty() {
+                    break;
+                }
+                if let Some((k, v)) = h.split_once(':') {
+                    headers.insert(k.trim().to_ascii_lowercase(), v.trim().to_string());
+                }
+            }
+            let mut body = Vec::new();
+            if let Some(len) = headers.get("content-length") {
+                let len: usize = len.parse().unwrap_or(0);
+                body.resize(len, 0);
+                reader.read_exact(&mut body).await?;
+            } else if headers
+                .get("transfer-encoding")
+                .is_some_and(|t| t.contains("chunked"))
+            {
+                loop {
+                    let mut size = String::new();
+                    reader.read_line(&mut size).await?;
+                    let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+                    let mut chunk = vec![0; n + 2];
+                    reader.read_exact(&mut chunk).await?;
+                    if n == 0 {
+                        break;
+                    }
+                    body.extend_from_slice(&chunk[..n]);
+                }
+            }
+            let path = target
+                .split('?')
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("/api/v10")
+                .to_string();
+            let content_type = headers.get("content-type").cloned().unwrap_or_default();
+            let (json_body, files) = parse_body(&content_type, &body);
+            let (status, answer) = self.route(&method, &path, json_body, files);
+            let text = answer.map(|v| v.to_string()).unwrap_or_default();
+            let reason = match status {
+                200 => "OK",
+                204 => "No Content",
+                403 => "Forbidden",
+                _ => "Not Found",
+            };
+            let head = format!(
+                "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n",
+                text.len()
+            );
+            write.write_all(head.as_bytes()).await?;
+            write.write_all(text.as_bytes()).await?;
+            write.flush().await?;
+        }
+    }
+
+    fn record(&self, method: &str, path: &str, json: &Value, files: &[(String, Vec<u8>)]) -> usize {
+        let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
+        self.state.lock().unwrap().requests.push(Recorded {
+            seq,
+            method: method.to_string(),
+            path: path.to_string(),
+            json: json.clone(),
+            files: files.to_vec(),
+            at: Instant::now(),
+        });
+        seq
+    }
+
+    fn route(
+        &self,
+        method: &str,
+        path: &str,
+        body: Value,
+        files: Vec<(String, Vec<u8>)>,
+    ) -> (u16, Option<Value>) {
+        let seq = self.record(method, path, &body, &files);
+        let answer = self.answer(method, path, &body, &files, seq);
+        self.changed.notify_waiters();
+        answer
+    }
+
+    fn answer(
+        &self,
+        method: &str,
+        path: &str,
+        body: &Value,
+        files: &[(String, Vec<u8>)],
+        seq: usize,
+    ) -> (u16, Option<Value>) {
+        let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+        let not_found = (
+            404,
+            Some(json!({"code": 10008, "message": "Unknown Message"})),
+        );
+        match (method, parts.as_slice()) {
+            ("GET", ["gateway"]) => (
+                200,
+                Some(json!({"url": format!("ws://127.0.0.1:{}", self.ws_port)})),
+            ),
+            ("PUT", ["applications", _, "commands"])
+            | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
+                let list: Vec<Value> = body
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|c| {
+                        json!({"id": self.id().to_string(), "application_id": APP_ID.to_string(),
+                               "version": "1", "type": 1, "name": c["name"],
+                               "description": c["description"], "options": [],
+                               "default_member_permissions": null, "nsfw": false})
+                    })
+                    .collect();
+                (200, Some(Value::Array(list)))
+            }
+            ("POST", ["interactions", _, token, "callback"]) => {
+                let mut st = self.state.lock().unwrap();
+                st.acks
+                    .entry(token.to_string())
+                    .or_insert_with(Instant::now);
+                let kind = body["type"].as_u64().unwrap_or(0);
+                let ephemeral = body["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0;
+                if kind == 5 || kind == 4 {
+                    // A (deferred) response message exists from now on.
+                    let id = self.id();
+                    let (user, channel) = st
+                        .interactions
+                        .get(*token)
+                        .map(|p| (p.user, p.channel))
+                        .unwrap_or((0, 0));
+                    let dm = st.dm_channels.contains_key(&channel);
+                    let msg = Msg {
+                        id,
+                        channel,
+                        content: body["data"]["content"].as_str().unwrap_or("").to_string(),
+                        buttons: Vec::new(),
+                        ephemeral,
+                        viewer: if ephemeral || dm { Some(user) } else { None },
+                        changed: seq,
+                        files: Vec::new(),
+                        pinned: false,
+                        object: Value::Null,
+                    };
+                    st.messages.insert(id, msg);
+                    if let Some(p) = st.interactions.get_mut(*token) {
+                        p.original = Some(id);
+                        p.ephemeral = ephemeral;
+                    }
+                    drop(st);
+                    self.refresh_object(id);
+                }
+                (204, None)
+            }
+            ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
+                let original = self
+                    .state
+                    .lock()
+                    .unwrap()
+                    .interactions
+                    .get(*token)
+                    .and_then(|p| p.original);
+                match original {
+                    Some(id) => {
+                        self.apply_edit(id, body, files, seq);
+                        (200, self.message(id).map(|m| m.object))
+                    }
+                    None => not_found,
+                }
+            }
+            ("DELETE", ["webhooks", _, token, "messages", "@original"]) => {
+                let mut st = self.state.lock().unwrap();
+                if let Some(id) = st.interactions.get(*token).and_then(|p| p.original) {
+                    st.messages.remove(&id);
+                }
+                (204, None)
+            }
+            ("POST", ["webhooks", _, token]) => {
+                let pending = self.state.lock().unwrap().interactions.get(*token).cloned();
+                let Some(p) = pending else {
+                    return not_found;
+                };
+                let ephemeral = body["flags"].as_u64().unwrap_or(0) & 64 != 0;
+                let dm = self
+                    .state
+                    .lock()
+                    .unwrap()
+                    .dm_channels
+                    .contains_key(&p.channel);
+                let viewer = if ephemeral || dm { Some(p.user) } else { None };
+                let id = self.new_message(p.channel, body, files, ephemeral, viewer, seq);
+                (200, self.message(id).map(|m| m.object))
+            }
+            ("POST", ["users", "@me", "channels"]) => {
+                let user: u64 = body["recipient_id"]
+                    .as_str()
+                    .and_then(|s| s.parse().ok())
+                    .or_else(|| body["recipient_id"].as_u64())
+                    .unwrap_or(0);
+                let channel = {
+                    let mut st = self.state.lock().unwrap();
+                    match st.dm_of_user.get(&user) {
+                        Some(c) => *c,
+                        None => {
+                            let c = self.id();
+                            st.dm_of_user.insert(user, c);
+                            st.dm_channels.insert(c, user);
+                            c
+                        }
+                    }
+                };
+                (
+                    200,
+                    Some(
+                        json!({"id": channel.to_string(), "type": 1, "last_message_id": null,
+                                "recipients": [self.user_object(user)]}),
+                    ),
+                )
+            }
+            ("POST", ["channels", channel, "messages"]) => {
+                let channel: u64 = channel.parse().unwrap_or(0);
+                let dm_user = self
+                    .state
+                    .lock()
+                    .unwrap()
+                    .dm_channels
+                    .get(&channel)
+                    .copied();
+                if let Some(u) = dm_user {
+                    if self.state.lock().unwrap().refuse_dm.contains(&u) {
+                        return (
+                            403,
+                            Some(
+                                json!({"code": 50007, "message": "Cannot send messages to this user"}),
+                            ),
+                        );
+                    }
+                }
+                let id = self.new_message(channel, body, files, false, dm_user, seq);
+                (200, self.message(id).map(|m| m.object))
+            }
+            ("PATCH", ["channels", _, "messages", message]) => {
+                let id: u64 = message.parse().unwrap_or(0);
+                if self.message(id).is_none() {
+                    return not_found;
+                }
+                self.apply_edit(id, body, files, seq);
+                (200, self.message(id).map(|m| m.object))
+            }
+            ("PUT", ["channels", _, "pins", message]) => {
+                let id: u64 = message.parse().unwrap_or(0);
+                if let Some(m) = self.state.lock().unwrap().messages.get_mut(&id) {
+                    m.pinned = true;
+                }
+                (204, None)
+            }
+            _ => (404, Some(json!({"code": 0, "message": "not in the fake"}))),
+        }
+    }
+
+    fn new_message(
+        &self,
+        channel: u64,
+        body: &Value,
+        files: &[(String, Vec<u8>)],
+        ephemeral: bool,
+        viewer: Option<u64>,
+        seq: usize,
+    ) -> u64 {
+        let id = self.id();
+        let msg = Msg {
+            id,
+            channel,
+            content: body["content"].as_str().unwrap_or("").to_string(),
+            buttons: buttons_of(body),
+            ephemeral,
+            viewer,
+            changed: seq,
+            files: files.iter().map(|(n, _)| n.clone()).collect(),
+            pinned: false,
+            object: Value::Null,
+        };
+        self.state.lock().unwrap().messages.insert(id, msg);
+        self.refresh_object(id);
+        id
+    }
+
+    fn apply_edit(&self, id: u64, body: &Value, files: &[(String, Vec<u8>)], seq: usize) {
+        {
+            let mut st = self.state.lock().unwrap();
+            let Some(m) = st.messages.get_mut(&id) else {
+                return;
+            };
+            if let Some(c) = body["content"].as_str() {
+                m.content = c.to_string();
+            }
+            if body.get("components").is_some() {
+                m.buttons = buttons_of(body);
+            }
+            if body.get("attachments").is_some() {
+                m.files = files.iter().map(|(n, _)| n.clone()).collect();
+            }
+            m.changed = seq;
+        }
+        self.refresh_object(id);
+    }
+
+    /// Rebuilds the Message object the fake answers with (and puts in clicks).
+    fn refresh_object(&self, id: u64) {
+        let bot = self.bot_object();
+        let mut st = self.state.lock().unwrap();
+        let Some(m) = st.messages.get_mut(&id) else {
+            return;
+        };
+        let rows: Vec<Value> = m
+            .buttons
+            .chunks(5)
+            .map(|row| {
+                json!({"type": 1, "components": row.iter().map(|(id, label)| json!({
+                    "type": 2, "style": 2, "custom_id": id, "label": label
+                })).collect::<Vec<_>>()})
+            })
+            .collect();
+        m.object = json!({
+            "id": m.id.to_string(),
+            "channel_id": m.channel.to_string(),
+            "author": bot,
+            "content": m.content,
+            "timestamp": "2024-01-01T00:00:00.000000+00:00",
+            "edited_timestamp": null,
+            "tts": false,
+            "mention_everyone": false,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "pinned": m.pinned,
+            "type": 0,
+            "flags": if m.ephemeral { 64 } else { 0 },
+            "components": rows,
+        });
+    }
+}
+
+fn buttons_of(body: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for row in body["components"].as_array().into_iter().flatten() {
+        for b in row["components"].as_array().into_iter().flatten() {
+            out.push((
+                b["custom_id"].as_str().unwrap_or("").to_string(),
+                b["label"].as_str().unwrap_or("").to_string(),
+            ));
+        }
+    }
+    out
+}
+
+/// The JSON of a body (`payload_json` of a multipart one) and its files.
+fn parse_body(content_type: &str, body: &[u8]) -> (Value, Vec<(String, Vec<u8>)>) {
+    if let Some(boundary) = content_type
+        .split(';')
+        .find_map(|p| p.trim().strip_prefix("boundary="))
+    {
+        let boundary = boundary.trim_matches('"');
+        let delimiter = format!("--{boundary}");
+        let mut json = Value::Null;
+        let mut files = Vec::new();
+        for part in split_bytes(body, delimiter.as_bytes()) {
+            let Some(head_end) = find(part, b"\r\n\r\n") else {
+                continue;
+            };
+            let head = String::from_utf8_lossy(&part[..head_end]).to_string();
+            let mut data = &part[head_end + 4..];
+            if data.ends_with(b"\r\n") {
+                data = &data[..data.len() - 2];
+            }
+            let name = attr(&head, "name").unwrap_or_default();
+            if name == "payload_json" {
+                json = serde_json::from_slice(data).unwrap_or(Value::Null);
+            } else if let Some(file) = attr(&head, "filename") {
+                files.push((file, data.to_vec()));
+            }
+        }
+        return (json, files);
+    }
+    (
+        serde_json::from_slice(body).unwrap_or(Value::Null),
+        Vec::new(),
+    )
+}
+
+fn attr(head: &str, key: &str) -> Option<String> {
+    let pat = format!("{key}=\"");
+    let start = head.find(&pat)? + pat.len();
+    let end = head[start..].find('"')? + start;
+    Some(head[start..end].to_string())
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn split_bytes<'a>(hay: &'a [u8], delim: &[u8]) -> Vec<&'a [u8]> {
+    let mut out = Vec::new();
+    let mut rest = hay;
+    while let Some(i) = find(rest, delim) {
+        if i > 0 {
+            out.push(&rest[..i]);
+        }
+        rest = &rest[i + delim.len()..];
+    }
+    out
+}
