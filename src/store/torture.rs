@@ -91,33 +91,52 @@ pub fn next_move(
 /// Game `seed` after `moves` driver moves on the bare engine (fewer if it ends first): the
 /// state an uninterrupted run reaches, and the number of moves made.
 pub fn reference(data: &GameData, seed: u64, moves: u64) -> (GameState, u64) {
+    let mut trace = reference_trace(data, seed, moves);
+    let made = trace.len() as u64 - 1;
+    (trace.pop().unwrap_or_else(|| unreachable_setup(seed)), made)
+}
+
+fn unreachable_setup(seed: u64) -> GameState {
+    panic!("torture options of seed {seed} do not set up")
+}
+
+/// The states of game `seed` on the bare engine after 0, 1, 2, … `moves` driver moves (fewer
+/// if it ends first).
+pub fn reference_trace(data: &GameData, seed: u64, moves: u64) -> Vec<GameState> {
     let options = torture_options(seed);
     let names = crate::sim::seat_names(options.players);
-    let Ok(mut state) = engine::new_game(data, &options, &names) else {
-        panic!("torture options of seed {seed} do not set up");
+    let Ok(start) = engine::new_game(data, &options, &names) else {
+        return vec![unreachable_setup(seed)];
     };
-    // Per log entry: for a batch, the seat and the state before it.
-    let mut log: Vec<Option<(usize, GameState)>> = Vec::new();
+    let mut trace = vec![start];
+    // Per log entry: the seat of a batch (None for an undo record).
+    let mut seats: Vec<Option<usize>> = Vec::new();
+    // Per log entry: the index in `trace` of the state before it.
+    let mut before: Vec<usize> = Vec::new();
     for step in 0..moves {
-        let undoable = log.last().and_then(|e| e.as_ref().map(|(seat, _)| *seat));
-        match next_move(data, &state, undoable, seed, step) {
-            None => return (state, step),
+        let Some(state) = trace.last() else { break };
+        let undoable = seats.last().copied().flatten();
+        match next_move(data, state, undoable, seed, step) {
+            None => break,
             Some(Move::Batch { seat, decisions }) => {
-                let before = state.clone();
-                if engine::apply_batch(data, &mut state, seat, &decisions).is_err() {
-                    panic!("seed {seed} move {step}: the driver chose a refused batch");
+                let mut next = state.clone();
+                if let Err(e) = engine::apply_batch(data, &mut next, seat, &decisions) {
+                    panic!("seed {seed} move {step}: the driver chose a refused batch: {e}");
                 }
-                log.push(Some((seat, before)));
+                before.push(trace.len() - 1);
+                seats.push(Some(seat));
+                trace.push(next);
             }
             Some(Move::Undo { .. }) => {
-                if let Some(Some((_, before))) = log.last() {
-                    state = before.clone();
-                }
-                log.push(None);
+                let undone = before.last().map_or(0, |&i| i);
+                let back = trace[undone].clone();
+                before.push(trace.len() - 1);
+                seats.push(None);
+                trace.push(back);
             }
         }
     }
-    (state, moves)
+    trace
 }
 
 /// Finds or creates torture game `seed` (in channel `seed`).

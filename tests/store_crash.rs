@@ -1,0 +1,182 @@
+//! Crash safety: 200 seeded games are interrupted and restored, and each restored game must
+//! equal an uninterrupted run of the same seed up to its last committed move (GameState ==).
+//! 20 of them run in a child process (`skymines store-torture`) that is SIGKILLed at random
+//! points, several times; the other 180 get failures injected inside the move transaction
+//! (after the decisions, after the snapshot, before the commit) and are closed and reopened at
+//! random points. Snapshots come every K = 2..6 moves, so restores replay across snapshots;
+//! undo records are part of the games.
+
+mod store_support;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use skymines::store::torture::{reference_trace, torture_game};
+use skymines::store::{FailPoint, StoreError};
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+use store_support::*;
+
+#[test]
+fn sigkilled_runs_restore_to_their_last_committed_move() {
+    let exe = env!("CARGO_BIN_EXE_skymines");
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eed);
+    let (rounds, per_round) = (3u64, 40u64);
+    let (mut mid_run, mut kills) = (0, 0);
+    for seed in 1000..1020u64 {
+        let dir = TempDir::new("kill");
+        let db = dir.db();
+        let k = 2 + seed % 5;
+        let trace = reference_trace(&data(), seed, rounds * per_round);
+        assert_eq!(
+            trace.len() as u64,
+            rounds * per_round + 1,
+            "seed {seed} lasts long enough"
+        );
+        let mut seq = 0;
+        for round in 1..=rounds {
+            // Each run continues the game towards a further target and is killed on the way.
+            let target = round * per_round;
+            let mut child = Command::new(exe)
+                .args(["store-torture", "--db"])
+                .arg(&db)
+                .args(["--seed", &seed.to_string(), "--moves", &target.to_string()])
+                .args(["--snapshot-every", &k.to_string()])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("the helper starts");
+            // Most often after it reported a random number of committed moves (it is then
+            // busy with the next one), sometimes while it is still opening the store.
+            if rng.gen_ratio(5, 6) {
+                let wait_for = rng.gen_range(0..per_round - 1);
+                if let Some(out) = child.stdout.take() {
+                    let mut lines = BufReader::new(out).lines();
+                    let _ready = lines.next();
+                    for _ in 0..wait_for {
+                        if lines.next().is_none() {
+                            break;
+                        }
+                    }
+                    std::thread::sleep(Duration::from_micros(rng.gen_range(0..300)));
+                }
+            } else {
+                std::thread::sleep(Duration::from_micros(rng.gen_range(0..3_000)));
+            }
+            if child.kill().is_ok() {
+                kills += 1;
+            }
+            let _ = child.wait();
+
+            let (store, report) = open(&db, k);
+            assert!(
+                report.damaged.is_empty(),
+                "seed {seed}: {:?}",
+                report.damaged
+            );
+            let Some(game) = store.game_in_channel(seed).expect("lookup") else {
+                continue; // killed before the game was created
+            };
+            assert_eq!((report.restored, report.verified), (1, 1), "seed {seed}");
+            let (state, now) = store.live_state(game).expect("state");
+            assert_eq!(store.log(game).expect("log").len() as u64, now);
+            assert!(now >= seq, "seed {seed}: committed moves never disappear");
+            assert_eq!(*state, trace[now as usize], "seed {seed} after {now} moves");
+            if now > seq && now < target {
+                mid_run += 1;
+            }
+            seq = now;
+        }
+        // And it plays on to the end like an uninterrupted run.
+        let (store, _) = open(&db, k);
+        let game = torture_game(&store, seed).expect("game");
+        let end = rounds * per_round;
+        skymines::store::torture::drive(&store, game, seed, end, |_| {}).expect("drive");
+        assert_eq!(
+            *store.live_state(game).expect("state").0,
+            trace[end as usize]
+        );
+    }
+    assert!(kills >= 30, "{kills} kills");
+    assert!(
+        mid_run >= 30,
+        "only {mid_run} of 60 runs were killed mid-run"
+    );
+}
+
+#[test]
+fn injected_failures_and_reopening_lose_nothing() {
+    let points = [
+        FailPoint::AfterDecisions,
+        FailPoint::AfterSnapshot,
+        FailPoint::BeforeCommit,
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(0xfa11);
+    let (mut failures, mut reopens, mut undos) = (0, 0, 0);
+    for seed in 2000..2180u64 {
+        let dir = TempDir::new("fail");
+        let k = 2 + seed % 5;
+        let moves = 24 + seed % 24;
+        let trace = reference_trace(&data(), seed, moves);
+        assert_eq!(trace.len() as u64, moves + 1);
+        let (mut store, _) = open(&dir.db(), k);
+        let game = torture_game(&store, seed).expect("game");
+        loop {
+            let (before, seq) = store.live_state(game).expect("state");
+            assert_eq!(
+                *before, trace[seq as usize],
+                "seed {seed} after {seq} moves"
+            );
+            if seq >= moves {
+                break;
+            }
+            if rng.gen_ratio(1, 3) {
+                let point = points[rng.gen_range(0..points.len())];
+                store.fail_next(point);
+                match step(&store, game, seed) {
+                    Some(Err(StoreError::Injected(p))) => assert_eq!(p, point),
+                    other => panic!("seed {seed}: expected the injected failure, got {other:?}"),
+                }
+                failures += 1;
+                let (after, seq_after) = store.live_state(game).expect("state");
+                assert_eq!((seq_after, *after == *before), (seq, true), "seed {seed}");
+                assert_eq!(store.log(game).expect("log").len() as u64, seq);
+                assert_eq!(store.game(game).expect("game").seq, seq);
+            }
+            if rng.gen_ratio(1, 5) {
+                drop(store);
+                let (s, report) = open(&dir.db(), k);
+                store = s;
+                reopens += 1;
+                assert!(
+                    report.damaged.is_empty(),
+                    "seed {seed}: {:?}",
+                    report.damaged
+                );
+                assert_eq!((report.restored, report.verified), (1, 1), "seed {seed}");
+                continue;
+            }
+            let done = step(&store, game, seed)
+                .expect("the game goes on")
+                .expect("the move is stored");
+            assert_eq!(done, seq + 1);
+            if matches!(
+                store.last_entry(game).expect("last"),
+                Some(skymines::store::LogEntry::Undo { .. })
+            ) {
+                undos += 1;
+            }
+        }
+        drop(store);
+        let (store, report) = open(&dir.db(), k);
+        assert_eq!(report.verified, 1);
+        assert_eq!(
+            *store.live_state(game).expect("state").0,
+            trace[moves as usize],
+            "seed {seed}"
+        );
+    }
+    assert!(failures > 500, "{failures} failures");
+    assert!(reopens > 300, "{reopens} reopens");
+    assert!(undos > 100, "{undos} undos");
+}

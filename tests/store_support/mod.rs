@@ -1,0 +1,108 @@
+//! Helpers shared by the store tests: the data, throw-away folders, stores with a given K, and
+//! seeded games played through the store or on the bare engine.
+#![allow(dead_code)]
+
+use skymines::data::GameData;
+use skymines::engine::GameState;
+use skymines::store::torture::{next_move, reference, torture_game, Move};
+use skymines::store::{GameId, LogEntry, RestoreReport, Store, StoreError, StoreOptions};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// The built-in component data, loaded once.
+pub fn data() -> Arc<GameData> {
+    static DATA: OnceLock<Arc<GameData>> = OnceLock::new();
+    DATA.get_or_init(|| Arc::new(GameData::embedded().expect("the built-in data loads")))
+        .clone()
+}
+
+/// A folder removed when dropped. On a RAM disk (/dev/shm) when there is one: the tests
+/// kill processes and inject failures, they do not cut the power, so flushes to a real disk
+/// would only make them slow (the benchmark measures on the real disk).
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let shm = Path::new("/dev/shm");
+        let base = if shm.is_dir() {
+            shm.to_path_buf()
+        } else {
+            std::env::temp_dir()
+        };
+        let dir = base.join(format!(
+            "skymines-store-{}-{name}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    pub fn db(&self) -> PathBuf {
+        self.0.join("games.db")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn options(k: u64) -> StoreOptions {
+    StoreOptions {
+        snapshot_every: k,
+        ..StoreOptions::default()
+    }
+}
+
+pub fn open(path: &Path, k: u64) -> (Store, RestoreReport) {
+    Store::open(path, data(), options(k)).expect("the store opens")
+}
+
+/// One driver move of torture game `seed` through the store (None: the game is over).
+pub fn step(store: &Store, game: GameId, seed: u64) -> Option<Result<u64, StoreError>> {
+    let (state, seq) = store.live_state(game).ok()?;
+    let undoable = match store.last_entry(game) {
+        Ok(Some(LogEntry::Batch { seat, .. })) => Some(seat),
+        Ok(_) => None,
+        Err(e) => return Some(Err(e)),
+    };
+    Some(
+        match next_move(store.data(), &state, undoable, seed, seq)? {
+            Move::Batch { seat, decisions } => store.apply(game, seat, &decisions).map(|o| o.seq),
+            Move::Undo { seat } => store.undo(game, seat).map(|o| o.seq),
+        },
+    )
+}
+
+/// Plays torture game `seed` to `moves` log entries; returns the game.
+pub fn play(store: &Store, seed: u64, moves: u64) -> GameId {
+    let game = torture_game(store, seed).expect("the game is created");
+    skymines::store::torture::drive(store, game, seed, moves, |_| {}).expect("the moves store");
+    game
+}
+
+/// Torture game `seed` after `moves` moves on the bare engine.
+pub fn expected(seed: u64, moves: u64) -> GameState {
+    let (state, made) = reference(&data(), seed, moves);
+    assert_eq!(made, moves, "seed {seed}: the reference game ended early");
+    state
+}
+
+/// The file's bytes (with its WAL, if any).
+pub fn bytes(path: &Path) -> (Vec<u8>, Option<Vec<u8>>) {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    (
+        std::fs::read(path).expect("the file reads"),
+        std::fs::read(PathBuf::from(wal)).ok(),
+    )
+}
