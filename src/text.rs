@@ -1,6 +1,7 @@
-//! Every user-facing sentence of the chat layer lives in a message catalog per language
-//! (`assets/lang/<code>.toml`): a translation is a file, not a refactor. Templates name their
-//! arguments in braces: `"{name} joined ({count}/{total})"`.
+//! Every user-facing sentence lives in a message catalog per language
+//! (`assets/lang/<code>.toml`): the chat layer's replies and the engine's event texts alike, so a
+//! translation is a file, not a refactor. Templates name their arguments in braces:
+//! `"{name} joined ({count}/{total})"`.
 
 use std::collections::BTreeMap;
 use std::fmt::Display;
@@ -13,7 +14,7 @@ pub struct Texts {
 }
 
 /// The English catalog, built into the binary.
-const EN: &str = include_str!("../../assets/lang/en.toml");
+const EN: &str = include_str!("../assets/lang/en.toml");
 
 impl Texts {
     pub fn english() -> Texts {
@@ -59,4 +60,20 @@ impl Texts {
     pub fn t(&self, key: &str) -> String {
         self.f(key, &[])
     }
+
+    /// A template with owned arguments (as events carry them).
+    pub fn render(&self, key: &str, args: &[(String, String)]) -> String {
+        let refs: Vec<(&str, &dyn Display)> = args
+            .iter()
+            .map(|(k, v)| (k.as_str(), v as &dyn Display))
+            .collect();
+        self.f(key, &refs)
+    }
+}
+
+/// The English catalog, parsed once (events are rendered in English as they happen; the chat
+/// layer re-renders them from their key in the reader's language).
+pub fn english() -> &'static Texts {
+    static EN_TEXTS: std::sync::OnceLock<Texts> = std::sync::OnceLock::new();
+    EN_TEXTS.get_or_init(Texts::english)
 }

@@ -121,10 +121,10 @@ impl Chat {
         before: Option<&GameState>,
     ) -> Vec<Reply> {
         let mut replies = Vec::new();
-        let public: Vec<&str> = events
+        let public: Vec<String> = events
             .iter()
             .filter(|e| e.visibility == Visibility::Public)
-            .map(|e| e.text.as_str())
+            .map(|e| e.render(&self.texts))
             .collect();
         if !public.is_empty() {
             replies.push(Reply::public(public.join("\n")));
@@ -136,7 +136,7 @@ impl Chat {
                         Some((_, actor_user)) if actor_user == user => Audience::Private(user),
                         _ => Audience::Dm(user),
                     };
-                    replies.push(Reply::new(audience, e.text.clone()));
+                    replies.push(Reply::new(audience, e.render(&self.texts)));
                 }
             }
         }
@@ -317,7 +317,12 @@ impl Chat {
         prompt::offered(&self.data, &state, seat)
             .into_iter()
             .map(|d| Choice {
-                custom_id: ClickId::Decide { game, version, decision: d }.encode(),
+                custom_id: ClickId::Decide {
+                    game,
+                    version,
+                    decision: d,
+                }
+                .encode(),
                 label: self.label(&state, seat, d),
             })
             .collect()
@@ -525,7 +530,7 @@ impl Chat {
                     .into_iter()
                     .filter(|e| e.visibility == Visibility::Public)
                 {
-                    lines.push((*seq, *s, e.text));
+                    lines.push((*seq, *s, e.render(&self.texts)));
                 }
             }
         }

@@ -12,17 +12,16 @@ mod describe;
 mod game;
 mod lobby;
 mod prompt;
-pub mod text;
 mod weeks;
 
 use crate::data::GameData;
 use crate::store::{GameId, Location, Store};
+pub use crate::text::Texts;
+pub use adapter::{click_game, open_click_id, Suggestion};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
-pub use adapter::{click_game, open_click_id, Suggestion};
-pub use text::Texts;
 
 /// Who is speaking. Ids are Discord user ids (the local mode derives them from names).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -229,7 +228,10 @@ impl Chat {
     /// Handles one request; never panics on user input, always answers something.
     pub fn handle(&self, req: &Request) -> Vec<Reply> {
         if self.rate_limited(req.user.id) {
-            return vec![Reply::private(req.user.id, self.texts.t("error.rate_limited"))];
+            return vec![Reply::private(
+                req.user.id,
+                self.texts.t("error.rate_limited"),
+            )];
         }
         let result = match &req.input {
             Input::Command { name, options } => self.command(req, name, options),

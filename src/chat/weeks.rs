@@ -11,7 +11,9 @@ impl Chat {
     pub(crate) fn mygames(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let mut lines = Vec::new();
         for game in self.store.live_games() {
-            let Ok(Some(seat)) = self.seat_of(game, req.user.id) else { continue };
+            let Ok(Some(seat)) = self.seat_of(game, req.user.id) else {
+                continue;
+            };
             let (Ok(record), Ok(state)) = (self.store.game(game), self.store.state(game)) else {
                 continue;
             };
@@ -56,7 +58,10 @@ impl Chat {
         let Some(who) = opts.get("player") else {
             return Ok(vec![self.status_reply(game, &state)]);
         };
-        let wanted = who.trim_start_matches("<@").trim_end_matches('>').trim_start_matches('@');
+        let wanted = who
+            .trim_start_matches("<@")
+            .trim_end_matches('>')
+            .trim_start_matches('@');
         let seats = self.store.seats(game).map_err(|e| e.to_string())?;
         let seat = seats
             .iter()
@@ -86,7 +91,9 @@ impl Chat {
                 .map(|png| Image {
                     file_name: format!("skymines-{game}-player-{}.png", seat + 1),
                     png,
-                    alt: self.texts.f("alt.player", &[("name", &state.seats[seat].name)]),
+                    alt: self
+                        .texts
+                        .f("alt.player", &[("name", &state.seats[seat].name)]),
                 })
         } else {
             None
@@ -101,7 +108,9 @@ impl Chat {
             return false;
         }
         let now = self.clock.now_ms();
-        let Ok(mut recent) = self.recent.lock() else { return false };
+        let Ok(mut recent) = self.recent.lock() else {
+            return false;
+        };
         let times = recent.entry(user).or_default();
         times.retain(|t| now - *t < window);
         if times.len() >= limit {

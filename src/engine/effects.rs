@@ -11,7 +11,10 @@ use crate::data::{CardId, Company, GameData, Resource};
 pub(crate) fn gain_coins(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
     if n > 0 {
         state.seats[seat].coins += n;
-        ctx.public(format!("{} gains {n} CrypCoin", state.seats[seat].name));
+        ctx.say(
+            "event.gain_coins",
+            &[("name", &state.seats[seat].name), ("n", &n)],
+        );
     }
 }
 
@@ -40,22 +43,21 @@ pub(crate) fn tank(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
     state.seats[seat].tank = to as u8;
     state.seats[seat].tank_steps_this_action += n;
     ctx.count("tank_steps");
-    ctx.public(format!(
-        "{} moves the helium-3 marker {} step(s) to {}",
-        state.seats[seat].name,
-        to - from,
-        to
-    ));
+    ctx.say(
+        "event.tank",
+        &[
+            ("name", &state.seats[seat].name),
+            ("steps", &(to - from)),
+            ("to", &to),
+        ],
+    );
     // The ON switch fires when the marker reaches or passes its space (DECISIONS A1, C-6).
     if from < track.on_step && to >= track.on_step {
         let slot = ctx.data.player_board.tank_slot();
         if !state.seats[seat].slot_on[slot] {
             state.seats[seat].slot_on[slot] = true;
             ctx.count("tank_on_switch");
-            ctx.public(format!(
-                "{} switches on the left additional action slot (from the next round)",
-                state.seats[seat].name
-            ));
+            ctx.say("event.slot_on_left", &[("name", &state.seats[seat].name)]);
         }
     }
     if overflow > 0 {
@@ -104,12 +106,14 @@ pub(crate) fn track_step(ctx: &mut Ctx, state: &mut GameState, seat: usize, comp
     if let Some(b) = track.barrier_after(pos) {
         pay(ctx, state, seat, b.cost);
         ctx.count("money_barrier_paid");
-        ctx.public(format!(
-            "{} pays {} CrypCoin at the money barrier on the {} track",
-            state.seats[seat].name,
-            b.cost,
-            data.company_name(company)
-        ));
+        ctx.say(
+            "event.barrier_paid",
+            &[
+                ("name", &state.seats[seat].name),
+                ("cost", &b.cost),
+                ("company", &data.company_name(company)),
+            ],
+        );
     }
     state.seats[seat].track_pos[ci] = (pos + 1) as u8;
     if let Some((_, th)) = track.threshold_after(pos) {
@@ -125,10 +129,10 @@ pub(crate) fn track_step(ctx: &mut Ctx, state: &mut GameState, seat: usize, comp
         if let Some(bi) = data.tracks.bonuses.iter().position(|b| b.id == th.unlocks) {
             if !state.seats[seat].is_luna() {
                 state.seats[seat].bonus_pending |= 1 << bi;
-                ctx.public(format!(
-                    "{} unlocks the track bonus {} (usable from the next turn)",
-                    state.seats[seat].name, th.unlocks
-                ));
+                ctx.say(
+                    "event.bonus_unlocked",
+                    &[("name", &state.seats[seat].name), ("bonus", &th.unlocks)],
+                );
             }
         }
     }
@@ -373,10 +377,7 @@ pub(crate) fn research_screen_entered(
         if !state.seats[seat].slot_on[slot] {
             state.seats[seat].slot_on[slot] = true;
             ctx.count("research_on_switch");
-            ctx.public(format!(
-                "{} switches on the right additional action slot (from the next round)",
-                state.seats[seat].name
-            ));
+            ctx.say("event.slot_on_right", &[("name", &state.seats[seat].name)]);
         }
     }
     if to as u32 == track.final_screen {

@@ -23,18 +23,41 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub fn public(&mut self, text: String) {
+    /// A public event: message `key` of the catalog with its arguments.
+    pub fn say(&mut self, key: &str, args: &[(&str, &dyn std::fmt::Display)]) {
+        self.push(Visibility::Public, key, args);
+    }
+
+    /// An event only `seat` may see.
+    pub fn tell(&mut self, seat: usize, key: &str, args: &[(&str, &dyn std::fmt::Display)]) {
+        self.push(Visibility::Private(seat), key, args);
+    }
+
+    fn push(&mut self, visibility: Visibility, key: &str, args: &[(&str, &dyn std::fmt::Display)]) {
+        let args: Vec<(String, String)> = args
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let text = crate::text::english().render(key, &args);
         self.events.push(Event {
-            visibility: Visibility::Public,
+            visibility,
+            key: key.to_string(),
+            args,
             text,
         });
     }
 
+    /// A public event given as finished English text (prefer `say`: this one cannot be
+    /// translated).
+    #[allow(dead_code)]
+    pub fn public(&mut self, text: String) {
+        self.say("event.text", &[("text", &text)]);
+    }
+
+    /// A private event given as finished English text (prefer `tell`).
+    #[allow(dead_code)]
     pub fn private(&mut self, seat: usize, text: String) {
-        self.events.push(Event {
-            visibility: Visibility::Private(seat),
-            text,
-        });
+        self.tell(seat, "event.text", &[("text", &text)]);
     }
 
     /// Records that a rule fired (for `decision_coverage`).
@@ -269,12 +292,13 @@ fn setup_perform(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decision) {
                 .collect();
             seat_state.token = Some(token as usize);
             st.spare_tokens.extend(other);
-            ctx.private(
+            ctx.tell(
                 seat,
-                format!(
-                    "You keep starting research token {}",
-                    ctx.data.research.starting_tokens[token as usize].id
-                ),
+                "event.token_kept",
+                &[(
+                    "token",
+                    &ctx.data.research.starting_tokens[token as usize].id,
+                )],
             );
             if st.seats.iter().all(|x| x.is_luna() || x.token.is_some()) {
                 // Everyone has chosen: reveal together and carry out step 13.
@@ -288,10 +312,10 @@ fn setup_perform(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decision) {
                         .token
                         .map(|t| ctx.data.research.starting_tokens[t].id.clone())
                         .unwrap_or_default();
-                    ctx.public(format!(
-                        "{} reveals starting research token {id}",
-                        st.seats[i].name
-                    ));
+                    ctx.say(
+                        "event.token_revealed",
+                        &[("name", &st.seats[i].name), ("token", &id)],
+                    );
                 }
             }
         }
@@ -383,7 +407,7 @@ fn planning_perform(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decision)
             st.seats[seat].planned = true;
             let name = st.seats[seat].name.clone();
             let n = st.seats[seat].slots.iter().flatten().count();
-            ctx.public(format!("{name} has planned ({n} card(s) face down)"));
+            ctx.say("event.planned", &[("name", &name), ("n", &n)]);
             maybe_reveal(ctx, st);
         }
         _ => {}
@@ -412,15 +436,15 @@ fn maybe_reveal(ctx: &mut Ctx, state: &mut GameState) {
             .flatten()
             .map(|c| data.card(c.card()).label())
             .collect();
-        ctx.public(format!(
-            "{} reveals: {}",
-            state.seats[i].name,
-            if cards.is_empty() {
-                "no cards".to_string()
-            } else {
-                cards.join(", ")
-            }
-        ));
+        let cards = if cards.is_empty() {
+            "-".to_string()
+        } else {
+            cards.join(", ")
+        };
+        ctx.say(
+            "event.reveals",
+            &[("name", &state.seats[i].name), ("cards", &cards)],
+        );
     }
     // After the humans' cards are face up, Luna fills her majority slots.
     super::luna::reveal_majority(ctx, state);

@@ -88,7 +88,7 @@ pub(crate) fn add_seat(ctx: &mut Ctx, state: &mut GameState, level: u8) {
         let pick = rand::Rng::gen_range(&mut state.rng, 0..state.spare_tokens.len());
         let token = state.spare_tokens.remove(pick);
         let t = &data.research.starting_tokens[token];
-        ctx.public(format!("Luna applies the starting bonus of token {}", t.id));
+        ctx.say("event.luna_token", &[("token", &t.id)]);
         for bonus in &t.start_bonus {
             if bonus.track == "tank" {
                 tank(ctx, state, me, bonus.n);
@@ -182,13 +182,18 @@ pub(crate) fn reveal_majority(ctx: &mut Ctx, state: &mut GameState) {
                     l.majority[m] = Some(card);
                 }
                 let c = &data.luna_cards.cards[card as usize];
-                ctx.public(format!(
-                    "Luna's {} majority card shows {}/{} and {} scientist icon(s)",
-                    if m == 0 { "left" } else { "right" },
-                    c.majority.left,
-                    c.majority.right,
-                    c.majority.scientists
-                ));
+                ctx.say(
+                    if m == 0 {
+                        "event.luna_majority_left"
+                    } else {
+                        "event.luna_majority_right"
+                    },
+                    &[
+                        ("left", &c.majority.left),
+                        ("right", &c.majority.right),
+                        ("scientists", &c.majority.scientists),
+                    ],
+                );
                 match c.reveal {
                     Some(LunaReveal::GainHelium { n }) => tank(ctx, state, seat, n),
                     Some(LunaReveal::AdvanceResearch { n }) => research(ctx, state, seat, n),
@@ -273,7 +278,7 @@ pub(crate) fn take_turn(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
             .unwrap_or('b');
         let c = &data.luna_cards.cards[card as usize];
         ctx.count("luna_turn");
-        ctx.public(format!("Luna plays card {} from slot {letter}", c.id));
+        ctx.say("event.luna_card", &[("card", &c.id), ("slot", &letter)]);
         let mut selected: Vec<Company> = Vec::new();
         for action in &c.actions {
             ctx.count(action.kind());
@@ -313,15 +318,19 @@ fn end_of_phase(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
             if let Some(c) = l.majority[side].take() {
                 l.discard.push(c);
                 ctx.count("luna_majority_discard");
-                ctx.public(format!(
-                    "Luna discards her {} majority card",
-                    if side == 0 { "left" } else { "right" }
-                ));
+                ctx.say(
+                    if side == 0 {
+                        "event.luna_discards_left"
+                    } else {
+                        "event.luna_discards_right"
+                    },
+                    &[],
+                );
             }
         }
     }
     state.seats[seat].dropped_out = true;
-    ctx.public("Luna drops out of the Action phase".to_string());
+    ctx.say("event.luna_drops_out", &[]);
 }
 
 fn carry_out(
@@ -340,10 +349,25 @@ fn carry_out(
         LunaAction::AdvanceCompany { n, company } => {
             *selected = select(data, state, seat, *company);
             for c in selected.clone() {
-                ctx.public(format!(
-                    "Luna advances {n} on the {} track",
-                    data.company_name(c)
-                ));
+                // The summary names the rule she applied.
+                let key = match company {
+                    CompanySelector::MostValuable => "event.luna_advances_most_valuable",
+                    CompanySelector::SecondMostValuable => "event.luna_advances_second",
+                    CompanySelector::LeastValuable => "event.luna_advances_least",
+                    CompanySelector::MostValuableTwoEach => "event.luna_advances_two_valuable",
+                    CompanySelector::LeadBiggestMargin => "event.luna_advances_lead",
+                    CompanySelector::LeadBiggestMarginTwoEach => "event.luna_advances_two_lead",
+                    CompanySelector::AllFourEach => "event.luna_advances_all",
+                };
+                ctx.say(
+                    key,
+                    &[
+                        ("n", n),
+                        ("company", &data.company_name(c)),
+                        ("coins", &state.share_value(data, c)),
+                        ("margin", &margin(state, seat, c)),
+                    ],
+                );
                 track_move(ctx, state, seat, c, *n);
             }
         }
@@ -387,10 +411,10 @@ fn carry_out(
                     one_time: false,
                 });
                 state.seats[seat].markers_reserve -= 1;
-                ctx.public(format!(
-                    "Luna places a bonus marker on {}",
-                    id.replace('_', " ")
-                ));
+                ctx.say(
+                    "event.luna_bonus_marker",
+                    &[("space", &id.replace('_', " "))],
+                );
             }
         }
         LunaAction::DiscardResearchPlan(pick) => discard_plan(ctx, state, letter, pick),
@@ -463,7 +487,7 @@ fn marker_moved(
     if extra_slots && from < on_step && to >= on_step && !state.seats[seat].slot_on[slot] {
         state.seats[seat].slot_on[slot] = true;
         ctx.count("luna_slot_on");
-        ctx.public("Luna switches on an additional action slot (from the next round)".to_string());
+        ctx.say("event.luna_slot_on", &[]);
     }
     // Each Luna token reached or passed adds a grade-2 card on top of her deck.
     let Some(l) = luna_mut(state, seat) else {
@@ -721,11 +745,13 @@ fn expand(
         placed.push(sector.to_string());
     }
     if !placed.is_empty() {
-        ctx.public(format!(
-            "Luna expands {} into sector(s) {} (no rewards for her)",
-            data.company_name(company),
-            placed.join(", ")
-        ));
+        ctx.say(
+            "event.luna_expands",
+            &[
+                ("company", &data.company_name(company)),
+                ("sectors", &placed.join(", ")),
+            ],
+        );
     }
 }
 
@@ -762,10 +788,10 @@ fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, p
             l.reserve_cards.push(card);
         }
         ctx.count("luna_gain_card");
-        ctx.public(format!(
-            "Luna takes {} from display space {space}",
-            data.card(card).label()
-        ));
+        ctx.say(
+            "event.luna_takes_card",
+            &[("card", &data.card(card).label()), ("space", &space)],
+        );
     }
 }
 
@@ -785,10 +811,10 @@ fn discard_plan(ctx: &mut Ctx, state: &mut GameState, letter: char, pick: &PlanP
             if let Some(i) = space {
                 if let Some(plan) = state.research_display[i].take() {
                     ctx.count("luna_discard_plan");
-                    ctx.public(format!(
-                        "Luna discards research plan {}",
-                        data.research.plans[plan as usize].id
-                    ));
+                    ctx.say(
+                        "event.luna_discards_plan",
+                        &[("plan", &data.research.plans[plan as usize].id)],
+                    );
                     super::round::refill_research_display(state, ctx);
                 }
             }
@@ -800,10 +826,10 @@ fn discard_plan(ctx: &mut Ctx, state: &mut GameState, letter: char, pick: &PlanP
             if let Some(i) = latest {
                 state.specials[i].taken = true;
                 ctx.count("luna_discard_special");
-                ctx.public(format!(
-                    "Luna discards special research plan {}",
-                    data.research.special_plans[i].id
-                ));
+                ctx.say(
+                    "event.luna_discards_special",
+                    &[("plan", &data.research.special_plans[i].id)],
+                );
             }
         }
     }

@@ -88,11 +88,26 @@ pub enum Visibility {
     Private(usize),
 }
 
-/// Something that happened, in words a chat can show.
+/// Something that happened: a message key with its arguments (rendered in any language from
+/// `assets/lang/<code>.toml`) and its English text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
     pub visibility: Visibility,
+    pub key: String,
+    pub args: Vec<(String, String)>,
+    /// The English rendering.
     pub text: String,
+}
+
+impl Event {
+    /// The event in the language of `texts` (English text if the catalog lacks the key).
+    pub fn render(&self, texts: &crate::text::Texts) -> String {
+        if texts.has(&self.key) {
+            texts.render(&self.key, &self.args)
+        } else {
+            self.text.clone()
+        }
+    }
 }
 
 /// Why a game cannot be set up.

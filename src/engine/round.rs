@@ -14,10 +14,10 @@ pub(crate) fn start_action_phase(ctx: &mut Ctx, state: &mut GameState) {
     let first = state.first_player;
     state.active = Some(first);
     state.agenda = vec![Task::ChooseAction { seat: first }];
-    ctx.public(format!(
-        "Round {}: the Action phase begins with {}",
-        state.round, state.seats[first].name
-    ));
+    ctx.say(
+        "event.action_phase",
+        &[("round", &state.round), ("name", &state.seats[first].name)],
+    );
 }
 
 /// End of a seat's turn: refill the research display, make this turn's track bonuses usable,
@@ -90,7 +90,7 @@ fn end_action_phase(ctx: &mut Ctx, state: &mut GameState) {
     state.agenda.clear();
     if state.round as usize > state.specials.len() {
         state.phase = Phase::Finished;
-        ctx.public("The game is over: final scoring".to_string());
+        ctx.say("event.game_over", &[]);
         return;
     }
     preparation(ctx, state);
@@ -148,10 +148,13 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
     super::luna::preparation(state);
     state.phase = Phase::Planning;
     ctx.count("preparation");
-    ctx.public(format!(
-        "Round {} begins: plan your cards ({} is first player)",
-        state.round, state.seats[state.first_player].name
-    ));
+    ctx.say(
+        "event.round_begins",
+        &[
+            ("round", &state.round),
+            ("name", &state.seats[state.first_player].name),
+        ],
+    );
 }
 
 /// The bonus tile that board bonus space `space` reserves, if it is a tile space.

@@ -1117,10 +1117,14 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                 .map(|c| effects::card_units(data, state, seat, *c))
                 .sum();
             let labels: Vec<String> = chosen.iter().map(|c| data.card(*c).label()).collect();
-            ctx.public(format!(
-                "{name} uses {} for {units} unit(s)",
-                labels.join(" + ")
-            ));
+            ctx.say(
+                "event.use_resources",
+                &[
+                    ("name", &name),
+                    ("cards", &labels.join(" + ")),
+                    ("units", &units),
+                ],
+            );
             state.agenda.pop();
             state.agenda.push(Task::FlipUsed {
                 seat,
@@ -1148,10 +1152,15 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
             if let Some(card) = state.display[space as usize - 1].take() {
                 state.seats[seat].hand.push(card);
                 ctx.count("buy_with_units");
-                ctx.public(format!(
-                    "{name} acquires {} from display space {space} for {cost}",
-                    data.card(card).label()
-                ));
+                ctx.say(
+                    "event.acquire",
+                    &[
+                        ("name", &name),
+                        ("card", &data.card(card).label()),
+                        ("space", &space),
+                        ("cost", &cost),
+                    ],
+                );
             }
             state.agenda.pop();
             if units > cost {
@@ -1167,10 +1176,10 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
         }
         (Task::SpendUnits { units, .. }, Decision::TrackStep { company }) => {
             effects::track_step(ctx, state, seat, company);
-            ctx.public(format!(
-                "{name} moves 1 space on the {} track",
-                data.company_name(company)
-            ));
+            ctx.say(
+                "event.track_step",
+                &[("name", &name), ("company", &data.company_name(company))],
+            );
             if units > 1 {
                 replace_top(
                     state,
@@ -1185,14 +1194,21 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
         }
         (Task::SpendUnits { units, .. }, Decision::StopTracks) => {
             ctx.count("units_forfeited");
-            ctx.public(format!("{name} forfeits {units} unit(s)"));
+            ctx.say(
+                "event.units_forfeited",
+                &[("name", &name), ("units", &units)],
+            );
             state.agenda.pop();
         }
         (Task::ChooseExpansion { energy, .. }, Decision::ChooseCompany { company }) => {
-            ctx.public(format!(
-                "{name} expands {} with {energy} energy",
-                data.company_name(company)
-            ));
+            ctx.say(
+                "event.expands_with",
+                &[
+                    ("name", &name),
+                    ("company", &data.company_name(company)),
+                    ("energy", &energy),
+                ],
+            );
             replace_top(
                 state,
                 Task::Expand {
@@ -1234,10 +1250,10 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                 p.face_down = true;
             }
             ctx.count("flip_plan");
-            ctx.public(format!(
-                "{name} pays 2 CrypCoin to flip the plan on screen {}",
-                screen + 1
-            ));
+            ctx.say(
+                "event.flip_plan",
+                &[("name", &name), ("screen", &(screen + 1))],
+            );
             replace_top(
                 state,
                 Task::ResearchAdvance {
@@ -1264,9 +1280,7 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                     let cost = data.research.special_plans[i as usize].coin_cost;
                     effects::pay(ctx, state, seat, cost);
                     ctx.count("enter_special_plan");
-                    ctx.public(format!(
-                        "{name} pays {cost} CrypCoin to enter a special research plan"
-                    ));
+                    ctx.say("event.enter_special", &[("name", &name), ("cost", &cost)]);
                 }
             }
             let from = state.seats[seat].upload;
@@ -1305,10 +1319,14 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
         }
         (Task::TrackMove { company, steps, .. }, Decision::DeclineBarrier) => {
             ctx.count("barrier_declined");
-            ctx.public(format!(
-                "{name} stops before the money barrier on the {} track, forfeiting {steps} step(s)",
-                data.company_name(company)
-            ));
+            ctx.say(
+                "event.barrier_declined",
+                &[
+                    ("name", &name),
+                    ("company", &data.company_name(company)),
+                    ("steps", &steps),
+                ],
+            );
             state.agenda.pop();
         }
         (Task::TrackOfChoice { steps, .. }, Decision::ChooseCompany { company }) => {
@@ -1349,10 +1367,10 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
             effects::take_outpost(state, company, column as usize);
             state.removed_outposts[company.index()] += 1;
             ctx.count("remove_outpost");
-            ctx.public(format!(
-                "{name} removes an outpost of {} from the game",
-                data.company_name(company)
-            ));
+            ctx.say(
+                "event.remove_outpost",
+                &[("name", &name), ("company", &data.company_name(company))],
+            );
             if n > 1 {
                 replace_top(state, Task::RemoveOutposts { seat, n: n - 1 });
             } else {
@@ -1389,10 +1407,14 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
             if let Some(card) = state.display[space as usize - 1].take() {
                 state.seats[seat].hand.push(card);
                 ctx.count("buy_for_coins");
-                ctx.public(format!(
-                    "{name} buys {} for {cost} CrypCoin",
-                    data.card(card).label()
-                ));
+                ctx.say(
+                    "event.buy_for_coins",
+                    &[
+                        ("name", &name),
+                        ("card", &data.card(card).label()),
+                        ("cost", &cost),
+                    ],
+                );
             }
             state.agenda.pop();
         }
@@ -1402,7 +1424,10 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
         (Task::DiscardFromHand { purpose, .. }, Decision::DiscardCard { card }) => {
             state.seats[seat].hand.retain(|c| *c != card);
             state.discard.push(card);
-            ctx.public(format!("{name} discards {}", data.card(card).label()));
+            ctx.say(
+                "event.discard",
+                &[("name", &name), ("card", &data.card(card).label())],
+            );
             state.agenda.pop();
             match purpose {
                 DiscardPurpose::Coins { plus } => {
@@ -1432,19 +1457,22 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                 state.seats[seat].hand.push(card);
             }
             ctx.count("take_from_discard");
-            ctx.public(format!(
-                "{name} pays 2 CrypCoin and takes {} from the discard pile",
-                data.card(card).label()
-            ));
+            ctx.say(
+                "event.take_from_discard",
+                &[("name", &name), ("card", &data.card(card).label())],
+            );
             state.agenda.pop();
         }
         (Task::TakeRestingDeck { .. }, Decision::TakeRestingDeck { slot }) => {
             let deck = std::mem::take(&mut state.seats[seat].resting[slot as usize]);
-            ctx.public(format!(
-                "{name} takes resting deck {} ({} card(s)) into their hand",
-                slot + 1,
-                deck.len()
-            ));
+            ctx.say(
+                "event.take_resting_deck",
+                &[
+                    ("name", &name),
+                    ("slot", &(slot + 1)),
+                    ("count", &deck.len()),
+                ],
+            );
             state.seats[seat].hand.extend(deck);
             state.agenda.pop();
         }
@@ -1465,10 +1493,10 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                 plan,
                 face_down: false,
             });
-            ctx.public(format!(
-                "{name} places a research plan on screen {}",
-                screen + 1
-            ));
+            ctx.say(
+                "event.place_plan",
+                &[("name", &name), ("screen", &(screen + 1))],
+            );
         }
         _ => {}
     }
@@ -1485,10 +1513,10 @@ fn perform_action(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision
                 on_card: Some(card),
             };
             ctx.count("plus_one_tile");
-            ctx.public(format!(
-                "{name} places the +1 tile on {}",
-                data.card(card).label()
-            ));
+            ctx.say(
+                "event.plus_one_tile",
+                &[("name", &name), ("card", &data.card(card).label())],
+            );
         }
         Decision::UseResources { resource } => {
             begin_action(state, seat);
@@ -1519,7 +1547,7 @@ fn perform_action(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision
             begin_action(state, seat);
             state.agenda.push(Task::FlipUsed { seat, cards, tiles });
             state.agenda.push(Task::ResearchFlip { seat, source });
-            ctx.public(format!("{name} uses a research scientist"));
+            ctx.say("event.use_research", &[("name", &name)]);
         }
         Decision::UseField { source } => {
             let (cards, tiles) = source_flip(state, seat, source, TileKind::FieldScientist);
@@ -1551,7 +1579,7 @@ fn perform_action(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision
                 used_slots: Vec::new(),
             });
             state.agenda.push(Task::TakeRestingDeck { seat });
-            ctx.public(format!("{name} drops out of the Action phase"));
+            ctx.say("event.drop_out", &[("name", &name)]);
         }
         _ => {}
     }
@@ -1587,7 +1615,10 @@ fn field_card(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: CardId) {
         return;
     };
     let name = state.seats[seat].name.clone();
-    ctx.public(format!("{name} uses {}", data.card(card).label()));
+    ctx.say(
+        "event.use_card",
+        &[("name", &name), ("card", &data.card(card).label())],
+    );
     effects::tank(ctx, state, seat, tank);
     effects::gain_coins(ctx, state, seat, coins);
     if let Some(c) = company {
@@ -1596,10 +1627,14 @@ fn field_card(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: CardId) {
         let extra = gas.checked_div(gas_collectors_per_extra_tank).unwrap_or(0);
         ctx.count("company_field_scientist");
         if extra > 0 {
-            ctx.public(format!(
-                "{} controls {gas} gas collector(s): {extra} more tank step(s)",
-                data.company_name(c)
-            ));
+            ctx.say(
+                "event.gas_collectors",
+                &[
+                    ("company", &data.company_name(c)),
+                    ("gas", &gas),
+                    ("extra", &extra),
+                ],
+            );
             effects::tank(ctx, state, seat, extra);
         }
     }
@@ -1678,16 +1713,16 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
                 BonusSpaceKind::Standard => "bonus_standard",
                 BonusSpaceKind::Tile => "bonus_tile_space",
             });
-            ctx.public(format!(
-                "{name} places a bonus marker on {}",
-                entry.id.replace('_', " ")
-            ));
+            ctx.say(
+                "event.bonus_marker",
+                &[("name", &name), ("space", &entry.id.replace('_', " "))],
+            );
             match entry.kind {
                 BonusSpaceKind::Majority => {
                     let tiers = qualifying_tiers(data, state, seat, i);
                     if tiers.is_empty() {
                         ctx.count("majority_no_reward");
-                        ctx.public(format!("{name} qualifies for no reward tier there"));
+                        ctx.say("event.no_tier", &[("name", &name)]);
                     } else {
                         state.agenda.push(Task::ChooseTier {
                             seat,
@@ -1730,10 +1765,10 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
             state.track_bonus_spaces[b] = marker;
             let bonus = &data.tracks.bonuses[b];
             ctx.count("bonus_track_space");
-            ctx.public(format!(
-                "{name} places a bonus marker on the track bonus space {}",
-                bonus.id
-            ));
+            ctx.say(
+                "event.track_bonus_marker",
+                &[("name", &name), ("bonus", &bonus.id)],
+            );
             if let TrackBonusEffect::BonusSpace(effect) = &bonus.effect {
                 let company = Company::ALL
                     .into_iter()
@@ -1815,10 +1850,13 @@ fn perform_research_points(
             let letter = data.research.plans[plan as usize].letter;
             state.seats[seat].acquired.push(PlanRef::Regular(plan));
             ctx.count("take_plan");
-            ctx.public(format!(
-                "{name} takes research plan {}",
-                data.research.plans[plan as usize].id
-            ));
+            ctx.say(
+                "event.take_plan",
+                &[
+                    ("name", &name),
+                    ("plan", &data.research.plans[plan as usize].id),
+                ],
+            );
             let space_id = &data.board.research_display.spaces[space as usize].id;
             if data.board.supplement_space.linked_spaces.contains(space_id)
                 && state.supplement_coins > 0
@@ -1833,10 +1871,13 @@ fn perform_research_points(
             state.specials[index as usize].taken = true;
             state.seats[seat].acquired.push(PlanRef::Special(index));
             ctx.count("take_special");
-            ctx.public(format!(
-                "{name} takes special research plan {}",
-                data.research.special_plans[index as usize].id
-            ));
+            ctx.say(
+                "event.take_special",
+                &[
+                    ("name", &name),
+                    ("plan", &data.research.special_plans[index as usize].id),
+                ],
+            );
             data.research.acquisition.special
         }
         _ => return,
@@ -1886,33 +1927,23 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
         ctx.count("five_outposts_one_expansion");
     }
     let sectors: Vec<String> = entered.iter().map(|(s, _)| s.to_string()).collect();
-    let mut gains = Vec::new();
-    if coins > 0 {
-        gains.push(format!("+{coins} CrypCoin"));
-    }
-    if tank > 0 {
-        gains.push(format!("tank +{tank}"));
-    }
-    if strip > 0 {
-        gains.push(format!("{} track +{strip}", data.company_name(company)));
-    }
-    if rp > 0 {
-        gains.push(format!("{rp} research points"));
-    }
-    ctx.public(format!(
-        "{name} expands {} into sector(s) {}{}",
-        data.company_name(company),
-        if sectors.is_empty() {
-            "none".to_string()
-        } else {
-            sectors.join(", ")
-        },
-        if gains.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", gains.join(", "))
-        }
-    ));
+    let sectors = if sectors.is_empty() {
+        "-".to_string()
+    } else {
+        sectors.join(", ")
+    };
+    ctx.say(
+        "event.expanded",
+        &[
+            ("name", &name),
+            ("company", &data.company_name(company)),
+            ("sectors", &sectors),
+            ("coins", &coins),
+            ("tank", &tank),
+            ("strip", &strip),
+            ("rp", &rp),
+        ],
+    );
     // Rewards first, then the ousted outposts go home (pushed first, so they run last).
     for (_, ousted) in entered.iter().rev() {
         if let Some(other) = ousted {
@@ -1963,13 +1994,13 @@ fn finish_research(ctx: &mut Ctx, state: &mut GameState) {
     }
     let name = state.seats[seat].name.clone();
     let Some(screen) = entered else {
-        ctx.public(format!("{name} does not move the upload marker"));
+        ctx.say("event.no_upload", &[("name", &name)]);
         return;
     };
-    ctx.public(format!(
-        "{name} moves the upload marker to screen {}",
-        screen + 1
-    ));
+    ctx.say(
+        "event.upload",
+        &[("name", &name), ("screen", &(screen + 1))],
+    );
     let Some(placed) = state.seats[seat].research[screen as usize] else {
         return;
     };
@@ -2008,10 +2039,7 @@ fn apply_reward(ctx: &mut Ctx, state: &mut GameState, seat: usize, reward: Rewar
         Reward::TakeFirstPlayerMarker => {
             state.next_first_player = seat;
             ctx.count("first_player_marker");
-            ctx.public(format!(
-                "{} takes the first player marker for the next round",
-                state.seats[seat].name
-            ));
+            ctx.say("event.first_player", &[("name", &state.seats[seat].name)]);
         }
         Reward::BuyDisplayCard { discount } => state.agenda.push(Task::BuyForCoins {
             seat,
@@ -2028,11 +2056,13 @@ fn apply_reward(ctx: &mut Ctx, state: &mut GameState, seat: usize, reward: Rewar
                     state.tiles[GameState::tile_index(kind)] = TileState::Reserved { seat };
                 }
             }
-            ctx.public(format!(
-                "{} reserves the {} tile for the next round",
-                state.seats[seat].name,
-                tile.replace('_', " ")
-            ));
+            ctx.say(
+                "event.reserve_tile",
+                &[
+                    ("name", &state.seats[seat].name),
+                    ("tile", &tile.replace('_', " ")),
+                ],
+            );
         }
     }
 }
@@ -2119,11 +2149,14 @@ pub(crate) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> boo
             }
             let moved = steps - left;
             if moved > 0 {
-                ctx.public(format!(
-                    "{} moves {moved} space(s) on the {} track",
-                    state.seats[seat].name,
-                    data.company_name(company)
-                ));
+                ctx.say(
+                    "event.track_move",
+                    &[
+                        ("name", &state.seats[seat].name),
+                        ("moved", &moved),
+                        ("company", &data.company_name(company)),
+                    ],
+                );
             }
             state.agenda.pop();
             if left > 0 {

@@ -1,0 +1,111 @@
+//! The message catalogs: every key the code uses exists in English, and every other language
+//! file has exactly the English keys (a missing translation fails here).
+
+use skymines::text::Texts;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn sources(dir: &Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).expect("src dir") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(std::fs::read_to_string(&path).expect("source"));
+        }
+    }
+}
+
+/// Keys in calls like `.say("event.x"`, `.tell(seat, "event.x"`, `.t("ask.y")`, `.f("z.w",`.
+fn used_keys() -> BTreeSet<String> {
+    let mut texts = Vec::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut texts,
+    );
+    let mut keys = BTreeSet::new();
+    for text in texts {
+        for (i, _) in text.match_indices('"') {
+            let rest = &text[i + 1..];
+            let Some(end) = rest.find('"') else { continue };
+            let word = &rest[..end];
+            let prefixes = [
+                "event.",
+                "ask.",
+                "button.",
+                "error.",
+                "label.",
+                "lobby.",
+                "ping.",
+                "game.",
+                "help.",
+                "hand.",
+                "status.",
+                "scores.",
+                "word.",
+                "phase.",
+                "mygames.",
+                "board.",
+                "undo.",
+                "log.",
+                "settings.",
+                "dm.",
+                "alt.",
+                "deadline.",
+            ];
+            if prefixes.iter().any(|p| word.starts_with(p))
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '.' || c == '_')
+                && word.len() > 4
+                && !word.ends_with('.')
+                && ![".png", ".toml", ".rs"].iter().any(|x| word.ends_with(x))
+            {
+                keys.insert(word.to_string());
+            }
+        }
+    }
+    keys
+}
+
+#[test]
+fn every_key_the_code_uses_is_in_the_english_catalog() {
+    let en = Texts::english();
+    let missing: Vec<String> = used_keys().into_iter().filter(|k| !en.has(k)).collect();
+    assert!(
+        missing.is_empty(),
+        "keys missing from assets/lang/en.toml: {missing:?}"
+    );
+}
+
+#[test]
+fn every_language_file_has_the_english_keys() {
+    let en = Texts::english();
+    let english: BTreeSet<&str> = en.keys().collect();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/lang");
+    for entry in std::fs::read_dir(&dir).expect("lang dir") {
+        let path = entry.expect("entry").path();
+        let code = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("")
+            .to_string();
+        let text = std::fs::read_to_string(&path).expect("catalog");
+        let lang = Texts::parse(&code, &text).expect("catalog parses");
+        let keys: BTreeSet<&str> = lang.keys().collect();
+        let missing: Vec<_> = english.difference(&keys).collect();
+        let extra: Vec<_> = keys.difference(&english).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{code}: missing {missing:?}, extra {extra:?}"
+        );
+    }
+}
+
+#[test]
+fn templates_fill_their_arguments() {
+    let en = Texts::english();
+    let s = en.f("event.gain_coins", &[("name", &"Lin"), ("n", &3)]);
+    assert_eq!(s, "Lin gains 3 CrypCoin");
+    assert_eq!(en.t("no.such.key"), "[no.such.key]");
+}
