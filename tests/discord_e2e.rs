@@ -12,7 +12,7 @@ mod discord_support;
 
 use discord_support::{Fake, Msg, Recorded, APP_ID, GUILD};
 use serde_json::{json, Value};
-use skymines::chat::{Chat, ChatConfig, SystemClock};
+use skymines::chat::{Chat, ChatConfig, ManualClock};
 use skymines::data::GameData;
 use skymines::discord::{self, BotSettings, Running};
 use skymines::engine::{GameState, Phase};
@@ -42,7 +42,7 @@ struct Bot {
     chat: Arc<Chat>,
 }
 
-async fn start_bot(fake: &Fake, db: &Path) -> Bot {
+async fn start_bot(fake: &Fake, db: &Path, clock: Arc<ManualClock>) -> Bot {
     let data = Arc::new(GameData::embedded().expect("data"));
     let path = db.to_path_buf();
     let (store, _) =
@@ -53,7 +53,7 @@ async fn start_bot(fake: &Fake, db: &Path) -> Bot {
     let store = Arc::new(store);
     let chat = Arc::new(Chat::new(
         store.clone(),
-        Arc::new(SystemClock),
+        clock,
         ChatConfig {
             images: true,
             // The scripted players click faster than people do.
@@ -242,12 +242,17 @@ async fn scenario() {
     let _cleanup = TempDir(dir.clone());
     let db = dir.join("bot.db");
     let fake = Fake::start().await;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0);
+    let clock = Arc::new(ManualClock::new(now));
     fake.name_user(ALICE, "Alice");
     fake.name_user(BOB, "Bob");
     fake.name_user(CAROL, "Carol");
 
     // ---- connect: identify, ready, one command registration
-    let bot = start_bot(&fake, &db).await;
+    let bot = start_bot(&fake, &db, clock.clone()).await;
     fake.wait_identified(1, WAIT).await;
     let put = fake
         .wait_for("command registration", WAIT, |r| {
@@ -566,7 +571,7 @@ async fn scenario() {
     drop(bot.chat);
     drop(bot.store);
     let mark = fake.request_count();
-    let bot = start_bot(&fake, &db).await;
+    let bot = start_bot(&fake, &db, clock.clone()).await;
     fake.wait_identified(2, WAIT).await;
     let deadline = Instant::now() + WAIT;
     while !bot.running.is_ready() {
@@ -621,6 +626,29 @@ async fn scenario() {
             && r.files.iter().any(|(n, _)| n.contains("board"))),
         "no second status message"
     );
+
+    // Reminders: twelve hours later the timer pings whoever the game waits for (the due
+    // times are in the store, so they survived the restart).
+    let waited = bot.chat.waiting_users(&place());
+    assert!(!waited.is_empty());
+    let mark = fake.request_count();
+    clock.advance(13 * 3_600_000);
+    let reminder = fake
+        .wait_for("a reminder ping", WAIT, |r| {
+            r.seq > mark
+                && r.json["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("waiting for you"))
+        })
+        .await;
+    let pinged = reminder.json["allowed_mentions"]["users"].clone();
+    assert!(
+        waited.iter().any(|u| pinged == json!([u.to_string()])),
+        "the reminder mentions only a waited-for player: {pinged}"
+    );
+    assert!(reminder.json["components"]
+        .to_string()
+        .contains(&format!("o:{game}")));
 
     // Every interaction was acknowledged well within Discord's 3 seconds.
     let slowest = fake
