@@ -94,7 +94,9 @@ const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
 /// Opens, joins and starts a game; returns the players' names.
 fn start(t: &mut Table, players: usize, extra: &str, seed: u64) -> Vec<&'static str> {
     let names: Vec<&str> = NAMES[..players].to_vec();
-    t.say(&format!("alice /skymines new players:{players} seed:{seed} {extra}"));
+    t.say(&format!(
+        "alice /skymines new players:{players} seed:{seed} {extra}"
+    ));
     for n in &names[1..] {
         t.say(&format!("{n} /skymines join"));
     }
@@ -121,7 +123,10 @@ fn play_out(t: &mut Table, names: &[&str], seed: u64) -> usize {
             .find(|n| local_user_id(n) == user)
             .expect("a waited-on user is a player");
         let choices = t.chat.pending_choices(&place(), user);
-        assert!(!choices.is_empty(), "{name} is waited on but offered nothing");
+        assert!(
+            !choices.is_empty(),
+            "{name} is waited on but offered nothing"
+        );
         // Mild bias against dropping out early, as in self-play.
         let mut pick = rng.gen_range(0..choices.len());
         if choices[pick].label == "Drop out" && choices.len() > 1 && rng.gen_bool(0.7) {
@@ -198,11 +203,17 @@ fn typed_commands_plan_and_take_a_turn() {
     start(&mut t, 2, "", 42);
     let r = t.say("alice /plan cards:carbon2,titanium2,researcher");
     assert!(public_text(&r).contains("alice has planned (3 card(s) face down)"));
-    assert!(!public_text(&r).contains("carbon2"), "planned cards stay secret");
+    assert!(
+        !public_text(&r).contains("carbon2"),
+        "planned cards stay secret"
+    );
     let r = t.say("bob /plan cards:energy2,minerals2,researcher");
     let reveal = public_text(&r);
     assert!(reveal.contains("alice reveals"), "{reveal}");
-    assert!(reveal.contains("diamond-carbon2"), "the reveal shows the cards");
+    assert!(
+        reveal.contains("diamond-carbon2"),
+        "the reveal shows the cards"
+    );
     // bob is not the first player.
     let r = t.say("bob /energy company:minerva");
     assert!(matches!(r[0].audience, Audience::Private(_)));
@@ -218,7 +229,10 @@ fn privacy_public_replies_do_not_depend_on_what_others_planned() {
     // The same game twice; bob plans different (equally many) cards. Until the reveal, every
     // public reply is identical.
     let mut outs = Vec::new();
-    for plan in ["energy2,minerals2,researcher", "carbon1,titanium2,researcher"] {
+    for plan in [
+        "energy2,minerals2,researcher",
+        "carbon1,titanium2,researcher",
+    ] {
         let mut t = table("privacy");
         start(&mut t, 3, "", 5);
         t.say("alice /plan cards:carbon2,titanium2,researcher");
@@ -249,7 +263,10 @@ fn stale_clicks_and_wrong_users_are_refused_privately() {
     assert!(matches!(r[0].audience, Audience::Private(_)));
     assert!(r[0].text.contains("out of date"), "{}", r[0].text);
     // Someone who does not play.
-    let r = t.say(&format!("eve /click {}", t.chat.pending_choices(&place(), alice)[0].custom_id));
+    let r = t.say(&format!(
+        "eve /click {}",
+        t.chat.pending_choices(&place(), alice)[0].custom_id
+    ));
     assert!(r[0].text.contains("not playing"), "{}", r[0].text);
     let r = t.say("eve /plan cards:carbon2");
     assert!(r[0].text.contains("not playing"));
@@ -285,9 +302,17 @@ fn bad_options_get_specific_errors_and_change_nothing() {
     assert!(r[0].text.contains("unknown option"), "{}", r[0].text);
     start(&mut t, 2, "", 4);
     let r = t.say("alice /plan cards:A99");
-    assert!(r[0].text.contains("not a card in your hand"), "{}", r[0].text);
+    assert!(
+        r[0].text.contains("not a card in your hand"),
+        "{}",
+        r[0].text
+    );
     let r = t.say("alice /resources type:carbon");
-    assert!(r[0].text.contains("not possible in this phase"), "{}", r[0].text);
+    assert!(
+        r[0].text.contains("not possible in this phase"),
+        "{}",
+        r[0].text
+    );
     let r = t.say("alice /frobnicate");
     assert!(r[0].text.contains("Unknown command"));
 }
@@ -311,7 +336,9 @@ fn reminders_and_deadlines_follow_the_injected_clock() {
     t.clock.advance(24 * 3_600_000);
     let played = t.chat.tick();
     assert!(
-        played.iter().any(|r| r.text.contains("played their turn safely")),
+        played
+            .iter()
+            .any(|r| r.text.contains("played their turn safely")),
         "{played:?}"
     );
 }
@@ -324,7 +351,11 @@ fn undo_takes_back_only_your_own_move_before_anything_is_revealed() {
     let r = t.say("alice /undo");
     assert!(public_text(&r).contains("took back"), "{r:?}");
     let r = t.say("bob /undo");
-    assert!(r[0].text.contains("Only your own") || r[0].text.contains("nothing"), "{}", r[0].text);
+    assert!(
+        r[0].text.contains("Only your own") || r[0].text.contains("nothing"),
+        "{}",
+        r[0].text
+    );
     t.say("alice /plan cards:carbon2,titanium2");
     t.say("bob /plan cards:energy2");
     // bob's plan revealed everything: it cannot be undone.
@@ -363,13 +394,21 @@ fn mygames_and_spectator_boards_show_public_information() {
     start(&mut t, 2, "luna:2", 30);
     let r = t.say("bob /skymines mygames");
     assert!(matches!(r[0].audience, Audience::Private(_)));
-    assert!(r[0].text.contains("#1") && r[0].text.contains("waiting for you"), "{}", r[0].text);
+    assert!(
+        r[0].text.contains("#1") && r[0].text.contains("waiting for you"),
+        "{}",
+        r[0].text
+    );
     let r = t.say("eve /skymines mygames");
     assert!(r[0].text.contains("not playing"), "{}", r[0].text);
     // A spectator sees a player's public board: no hand contents.
     let r = t.say("eve /skymines board player:alice");
     assert_eq!(r[0].audience, Audience::Public);
-    assert!(r[0].text.contains("alice") && r[0].text.contains("card(s) in hand"), "{}", r[0].text);
+    assert!(
+        r[0].text.contains("alice") && r[0].text.contains("card(s) in hand"),
+        "{}",
+        r[0].text
+    );
     assert!(!r[0].text.contains("carbon2"));
     let r = t.say("eve /skymines board player:luna");
     assert!(r[0].text.contains("Luna"), "{}", r[0].text);
