@@ -159,7 +159,7 @@ fn one_active_game_per_channel() {
             })
             .collect(),
     };
-    let err = store.create_game(again.clone()).err().expect("busy");
+    let err = store.create_game(again.clone()).expect_err("busy");
     assert!(matches!(err, StoreError::ChannelBusy), "{err}");
     store.abandon(game).expect("abandon");
     assert_eq!(

@@ -242,9 +242,7 @@ fn other_files_are_refused_untouched() {
             .expect("someone else's table");
     }
     let before = bytes(&path);
-    let err = Store::open(&path, data(), options(4))
-        .err()
-        .expect("refused");
+    let err = Store::open(&path, data(), options(4)).expect_err("refused");
     assert!(matches!(err, StoreError::NotOurs { .. }), "{err}");
     assert_eq!(bytes(&path), before);
 
@@ -255,9 +253,7 @@ fn other_files_are_refused_untouched() {
     )
     .expect("write");
     let before = bytes(&text_file);
-    let err = Store::open(&text_file, data(), options(4))
-        .err()
-        .expect("refused");
+    let err = Store::open(&text_file, data(), options(4)).expect_err("refused");
     assert!(matches!(err, StoreError::NotOurs { .. }), "{err}");
     assert_eq!(bytes(&text_file), before);
 }

@@ -361,6 +361,15 @@ pub struct Store {
     fail: Mutex<Option<FailPoint>>,
 }
 
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("path", &self.path)
+            .field("live_games", &self.live_games().len())
+            .finish_non_exhaustive()
+    }
+}
+
 /// Locks a mutex; a panic elsewhere while it was held leaves data that is still consistent
 /// (state changes are single assignments after a commit), so poisoning is ignored.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
