@@ -2088,14 +2088,26 @@ fn game_states_round_trip_through_json_and_stay_under_64_kib() {
 }
 
 #[test]
-fn ex27_the_campaign_is_not_available_yet() {
-    // EX-27 (chapter 3's initial board) becomes a scenario once the campaign lands.
+fn ex27_chapter_3_starts_with_the_stated_outposts() {
+    // EX-27: chapter 3's initial board. The top outpost of each station column stands on the
+    // stated sectors: Skymine 6, 19, 20; Minerva 16, 21, 23; Astrogo 1, 7, 11; Tawac 2, 3, 4.
     let options = GameOptions {
         chapter: Some(3),
         ..options(2, 1)
     };
-    let err = engine::new_game(data(), &options, &names(2)).expect_err("no campaign yet");
-    assert!(matches!(err, engine::SetupError::NotYetAvailable(_)));
+    let s = engine::new_game(data(), &options, &names(2)).expect("the campaign is available");
+    for (company, sectors) in [
+        (Skymine, [6, 19, 20]),
+        (Minerva, [16, 21, 23]),
+        (Astrogo, [1, 7, 11]),
+        (Tawac, [2, 3, 4]),
+    ] {
+        for n in sectors {
+            assert_eq!(s.sectors[n - 1], Some(company), "sector {n}");
+        }
+        assert_eq!(s.stations[ci(company)].map(|c| c.outposts), [4, 4, 4]);
+    }
+    assert_eq!(s.sectors.iter().flatten().count(), 12);
 }
 
 #[test]

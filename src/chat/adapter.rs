@@ -299,6 +299,7 @@ impl Chat {
                             self.data.board.bonus_spaces.get(i as usize)?.id.clone()
                         }
                         BonusRef::Track(i) => self.data.tracks.bonuses.get(i as usize)?.id.clone(),
+                        BonusRef::Personal => "personal".to_string(),
                     };
                     Some((self.bonus_space_name(space), id))
                 })

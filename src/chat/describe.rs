@@ -46,6 +46,7 @@ impl Chat {
                 .get(i as usize)
                 .map(|b| format!("{} ({})", b.id, b.text))
                 .unwrap_or_default(),
+            BonusRef::Personal => self.texts.t("label.personal_space"),
         }
     }
 
@@ -193,6 +194,27 @@ impl Chat {
             Decision::RestCard { card, slot } => t.f(
                 "label.rest_card",
                 &[("card", &self.card_name(card)), ("slot", &(slot + 1))],
+            ),
+            Decision::ClaimTask { card, column } => {
+                t.f("label.claim_task", &[("card", &card), ("column", &column)])
+            }
+            Decision::EndClaims => t.t("label.end_claims"),
+            Decision::EnterBelt {
+                target,
+                space,
+                column,
+            } => t.f(
+                "label.enter_belt",
+                &[
+                    ("target", &target),
+                    ("space", &(space + 1)),
+                    ("column", &(column + 1)),
+                ],
+            ),
+            Decision::DealWithThreat => t.t("label.deal_with_threat"),
+            Decision::PlaceOneTimeBonus { space } => t.f(
+                "label.place_one_time_bonus",
+                &[("space", &self.bonus_space_name(space))],
             ),
         }
     }

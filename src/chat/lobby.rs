@@ -99,6 +99,7 @@ fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), Str
         threats: opts.flag("threats").unwrap_or(false),
         chapter: number("chapter")?.map(|c| c as u8),
         seed: seed.unwrap_or(0),
+        threat_card: None,
     };
     Ok((options, seed.is_some()))
 }

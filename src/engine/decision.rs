@@ -25,6 +25,9 @@ pub enum ActionSource {
 pub enum BonusRef {
     Board(u8),
     Track(u8),
+    /// The personal bonus space on the seat's own mission status card (mission cards module,
+    /// unlocked once all three tasks are fulfilled).
+    Personal,
 }
 
 /// One small choice a seat makes.
@@ -151,6 +154,32 @@ pub enum Decision {
         card: CardId,
         slot: u8,
     },
+
+    // ---- modules (appended so the order of the basic game's decisions stays as it was)
+    /// Mission cards: fulfil the task in `column` (1–3) of face-up mission card `card` (its id):
+    /// +2 CrypCoin and that column's one-time bonus marker. Never an action itself.
+    ClaimTask {
+        card: u8,
+        column: u8,
+    },
+    /// Mission cards: claim nothing more at the end of this action.
+    EndClaims,
+    /// Belt: enter the Belt space with target number `target`: outpost space `space` (0-based)
+    /// of an asteroid with an outpost from outer station column `column` (0 or 2), or a shuttle
+    /// space (`space` 0) with a shuttle from the middle column (`column` 1).
+    EnterBelt {
+        target: u8,
+        space: u8,
+        column: u8,
+    },
+    /// Threat cards: spend 2 energy of this expansion to reach the threat and meet its
+    /// requirement (the company needs a shuttle on shuttle space 11 or 16).
+    DealWithThreat,
+    /// Mission cards: place a one-time bonus marker (removed from the game at the next
+    /// Preparation phase) instead of a regular one.
+    PlaceOneTimeBonus {
+        space: BonusRef,
+    },
 }
 
 impl Decision {
@@ -197,6 +226,11 @@ impl Decision {
             Decision::ReturnOutpost { .. } => "return_outpost",
             Decision::TakeRestingDeck { .. } => "take_resting_deck",
             Decision::RestCard { .. } => "rest_card",
+            Decision::ClaimTask { .. } => "claim_task",
+            Decision::EndClaims => "end_claims",
+            Decision::EnterBelt { .. } => "enter_belt",
+            Decision::DealWithThreat => "deal_with_threat",
+            Decision::PlaceOneTimeBonus { .. } => "place_one_time_bonus",
         }
     }
 }
@@ -241,8 +275,13 @@ pub enum Task {
         seat: usize,
         company: Company,
         energy: u32,
-        /// Sectors entered (number) with the company ousted there, if any.
+        /// Sectors (Moon) or Belt spaces (target numbers) entered, with the company ousted
+        /// there, if any.
         entered: Vec<(u8, Option<Company>)>,
+        /// Threat cards: the threat was dealt with in this expansion (its reward follows the
+        /// expansion's rewards).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        threat: bool,
     },
     /// Research action: optional 2-coin flip before moving.
     ResearchFlip { seat: usize, source: ActionSource },
@@ -320,6 +359,13 @@ pub enum Task {
     },
     /// End of turn: refill the research display, unlock track bonuses, pass the turn.
     EndTurn { seat: usize },
+    /// Mission cards: after the action has resolved, the tasks it fulfilled may be claimed.
+    ClaimTasks { seat: usize },
+    /// Threat cards: remove `n` more energy cards from the hand to the discard pile.
+    DiscardEnergy { seat: usize, n: u32 },
+    /// Threat cards: after the expansion's rewards, the threat card's reward (removal and the
+    /// wild share).
+    ThreatReward { seat: usize },
 }
 
 impl Task {
@@ -351,7 +397,10 @@ impl Task {
             | Task::RestCards { seat, .. }
             | Task::PlacePlans { seat }
             | Task::FlipUsed { seat, .. }
-            | Task::EndTurn { seat } => *seat,
+            | Task::EndTurn { seat }
+            | Task::ClaimTasks { seat }
+            | Task::DiscardEnergy { seat, .. }
+            | Task::ThreatReward { seat } => *seat,
         }
     }
 }

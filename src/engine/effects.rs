@@ -11,6 +11,7 @@ use crate::data::{CardId, Company, GameData, Resource};
 pub(crate) fn gain_coins(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
     if n > 0 {
         state.seats[seat].coins += n;
+        super::missions::note(state, seat, |c| c.coins_gained += n);
         ctx.say(
             "event.gain_coins",
             &[("name", &state.seats[seat].name), ("n", &n)],
@@ -42,6 +43,7 @@ pub(crate) fn tank(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
     let overflow = from + n - to;
     state.seats[seat].tank = to as u8;
     state.seats[seat].tank_steps_this_action += n;
+    super::missions::note(state, seat, |c| c.tank_spaces += to - from);
     ctx.count("tank_steps");
     ctx.say(
         "event.tank",
@@ -116,6 +118,7 @@ pub(crate) fn track_step(ctx: &mut Ctx, state: &mut GameState, seat: usize, comp
         );
     }
     state.seats[seat].track_pos[ci] = (pos + 1) as u8;
+    super::missions::note(state, seat, |c| c.track_spaces += 1);
     if let Some((_, th)) = track.threshold_after(pos) {
         ctx.count("bonus_threshold");
         let others: Vec<usize> = (0..state.seats.len())
@@ -166,11 +169,24 @@ pub(crate) fn take_outpost(state: &mut GameState, company: Company, column: usiz
     }
 }
 
-/// Columns an ousted outpost of `company` may return to.
-pub(crate) fn return_columns(state: &GameState, company: Company) -> Vec<usize> {
-    (0..3)
-        .filter(|&c| state.stations[company.index()][c].has_room())
+/// Outpost columns an ousted outpost of `company` may return to (never onto a revealed
+/// crossed-out space; on the Belt only the outer columns).
+pub(crate) fn return_columns(data: &GameData, state: &GameState, company: Company) -> Vec<usize> {
+    let shape = state.station_shape(data);
+    shape
+        .outpost_columns
+        .iter()
+        .copied()
+        .filter(|&c| state.stations[company.index()][c].has_room_in(shape.spaces[c]))
         .collect()
+}
+
+/// Research points to utilize now (counted for the mission tasks before they are spent).
+pub(crate) fn research_points(state: &mut GameState, seat: usize, n: u32) {
+    super::missions::note(state, seat, |c| c.research_points += n);
+    state
+        .agenda
+        .push(super::decision::Task::SpendResearch { seat, points: n });
 }
 
 /// Counts what a seat has face up in its action area, with bonuses applied. `exclude` leaves
@@ -352,8 +368,12 @@ pub(crate) fn field_gas_bonus(data: &GameData, state: &GameState, seat: usize) -
         .max()
 }
 
-/// Gas collectors in the sectors holding an outpost of `company` (each counts once, AM-8).
+/// Gas collectors in the sectors holding an outpost of `company` (each counts once, AM-8); on the
+/// Belt, those on the reward screens of its asteroids plus covered linked gas collectors.
 pub(crate) fn gas_collectors(data: &GameData, state: &GameState, company: Company) -> u32 {
+    if state.belt.is_some() {
+        return super::belt::gas_collectors(data, state, company);
+    }
     data.moon
         .sectors
         .iter()

@@ -5,7 +5,7 @@
 
 use super::effects;
 use super::flow::Ctx;
-use super::state::{Column, GameState, LunaSlot, LunaState, Seat, SeatKind};
+use super::state::{GameState, LunaSlot, LunaState, Seat, SeatKind};
 use crate::data::board::MajorityCompare;
 use crate::data::luna::{
     CardPick, CompanySelector, LunaAction, LunaReveal, MajorityIcon, PlanPick, SectorPick,
@@ -80,6 +80,7 @@ pub(crate) fn add_seat(ctx: &mut Ctx, state: &mut GameState, level: u8) {
             helium_tokens: lvl.map(|l| l.helium_tokens.clone()).unwrap_or_default(),
             research_tokens: lvl.map(|l| l.research_tokens.clone()).unwrap_or_default(),
         }),
+        mission: None,
     };
     state.seats.push(seat);
     let me = state.seats.len() - 1;
@@ -546,10 +547,12 @@ pub(crate) fn track_move(
 pub(crate) fn value_ranking(data: &GameData, state: &GameState) -> Vec<Company> {
     let mut companies = Company::ALL.to_vec();
     companies.sort_by(|a, b| {
+        let spaces = state.station_shape(data).spaces;
         let key = |c: &Company| {
             let vacant: u32 = state.stations[c.index()]
                 .iter()
-                .map(|col| (1..=5u8).filter(|s| !col.covers(*s)).count() as u32)
+                .zip(spaces)
+                .map(|(col, n)| col.vacant_in(n))
                 .sum();
             (state.share_value(data, *c), vacant)
         };
@@ -589,7 +592,7 @@ fn lead_ranking(data: &GameData, state: &GameState, seat: usize) -> Vec<Company>
 }
 
 /// Tracks ordered by how far Luna is behind, farthest first (ties: the more valuable).
-fn behind_ranking(data: &GameData, state: &GameState, seat: usize) -> Vec<Company> {
+pub(crate) fn behind_ranking(data: &GameData, state: &GameState, seat: usize) -> Vec<Company> {
     let value = value_ranking(data, state);
     let mut companies = value.clone();
     companies.sort_by_key(|c| (margin(state, seat, *c), value.iter().position(|v| v == c)));
@@ -631,51 +634,44 @@ fn column_choice(
     taking: bool,
 ) -> Option<usize> {
     let cols = &state.stations[company.index()];
-    let coins = data.moon.station_layout.column_coins();
-    let logo = data
-        .moon
-        .station_layout
-        .columns
+    // The station's outpost columns on the side in play (the Belt's shuttle column never is).
+    let shape = state.station_shape(data);
+    let vacant = |i: usize| cols[i].vacant_in(shape.spaces[i]);
+    let visible_coins = |i: usize| shape.visible_coins(i, cols[i]);
+    let distance = |i: usize| (i as i32 - shape.logo as i32).abs();
+    // The final home space is the crossed-out bottom space of each column.
+    let final_covered: Vec<usize> = shape
+        .outpost_columns
         .iter()
-        .position(|c| *c == data.moon.station_layout.logo_column)
-        .unwrap_or(0);
-    let vacant = |c: &Column| (1..=5u8).filter(|s| !c.covers(*s)).count();
-    let visible_coins = |i: usize| -> u32 {
-        (1..=5u8)
-            .filter(|s| !cols[i].covers(*s))
-            .map(|s| coins[i].get(s as usize - 1).copied().unwrap_or(0))
-            .sum()
-    };
-    let distance = |i: usize| (i as i32 - logo as i32).abs();
-    let final_space = data.moon.station_layout.crossed_out_space as u8;
-    let final_covered: Vec<usize> = (0..3).filter(|&i| cols[i].covers(final_space)).collect();
+        .copied()
+        .filter(|&i| cols[i].covers_in(shape.spaces[i], shape.spaces[i]))
+        .collect();
     if !final_covered.is_empty() {
         return final_covered
             .into_iter()
-            .min_by_key(|&i| (std::cmp::Reverse(vacant(&cols[i])), distance(i)));
+            .min_by_key(|&i| (std::cmp::Reverse(vacant(i)), distance(i)));
     }
-    (0..3)
+    shape
+        .outpost_columns
+        .iter()
+        .copied()
         .filter(|&i| !taking || cols[i].outposts > 0)
-        .min_by_key(|&i| {
-            (
-                std::cmp::Reverse(vacant(&cols[i])),
-                visible_coins(i),
-                distance(i),
-            )
-        })
+        .min_by_key(|&i| (std::cmp::Reverse(vacant(i)), visible_coins(i), distance(i)))
 }
 
 /// Where an ousted outpost goes for Luna: the lowest vacant space of its main outpost column
-/// (any column with room if that one is full).
-fn return_column(data: &GameData, state: &GameState, company: Company) -> Option<usize> {
+/// (any outpost column with room if that one is full).
+pub(crate) fn return_column(data: &GameData, state: &GameState, company: Company) -> Option<usize> {
     let cols = &state.stations[company.index()];
+    let shape = state.station_shape(data);
+    let room = |i: usize| cols[i].has_room_in(shape.spaces[i]);
     match column_choice(data, state, company, false) {
-        Some(i) if cols[i].has_room() => Some(i),
-        _ => (0..3).find(|&i| cols[i].has_room()),
+        Some(i) if room(i) => Some(i),
+        _ => shape.outpost_columns.iter().copied().find(|&i| room(i)),
     }
 }
 
-fn expand(
+pub(crate) fn expand(
     ctx: &mut Ctx,
     state: &mut GameState,
     seat: usize,
@@ -684,6 +680,10 @@ fn expand(
     pick: SectorPick,
 ) {
     let data = ctx.data;
+    if state.belt.is_some() {
+        super::belt::luna_expand(ctx, state, seat, company, points, pick);
+        return;
+    }
     let mut placed = Vec::new();
     for _ in 0..points {
         let Some(column) = main_column(data, state, company) else {

@@ -6,15 +6,19 @@
 //! (an illegal one returns a specific `RuleError` and changes nothing); [`apply_batch`] applies
 //! several atomically; [`view`] is what one seat may see; [`final_scores`] scores a finished game.
 
+pub mod belt;
+pub mod campaign;
 pub mod decision;
 mod effects;
 mod flow;
 mod luna;
+pub mod missions;
 mod round;
 pub mod score;
 mod setup;
 pub mod state;
 mod tasks;
+pub mod threats;
 pub mod view;
 
 pub use decision::{ActionSource, BonusRef, Decision, Task};
@@ -78,6 +82,10 @@ pub struct GameOptions {
     /// Campaign chapter 1–4.
     pub chapter: Option<u8>,
     pub seed: u64,
+    /// Threat cards: the card to play instead of a random one (the Time anomaly's loop plays the
+    /// same card again in its next game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threat_card: Option<String>,
 }
 
 /// Who may see an event.
@@ -131,6 +139,10 @@ pub enum SetupError {
     BadTrackChoice(Vec<String>),
     #[error("{0} is not available yet in this version")]
     NotYetAvailable(&'static str),
+    #[error("the campaign has chapters 1 to 4, not {0}")]
+    UnknownChapter(u8),
+    #[error("there is no threat card `{0}`")]
+    UnknownThreat(String),
 }
 
 /// Why a decision was refused. The state is unchanged whenever one is returned.
@@ -203,6 +215,24 @@ pub fn apply_traced(
     decision: Decision,
 ) -> Result<(Vec<Event>, Vec<&'static str>), RuleError> {
     flow::apply_traced(data, state, seat, decision)
+}
+
+/// Luna's expansion of `company` by `points` expansion points with the MIN or MAX pick, on the
+/// board side in play: the rule behind her cards' "expand" actions, callable on a built
+/// position (for rule tests and the booklet's examples). Returns the events.
+pub fn luna_expand(
+    data: &GameData,
+    state: &mut GameState,
+    seat: usize,
+    company: crate::data::Company,
+    points: u32,
+    pick: crate::data::luna::SectorPick,
+) -> Vec<Event> {
+    let mut ctx = flow::Ctx::new(data);
+    if state.seats.get(seat).is_some_and(|s| s.is_luna()) {
+        luna::expand(&mut ctx, state, seat, company, points, pick);
+    }
+    ctx.events
 }
 
 /// Applies several decisions of one seat atomically: all or none.

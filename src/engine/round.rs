@@ -25,6 +25,7 @@ pub(crate) fn start_action_phase(ctx: &mut Ctx, state: &mut GameState) {
 pub(crate) fn end_turn(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
     refill_research_display(state, ctx);
     unlock_pending_bonuses(ctx, state, seat);
+    super::missions::end_action(state, seat);
     let s = &mut state.seats[seat];
     s.turns_this_round += 1;
     s.tank_steps_this_action = 0;
@@ -88,8 +89,16 @@ pub(crate) fn refill_research_display(state: &mut GameState, ctx: &Ctx) {
 fn end_action_phase(ctx: &mut Ctx, state: &mut GameState) {
     state.active = None;
     state.agenda.clear();
-    if state.round as usize > state.specials.len() {
+    let singularity = super::threats::ends_game_after(ctx.data, state);
+    if state.round as usize > state.specials.len() || singularity {
         state.phase = Phase::Finished;
+        if singularity {
+            // No Preparation phase: final scoring at once (DECISIONS AM-13).
+            ctx.say("event.singularity_ends", &[("round", &state.round)]);
+        }
+        if let Some(effect) = super::threats::final_consequence(ctx.data, state) {
+            ctx.count(super::threats::consequence_note(&effect));
+        }
         ctx.say("event.game_over", &[]);
         return;
     }
@@ -136,6 +145,7 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
             }
         }
     }
+    super::missions::preparation(state);
     // c) The card display: discard the right column, slide each row right, refill in order.
     refill_card_display(state, data);
     state.first_player = state.next_first_player;

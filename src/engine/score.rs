@@ -1,6 +1,11 @@
-//! Final scoring in the rulebook's 7 categories, with a per-seat breakdown. Ties share.
+//! Final scoring in the rulebook's 7 categories, with a per-seat breakdown. Ties share. With the
+//! threat cards, a threat still on the board at the end applies its consequence here (Luna is
+//! spared all but the Singularity and the Time anomaly), and the wild share counts for the
+//! company worth the most to its holder (DECISIONS A12).
 
 use super::state::{GameState, PlanRef};
+use super::threats;
+use crate::data::threats::ConsequenceEffect;
 use crate::data::{Company, GameData};
 use serde::{Deserialize, Serialize};
 
@@ -29,8 +34,15 @@ pub struct ScoreBreakdown {
     pub tank: u32,
     pub research: u32,
     pub total: u32,
-    /// Highest total (ties share the victory).
+    /// Highest total (ties share the victory). Never set while a Time anomaly loop continues.
     pub winner: bool,
+    /// The company the wild share (threat card reward) was counted for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wild_share: Option<Company>,
+    /// Time anomaly: this game is one of a loop; there is no winner yet, another game follows and
+    /// the loop's scores are averaged (rounded up) once a game removes the card.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub time_loop: bool,
 }
 
 /// Scores every seat as the game stands (final once the phase is `Finished`).
@@ -39,19 +51,62 @@ pub fn final_scores(data: &GameData, state: &GameState) -> Vec<ScoreBreakdown> {
         .map(|seat| score_seat(data, state, seat))
         .collect();
     let best = out.iter().map(|s| s.total).max().unwrap_or(0);
+    let time_loop = threats::time_loop_continues(data, state);
     for s in out.iter_mut() {
-        s.winner = s.total == best;
+        s.winner = s.total == best && !time_loop;
+        s.time_loop = time_loop;
     }
     out
 }
 
+/// A company's share value for one seat, after the Rogue comet (ignore 2 coin icons of the
+/// company or companies showing the most uncovered coin icons; not for Luna).
+fn share_value_for(data: &GameData, state: &GameState, seat: usize, company: Company) -> u32 {
+    let value = state.share_value(data, company);
+    let Some(ConsequenceEffect::DevalueMostValuableStation { ignore_coins, .. }) =
+        threats::final_consequence(data, state)
+    else {
+        return value;
+    };
+    if !threats::applies_to(data, state, seat) {
+        return value;
+    }
+    let most = Company::ALL
+        .iter()
+        .map(|c| state.share_value(data, *c))
+        .max()
+        .unwrap_or(0);
+    if value == most {
+        value.saturating_sub(ignore_coins)
+    } else {
+        value
+    }
+}
+
 fn score_seat(data: &GameData, state: &GameState, seat: usize) -> ScoreBreakdown {
     let s = &state.seats[seat];
-    let companies: Vec<CompanyScore> = SCORING_ORDER
+    let consequence =
+        threats::final_consequence(data, state).filter(|_| threats::applies_to(data, state, seat));
+    let mut companies: Vec<CompanyScore> = SCORING_ORDER
         .iter()
         .map(|&company| {
-            let shares = state.shares(data, seat, company);
-            let share_value = state.share_value(data, company);
+            let shares = match consequence {
+                // Einstein-Rosen bridge: every energy card goes, with its share icons.
+                Some(ConsequenceEffect::DiscardAllEnergyCards) => {
+                    let track = &data.tracks.tracks[state.tracks[company.index()]];
+                    let on_track = track.shares_at(s.track_pos[company.index()] as u32);
+                    let on_cards = s
+                        .owned_cards()
+                        .filter(|c| {
+                            let def = data.card(*c);
+                            def.share == Some(company) && !def.is_energy()
+                        })
+                        .count() as u32;
+                    on_track + on_cards
+                }
+                _ => state.shares(data, seat, company),
+            };
+            let share_value = share_value_for(data, state, seat, company);
             CompanyScore {
                 company,
                 shares,
@@ -60,6 +115,23 @@ fn score_seat(data: &GameData, state: &GameState, seat: usize) -> ScoreBreakdown
             }
         })
         .collect();
+    // The wild share: one share of the company worth the most to its holder.
+    let wild_share = if state
+        .threat
+        .as_ref()
+        .is_some_and(|t| t.removed_by == Some(seat))
+    {
+        let best = companies
+            .iter_mut()
+            .max_by_key(|c| (c.share_value, std::cmp::Reverse(c.company)));
+        best.map(|c| {
+            c.shares += 1;
+            c.points = c.shares * c.share_value;
+            c.company
+        })
+    } else {
+        None
+    };
     let (tank, research) = if s.is_luna() {
         (
             super::luna::tank_score(data, state, seat),
@@ -76,16 +148,27 @@ fn score_seat(data: &GameData, state: &GameState, seat: usize) -> ScoreBreakdown
             research_score(data, state, seat),
         )
     };
-    let total = s.coins + companies.iter().map(|c| c.points).sum::<u32>() + tank + research;
+    // Space pirates: no cash; the probe: no tank score.
+    let cash = match consequence {
+        Some(ConsequenceEffect::LoseCash) => 0,
+        _ => s.coins,
+    };
+    let tank = match consequence {
+        Some(ConsequenceEffect::NoTankScore) => 0,
+        _ => tank,
+    };
+    let total = cash + companies.iter().map(|c| c.points).sum::<u32>() + tank + research;
     ScoreBreakdown {
         seat,
         name: s.name.clone(),
-        cash: s.coins,
+        cash,
         companies,
         tank,
         research,
         total,
         winner: false,
+        wild_share,
+        time_loop: false,
     }
 }
 

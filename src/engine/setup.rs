@@ -1,11 +1,14 @@
 //! Game setup (rulebook steps 1–13): tracks, stations, decks, displays, seats, starting tokens.
 
+use super::belt::BeltState;
 use super::effects;
 use super::flow::Ctx;
 use super::state::{
-    Column, GameState, Phase, PlacedPlan, PlanRef, Seat, SeatKind, SpecialSlot, TileState,
+    Column, GameState, Phase, PlacedPlan, PlanRef, Seat, SeatKind, SpecialSlot, StationShape,
+    TileState,
 };
 use super::{BoardSide, GameOptions, SetupError, TokenSetup, TrackSetup, ENGINE_VERSION};
+use crate::data::campaign::{PreplacedFrom, PreplacedOutposts, TakeRule};
 use crate::data::{CardId, Company, GameData, PlanId};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -16,7 +19,8 @@ pub(crate) fn new_game(
     options: &GameOptions,
     names: &[String],
 ) -> Result<GameState, SetupError> {
-    check_options(options)?;
+    let options = &super::campaign::effective_options(data, options)?;
+    check_options(data, options)?;
     if names.len() != options.players {
         return Err(SetupError::Names(names.len(), options.players));
     }
@@ -101,6 +105,7 @@ pub(crate) fn new_game(
                 acquired: Vec::new(),
                 tank_steps_this_action: 0,
                 luna: None,
+                mission: None,
             }
         })
         .collect();
@@ -140,8 +145,11 @@ pub(crate) fn new_game(
         next_first_player: 0,
         active: None,
         tracks,
-        stations: [[Column::full(); 3]; 4],
-        sectors: vec![None; data.moon.sectors.len()],
+        stations: [station_columns(data, options.board); 4],
+        sectors: match options.board {
+            BoardSide::Moon => vec![None; data.moon.sectors.len()],
+            BoardSide::Belt => Vec::new(),
+        },
         removed_outposts: [0; 4],
         action_stack,
         discard: Vec::new(),
@@ -163,6 +171,9 @@ pub(crate) fn new_game(
         agenda: Vec::new(),
         decisions_applied: 0,
         spare_tokens,
+        belt: (options.board == BoardSide::Belt).then(|| BeltState::new(data)),
+        threat: None,
+        missions: None,
     };
     state.seats = std::mem::take(&mut seats);
 
@@ -171,6 +182,20 @@ pub(crate) fn new_game(
         if state.seats[seat].token.is_some() {
             apply_token(&mut ctx, &mut state, seat);
         }
+    }
+    // Modules are set up after the basic game (missions, then the threat card), Luna last.
+    if options.missions {
+        super::missions::setup(data, &mut state);
+    }
+    if options.threats {
+        super::threats::setup(data, &mut state, options.threat_card.as_deref());
+    }
+    if let Some(pre) = options
+        .chapter
+        .and_then(|n| data.campaign.chapter(n as u32))
+        .and_then(|c| c.preplaced_outposts)
+    {
+        preplace_outposts(data, &mut state, pre);
     }
     if let Some(level) = options.luna {
         if options.tokens == TokenSetup::Fixed {
@@ -187,7 +212,34 @@ pub(crate) fn new_game(
     Ok(state)
 }
 
-fn check_options(o: &GameOptions) -> Result<(), SetupError> {
+/// A full station on the side in play (Moon: 3 columns of 5 outposts; Belt: 6 outposts, 5
+/// shuttles, 6 outposts).
+fn station_columns(data: &GameData, side: BoardSide) -> [Column; 3] {
+    let shape = StationShape::of(data, side);
+    shape.spaces.map(Column::full_of)
+}
+
+/// Chapter 3: the top outpost of each station column goes onto the sectors moon.toml lists.
+fn preplace_outposts(data: &GameData, state: &mut GameState, pre: PreplacedOutposts) {
+    let PreplacedOutposts {
+        from: PreplacedFrom::MoonChapter3,
+        take: TakeRule::TopOfEachColumn,
+    } = pre;
+    for company in Company::ALL {
+        let sectors = data.moon.chapter3.sectors(company);
+        for (column, sector) in sectors.iter().enumerate() {
+            let Some(slot) = state.sectors.get_mut((*sector as usize).wrapping_sub(1)) else {
+                continue;
+            };
+            if column < 3 && state.stations[company.index()][column].outposts > 0 {
+                *slot = Some(company);
+                effects::take_outpost(state, company, column);
+            }
+        }
+    }
+}
+
+fn check_options(data: &GameData, o: &GameOptions) -> Result<(), SetupError> {
     if !(1..=4).contains(&o.players) {
         return Err(SetupError::PlayerCount(o.players));
     }
@@ -205,17 +257,10 @@ fn check_options(o: &GameOptions) -> Result<(), SetupError> {
     if o.threats && o.board != BoardSide::Belt {
         return Err(SetupError::ThreatsNeedBelt);
     }
-    if o.board == BoardSide::Belt {
-        return Err(SetupError::NotYetAvailable("the Belt side"));
-    }
-    if o.missions {
-        return Err(SetupError::NotYetAvailable("mission cards"));
-    }
-    if o.threats {
-        return Err(SetupError::NotYetAvailable("threat cards"));
-    }
-    if o.chapter.is_some() {
-        return Err(SetupError::NotYetAvailable("the campaign"));
+    if let Some(id) = &o.threat_card {
+        if data.threats.threat(id).is_none() {
+            return Err(SetupError::UnknownThreat(id.clone()));
+        }
     }
     Ok(())
 }

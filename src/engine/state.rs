@@ -2,7 +2,7 @@
 //! Plain data with small helpers; the rules that change it live in the sibling modules.
 
 use super::decision::{ActionSource, Task};
-use super::GameOptions;
+use super::{BoardSide, GameOptions};
 use crate::data::{CardId, Company, GameData, PlanId, Requirement, Resource};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -128,29 +128,127 @@ pub struct Column {
 }
 
 impl Column {
+    /// A full Moon column (5 home spaces).
     pub fn full() -> Column {
+        Column::full_of(MOON_COLUMN_SPACES)
+    }
+
+    /// A full column of `spaces` home spaces (the Belt's outer columns have 6, its shuttle
+    /// column 5).
+    pub fn full_of(spaces: u8) -> Column {
         Column {
-            outposts: 5,
+            outposts: spaces,
             floor_revealed: false,
         }
     }
 
-    /// Lowest space (1-based) an outpost may occupy: 5, or 4 once the floor is revealed.
+    /// Lowest space (1-based) an outpost may occupy in a Moon column: 5, or 4 once the floor is
+    /// revealed.
     pub fn base(self) -> u8 {
-        if self.floor_revealed {
-            4
-        } else {
-            5
-        }
+        self.base_in(MOON_COLUMN_SPACES)
     }
 
     pub fn has_room(self) -> bool {
-        self.outposts < self.base()
+        self.has_room_in(MOON_COLUMN_SPACES)
     }
 
-    /// Whether home space `space` (1-based) is covered.
+    /// Whether home space `space` (1-based) of a Moon column is covered.
     pub fn covers(self, space: u8) -> bool {
-        space <= self.base() && space + self.outposts > self.base()
+        self.covers_in(space, MOON_COLUMN_SPACES)
+    }
+
+    /// Lowest space (1-based) a piece may occupy in a column of `spaces` home spaces: the
+    /// crossed-out bottom space until it has been revealed, then the one above it.
+    pub fn base_in(self, spaces: u8) -> u8 {
+        if self.floor_revealed {
+            spaces.saturating_sub(1)
+        } else {
+            spaces
+        }
+    }
+
+    pub fn has_room_in(self, spaces: u8) -> bool {
+        self.outposts < self.base_in(spaces)
+    }
+
+    /// Whether home space `space` (1-based) of a column of `spaces` home spaces is covered.
+    pub fn covers_in(self, space: u8, spaces: u8) -> bool {
+        let base = self.base_in(spaces);
+        space <= base && space + self.outposts > base
+    }
+
+    /// Vacant home spaces (the revealed crossed-out space counts as vacant).
+    pub fn vacant_in(self, spaces: u8) -> u32 {
+        (1..=spaces).filter(|s| !self.covers_in(*s, spaces)).count() as u32
+    }
+}
+
+/// Home spaces of a Moon station column.
+pub const MOON_COLUMN_SPACES: u8 = 5;
+
+/// The shape of the stations on the board side in play: home spaces and coin icons per column,
+/// which columns hold outposts (the Belt's middle column holds shuttles) and the logo column.
+#[derive(Debug, Clone, Copy)]
+pub struct StationShape<'d> {
+    pub spaces: [u8; 3],
+    /// Coin icons per home space, index 0 = space 1 (top).
+    pub coins: [&'d [u32]; 3],
+    pub outpost_columns: &'static [usize],
+    pub shuttle_column: Option<usize>,
+    /// The outpost column next to the company logo (Luna's tie-break).
+    pub logo: usize,
+}
+
+impl<'d> StationShape<'d> {
+    pub fn of(data: &'d GameData, side: BoardSide) -> StationShape<'d> {
+        let coins_of = |map: &'d std::collections::BTreeMap<String, Vec<u32>>, name: &str| {
+            map.get(name).map(Vec::as_slice).unwrap_or(&[])
+        };
+        match side {
+            BoardSide::Moon => {
+                let l = &data.moon.station_layout;
+                let name = |i: usize| l.columns.get(i).map(String::as_str).unwrap_or("");
+                StationShape {
+                    spaces: [l.home_spaces_per_column as u8; 3],
+                    coins: [0, 1, 2].map(|i| coins_of(&l.coins, name(i))),
+                    outpost_columns: &[0, 1, 2],
+                    shuttle_column: None,
+                    logo: l
+                        .columns
+                        .iter()
+                        .position(|c| *c == l.logo_column)
+                        .unwrap_or(0),
+                }
+            }
+            BoardSide::Belt => {
+                let l = &data.belt.station_layout;
+                let name = |i: usize| l.columns.get(i).map(String::as_str).unwrap_or("");
+                StationShape {
+                    spaces: [0, 1, 2].map(|i| l.spaces(name(i)) as u8),
+                    coins: [0, 1, 2].map(|i| coins_of(&l.coins, name(i))),
+                    outpost_columns: &[0, 2],
+                    shuttle_column: Some(1),
+                    logo: l
+                        .columns
+                        .iter()
+                        .position(|c| *c == l.logo_column)
+                        .unwrap_or(0),
+                }
+            }
+        }
+    }
+
+    pub fn holds_outposts(&self, column: usize) -> bool {
+        self.outpost_columns.contains(&column)
+    }
+
+    /// Uncovered coin icons of one column.
+    pub fn visible_coins(&self, column: usize, col: Column) -> u32 {
+        let spaces = self.spaces[column];
+        (1..=spaces)
+            .filter(|&s| !col.covers_in(s, spaces))
+            .map(|s| self.coins[column].get(s as usize - 1).copied().unwrap_or(0))
+            .sum()
     }
 }
 
@@ -200,6 +298,10 @@ pub struct Seat {
     pub tank_steps_this_action: u32,
     /// Luna's deck, slots and reserve (None for human seats).
     pub luna: Option<LunaState>,
+    /// The seat's mission status card, one-time bonus markers and per-action counters (None
+    /// without the mission cards module, and always for Luna).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mission: Option<super::missions::MissionStatus>,
 }
 
 /// A Luna card in one of Luna's action slots.
@@ -315,6 +417,15 @@ pub struct GameState {
     pub decisions_applied: u64,
     /// Draft: tokens that went back to the box (used to give Luna a spare token).
     pub spare_tokens: Vec<usize>,
+    /// The Belt side's asteroids and shuttle spaces (None on the Moon).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub belt: Option<super::belt::BeltState>,
+    /// The threat card module (None when not in play).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threat: Option<super::threats::ThreatState>,
+    /// The mission cards module (None when not in play).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missions: Option<super::missions::MissionsState>,
 }
 
 impl GameState {
@@ -335,30 +446,55 @@ impl GameState {
         matches!(self.tile(kind), TileState::Held { seat: s, used: false, .. } if s == seat)
     }
 
-    /// Visible coin icons in a company's station: the value of one share.
+    /// Visible coin icons in a company's station: the value of one share. On the Belt the
+    /// shuttle column's uncovered coin icons count too (every uncovered coin icon counts).
     pub fn share_value(&self, data: &GameData, company: Company) -> u32 {
-        let coins = data.moon.station_layout.column_coins();
+        let shape = self.station_shape(data);
         self.stations[company.index()]
             .iter()
-            .zip(coins.iter())
-            .map(|(col, coins)| {
-                (1..=5u8)
-                    .filter(|&space| !col.covers(space))
-                    .map(|space| coins.get(space as usize - 1).copied().unwrap_or(0))
-                    .sum::<u32>()
-            })
+            .enumerate()
+            .map(|(i, col)| shape.visible_coins(i, *col))
             .sum()
     }
 
+    /// The stations' shape on the board side in play.
+    pub fn station_shape<'d>(&self, data: &'d GameData) -> StationShape<'d> {
+        StationShape::of(data, self.options.board)
+    }
+
+    /// The station columns holding outposts (all three on the Moon, the outer two on the Belt).
+    pub fn outpost_columns(&self) -> &'static [usize] {
+        match self.options.board {
+            BoardSide::Moon => &[0, 1, 2],
+            BoardSide::Belt => &[0, 2],
+        }
+    }
+
+    /// The Belt's shuttle column, if the Belt is in play.
+    pub fn shuttle_column(&self) -> Option<usize> {
+        (self.options.board == BoardSide::Belt).then_some(1)
+    }
+
+    /// Outposts (never shuttles) in a company's station.
     pub fn outposts_in_station(&self, company: Company) -> u32 {
-        self.stations[company.index()]
+        self.outpost_columns()
             .iter()
-            .map(|c| c.outposts as u32)
+            .map(|&i| self.stations[company.index()][i].outposts as u32)
             .sum()
     }
 
+    /// Shuttles in a company's station (0 on the Moon).
+    pub fn shuttles_in_station(&self, company: Company) -> u32 {
+        self.shuttle_column()
+            .map(|i| self.stations[company.index()][i].outposts as u32)
+            .unwrap_or(0)
+    }
+
+    /// Outposts of a company in Moon sectors or on Belt asteroids.
     pub fn outposts_on_board(&self, company: Company) -> u32 {
-        self.sectors.iter().filter(|s| **s == Some(company)).count() as u32
+        let on_moon = self.sectors.iter().filter(|s| **s == Some(company)).count() as u32;
+        let on_belt = self.belt.as_ref().map_or(0, |b| b.outposts_of(company));
+        on_moon + on_belt
     }
 
     pub fn track_of(&self, data: &'_ GameData, company: Company) -> usize {

@@ -58,6 +58,22 @@ pub(crate) fn candidates(data: &GameData, state: &GameState, task: &Task) -> Vec
                     space: BonusRef::Track(i as u8),
                 });
             }
+            if state.missions.is_some() {
+                out.extend(super::missions::claim_candidates(state));
+                out.push(Decision::PlaceBonus {
+                    space: BonusRef::Personal,
+                });
+                let spaces: Vec<BonusRef> = (0..state.bonus_spaces.len() as u8)
+                    .map(BonusRef::Board)
+                    .chain((0..state.track_bonus_spaces.len() as u8).map(BonusRef::Track))
+                    .chain([BonusRef::Personal])
+                    .collect();
+                out.extend(
+                    spaces
+                        .into_iter()
+                        .map(|space| Decision::PlaceOneTimeBonus { space }),
+                );
+            }
             out
         }
         Task::SelectResources { .. } => {
@@ -77,6 +93,14 @@ pub(crate) fn candidates(data: &GameData, state: &GameState, task: &Task) -> Vec
         }
         Task::ChooseExpansion { .. } | Task::TrackOfChoice { .. } | Task::OtherTracks { .. } => {
             companies().collect()
+        }
+        Task::Expand { .. } if state.belt.is_some() => {
+            let mut out = vec![Decision::StopExpanding];
+            out.extend(super::belt::enter_candidates(data));
+            if state.threat.is_some() {
+                out.push(Decision::DealWithThreat);
+            }
+            out
         }
         Task::Expand { .. } => {
             let mut out = vec![Decision::StopExpanding];
@@ -152,7 +176,20 @@ pub(crate) fn candidates(data: &GameData, state: &GameState, task: &Task) -> Vec
                 (0..s.research.len() as u8).map(move |screen| Decision::PlacePlan { index, screen })
             })
             .collect(),
-        Task::Reward { .. } | Task::FlipUsed { .. } | Task::EndTurn { .. } => Vec::new(),
+        Task::ClaimTasks { .. } => {
+            let mut out = vec![Decision::EndClaims];
+            out.extend(super::missions::claim_candidates(state));
+            out
+        }
+        Task::DiscardEnergy { .. } => s
+            .hand
+            .iter()
+            .map(|&card| Decision::DiscardCard { card })
+            .collect(),
+        Task::Reward { .. }
+        | Task::FlipUsed { .. }
+        | Task::EndTurn { .. }
+        | Task::ThreatReward { .. } => Vec::new(),
     }
 }
 
@@ -171,7 +208,7 @@ pub(crate) fn describe(task: &Task) -> &'static str {
         Task::BuyWithUnits { .. } => "a card to buy with resource units (or no card)",
         Task::SpendUnits { .. } => "company track steps for the remaining units",
         Task::ChooseExpansion { .. } => "the company to expand",
-        Task::Expand { .. } => "a sector to enter (or stop expanding)",
+        Task::Expand { .. } => "a sector or Belt space to enter (or stop expanding)",
         Task::ResearchFlip { .. } => "a research plan to flip for 2 CrypCoin (or skip)",
         Task::ResearchAdvance { .. } => "advancing the upload marker (or stopping)",
         Task::SpendResearch { .. } => "how to utilize research points",
@@ -191,6 +228,9 @@ pub(crate) fn describe(task: &Task) -> &'static str {
         Task::RestCards { .. } => "the resting slots for your action cards",
         Task::PlacePlans { .. } => "where to place your new research plans",
         Task::FlipUsed { .. } | Task::EndTurn { .. } => "the end of the turn",
+        Task::ClaimTasks { .. } => "mission tasks to claim after the action (or none)",
+        Task::DiscardEnergy { .. } => "an energy card from your hand to remove for the threat",
+        Task::ThreatReward { .. } => "the threat card's reward",
     }
 }
 
@@ -312,6 +352,17 @@ pub(crate) fn check(
                 None => Ok(()),
             }
         }
+        (Task::ChooseExpansion { .. }, Decision::ChooseCompany { company })
+            if state.belt.is_some() =>
+        {
+            if state.outposts_in_station(company) + state.shuttles_in_station(company) == 0 {
+                return Err(illegal(format!(
+                    "{} has no outposts or shuttles left in its station",
+                    data.company_name(company)
+                )));
+            }
+            Ok(())
+        }
         (Task::ChooseExpansion { .. }, Decision::ChooseCompany { company }) => {
             if state.outposts_in_station(company) == 0 {
                 return Err(illegal(format!(
@@ -320,6 +371,24 @@ pub(crate) fn check(
                 )));
             }
             Ok(())
+        }
+        (Task::Expand { .. }, Decision::EnterSector { .. }) if state.belt.is_some() => {
+            Err(illegal(
+                "on the Belt side, expansions enter Belt spaces (asteroids and shuttle spaces)",
+            ))
+        }
+        (
+            Task::Expand {
+                company, energy, ..
+            },
+            Decision::EnterBelt {
+                target,
+                space,
+                column,
+            },
+        ) => super::belt::check_enter(data, state, *company, *energy, target, space, column),
+        (Task::Expand { .. }, Decision::DealWithThreat) => {
+            super::threats::check_deal(data, state, seat)
         }
         (
             Task::Expand {
@@ -420,14 +489,32 @@ pub(crate) fn check(
             }
             Ok(())
         }
+        (Task::RemoveOutposts { .. }, Decision::RemoveOutpost { column, .. })
+            if state.shuttle_column() == Some(column as usize) =>
+        {
+            Err(illegal(
+                "shuttles cannot be removed this way: an outpost icon means outposts only",
+            ))
+        }
         (Task::RemoveOutposts { .. }, Decision::RemoveOutpost { company, column }) => {
             if column > 2 || state.stations[company.index()][column as usize].outposts == 0 {
                 return Err(illegal("that station column is empty"));
             }
             Ok(())
         }
+        (Task::ReturnOusted { .. }, Decision::ReturnOutpost { column })
+            if state.shuttle_column() == Some(column as usize) =>
+        {
+            Err(illegal(
+                "ousted outposts return to an outer column; shuttles go to the middle one",
+            ))
+        }
         (Task::ReturnOusted { company, .. }, Decision::ReturnOutpost { column }) => {
-            if column > 2 || !state.stations[company.index()][column as usize].has_room() {
+            let spaces = state.station_shape(data).spaces;
+            if column > 2
+                || !state.stations[company.index()][column as usize]
+                    .has_room_in(spaces[column as usize])
+            {
                 return Err(illegal("that station column has no vacant home space"));
             }
             Ok(())
@@ -534,6 +621,13 @@ pub(crate) fn check(
                 return Err(illegal("there is no such acquired plan"));
             };
             screen_ok(data, state, seat, is_a_plan(data, *plan), screen)
+        }
+        (Task::ClaimTasks { .. }, Decision::ClaimTask { card, column }) => {
+            super::missions::check_claim(data, state, seat, card, column, true)
+        }
+        (Task::ClaimTasks { .. }, Decision::EndClaims) => Ok(()),
+        (Task::DiscardEnergy { .. }, Decision::DiscardCard { card }) => {
+            super::threats::check_discard(data, state, seat, card)
         }
         (task, _) => Err(wrong(task)),
     }
@@ -863,7 +957,11 @@ fn check_action(
             },
             _ => Err(illegal("you have no unused field scientist tile")),
         },
-        Decision::PlaceBonus { space } => check_bonus(data, state, seat, space),
+        Decision::PlaceBonus { space } => check_bonus(data, state, seat, space, false),
+        Decision::PlaceOneTimeBonus { space } => check_bonus(data, state, seat, space, true),
+        Decision::ClaimTask { card, column } => {
+            super::missions::check_claim(data, state, seat, card, column, false)
+        }
         Decision::DropOut => Ok(()),
         _ => Err(RuleError::NotNow(
             "choose your action first (resources, energy, research, field, bonus or drop out)"
@@ -915,12 +1013,47 @@ fn check_bonus(
     state: &GameState,
     seat: usize,
     space: BonusRef,
+    one_time: bool,
 ) -> Result<(), RuleError> {
     let s = &state.seats[seat];
-    if s.markers_reserve == 0 {
+    if one_time {
+        if s.mission.as_ref().is_none_or(|m| m.one_time_reserve == 0) {
+            return Err(illegal("you have no one-time bonus marker in your reserve"));
+        }
+    } else if s.markers_reserve == 0 {
         return Err(illegal("you have no bonus marker left this round"));
     }
     match space {
+        BonusRef::Personal => {
+            let Some(status) = s.mission.as_ref() else {
+                return Err(illegal("you have no mission status card"));
+            };
+            if !status.personal_unlocked() {
+                return Err(illegal(
+                    "your personal bonus space unlocks once all three of your one-time bonus markers are gone from your mission status card",
+                ));
+            }
+            if status.personal.is_some() {
+                return Err(illegal("your personal bonus space is occupied this round"));
+            }
+            let pay: u32 = data
+                .missions
+                .personal_bonus_space
+                .requirements()
+                .iter()
+                .map(|r| match r {
+                    Requirement::Pay { n } => *n,
+                    _ => 0,
+                })
+                .sum();
+            if s.coins < pay {
+                return Err(RuleError::NotEnoughCoins {
+                    have: s.coins,
+                    need: pay,
+                });
+            }
+            Ok(())
+        }
         BonusRef::Board(i) => {
             let i = i as usize;
             let Some(entry) = data.board.bonus_spaces.get(i) else {
@@ -1076,8 +1209,12 @@ fn push_rewards(state: &mut GameState, seat: usize, rewards: &[Reward]) {
 fn begin_action(state: &mut GameState, seat: usize) {
     state.agenda.pop();
     state.agenda.push(Task::EndTurn { seat });
+    if super::missions::has_open_tasks(state, seat) {
+        state.agenda.push(Task::ClaimTasks { seat });
+    }
     state.agenda.push(Task::PlacePlans { seat });
     state.seats[seat].tank_steps_this_action = 0;
+    super::missions::begin_action(state, seat);
 }
 
 pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision) {
@@ -1209,6 +1346,7 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                     ("energy", &energy),
                 ],
             );
+            super::missions::note(state, seat, |c| c.expanded = true);
             replace_top(
                 state,
                 Task::Expand {
@@ -1216,6 +1354,7 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                     company,
                     energy,
                     entered: Vec::new(),
+                    threat: false,
                 },
             );
         }
@@ -1233,6 +1372,10 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
             effects::take_outpost(state, company, column as usize);
             state.sectors[sector as usize - 1] = Some(company);
             entered.push((sector, ousted));
+            super::missions::note(state, seat, |c| {
+                c.pieces_placed += 1;
+                c.pieces_ousted += u32::from(ousted.is_some());
+            });
             replace_top(
                 state,
                 Task::Expand {
@@ -1240,9 +1383,49 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
                     company,
                     energy: energy.saturating_sub(cost),
                     entered,
+                    threat: false,
                 },
             );
         }
+        (
+            Task::Expand {
+                company,
+                energy,
+                mut entered,
+                threat,
+                ..
+            },
+            Decision::EnterBelt {
+                target,
+                space,
+                column,
+            },
+        ) => {
+            let cost =
+                super::belt::enter_cost(data, state, company, target, space).unwrap_or(energy);
+            let ousted = super::belt::enter(data, state, company, target, space, column);
+            entered.push((target, ousted));
+            ctx.count(if super::belt::is_shuttle_space(data, target) {
+                "belt_enter_shuttle_space"
+            } else {
+                "belt_enter_outpost_space"
+            });
+            super::missions::note(state, seat, |c| {
+                c.pieces_placed += 1;
+                c.pieces_ousted += u32::from(ousted.is_some());
+            });
+            replace_top(
+                state,
+                Task::Expand {
+                    seat,
+                    company,
+                    energy: energy.saturating_sub(cost),
+                    entered,
+                    threat,
+                },
+            );
+        }
+        (Task::Expand { .. }, Decision::DealWithThreat) => super::threats::deal(ctx, state, seat),
         (Task::Expand { .. }, Decision::StopExpanding) => finish_expansion(ctx, state),
         (Task::ResearchFlip { source, .. }, Decision::FlipPlan { screen }) => {
             effects::pay(ctx, state, seat, 2);
@@ -1484,6 +1667,15 @@ pub(crate) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Deci
             used_slots.push(slot);
             replace_top(state, Task::RestCards { seat, used_slots });
         }
+        (Task::ClaimTasks { .. }, Decision::ClaimTask { card, column }) => {
+            super::missions::claim(ctx, state, seat, card, column)
+        }
+        (Task::ClaimTasks { .. }, Decision::EndClaims) => {
+            state.agenda.pop();
+        }
+        (Task::DiscardEnergy { n, .. }, Decision::DiscardCard { card }) => {
+            super::threats::discard(ctx, state, seat, card, n)
+        }
         (Task::PlacePlans { .. }, Decision::PlacePlan { index, screen }) => {
             let plan = state.seats[seat].acquired.remove(index as usize);
             if state.seats[seat].research[screen as usize].is_some() {
@@ -1564,7 +1756,14 @@ fn perform_action(ctx: &mut Ctx, state: &mut GameState, seat: usize, d: Decision
         }
         Decision::PlaceBonus { space } => {
             begin_action(state, seat);
-            place_bonus(ctx, state, seat, space);
+            place_bonus(ctx, state, seat, space, false);
+        }
+        Decision::PlaceOneTimeBonus { space } => {
+            begin_action(state, seat);
+            place_bonus(ctx, state, seat, space, true);
+        }
+        Decision::ClaimTask { card, column } => {
+            super::missions::claim(ctx, state, seat, card, column);
         }
         Decision::DropOut => {
             begin_action(state, seat);
@@ -1695,15 +1894,33 @@ fn perform_discarded(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: Ca
     }
 }
 
-fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRef) {
+fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRef, one_time: bool) {
     let data = ctx.data;
     let name = state.seats[seat].name.clone();
-    state.seats[seat].markers_reserve -= 1;
-    let marker = Some(super::state::Marker {
-        seat,
-        one_time: false,
-    });
+    match state.seats[seat].mission.as_mut() {
+        Some(m) if one_time => {
+            m.one_time_reserve = m.one_time_reserve.saturating_sub(1);
+            m.one_time_placed += 1;
+            ctx.count("one_time_marker_placed");
+        }
+        _ => state.seats[seat].markers_reserve -= 1,
+    }
+    let marker = Some(super::state::Marker { seat, one_time });
     match space {
+        BonusRef::Personal => {
+            if let Some(m) = state.seats[seat].mission.as_mut() {
+                m.personal = marker;
+            }
+            ctx.count("bonus_personal_space");
+            ctx.say("event.bonus_personal_space", &[("name", &name)]);
+            let personal = &data.missions.personal_bonus_space;
+            for req in personal.requirements() {
+                if let Requirement::Pay { n } = req {
+                    effects::pay(ctx, state, seat, n);
+                }
+            }
+            push_rewards(state, seat, &personal.rewards());
+        }
         BonusRef::Board(i) => {
             let i = i as usize;
             state.bonus_spaces[i] = marker;
@@ -1902,22 +2119,37 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
         company,
         energy,
         entered,
+        threat,
     }) = state.agenda.pop()
     else {
         return;
     };
     let name = state.seats[seat].name.clone();
+    let belt = state.belt.is_some();
     let (mut coins, mut tank, mut strip, mut rp) = (0, 0, 0, 0);
-    for (sector, _) in &entered {
-        if let Some(s) = data.moon.sector(*sector as u32) {
-            for st in &s.structures {
-                match *st {
-                    crate::data::Structure::DeepMine { n } => coins += n,
-                    crate::data::Structure::GasCollector { n } => tank += n,
-                    crate::data::Structure::StripMine { n } => strip += n,
-                    crate::data::Structure::ResearchStation { n } => rp += n,
-                }
-            }
+    let structures: Vec<crate::data::Structure> = if belt {
+        // Belt: first outposts on an asteroid earn its reward screen; shuttle spaces with the
+        // reward icon move the expanded company's track.
+        let (structures, track_icons) =
+            super::belt::expansion_rewards(data, state, company, &entered);
+        strip += track_icons;
+        if track_icons > 0 {
+            ctx.count("belt_shuttle_reward");
+        }
+        structures
+    } else {
+        entered
+            .iter()
+            .filter_map(|(sector, _)| data.moon.sector(*sector as u32))
+            .flat_map(|s| s.structures.iter().copied())
+            .collect()
+    };
+    for st in structures {
+        match st {
+            crate::data::Structure::DeepMine { n } => coins += n,
+            crate::data::Structure::GasCollector { n } => tank += n,
+            crate::data::Structure::StripMine { n } => strip += n,
+            crate::data::Structure::ResearchStation { n } => rp += n,
         }
     }
     if energy > 0 {
@@ -1933,7 +2165,11 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
         sectors.join(", ")
     };
     ctx.say(
-        "event.expanded",
+        if belt {
+            "event.expanded_belt"
+        } else {
+            "event.expanded"
+        },
         &[
             ("name", &name),
             ("company", &data.company_name(company)),
@@ -1944,18 +2180,27 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
             ("rp", &rp),
         ],
     );
-    // Rewards first, then the ousted outposts go home (pushed first, so they run last).
-    for (_, ousted) in entered.iter().rev() {
+    // Rewards first, then the threat card's reward, then the ousted outposts go home (pushed
+    // first, so they run last). An ousted shuttle has no choice to make: it goes to its middle
+    // column at once.
+    for (target, ousted) in entered.iter().rev() {
         if let Some(other) = ousted {
             ctx.count("oust");
-            state.agenda.push(Task::ReturnOusted {
-                seat,
-                company: *other,
-            });
+            if belt && super::belt::is_shuttle_space(data, *target) {
+                super::belt::return_shuttle(ctx, state, *other);
+            } else {
+                state.agenda.push(Task::ReturnOusted {
+                    seat,
+                    company: *other,
+                });
+            }
         }
     }
+    if threat {
+        state.agenda.push(Task::ThreatReward { seat });
+    }
     if rp > 0 {
-        state.agenda.push(Task::SpendResearch { seat, points: rp });
+        effects::research_points(state, seat, rp);
     }
     if strip > 0 {
         state.agenda.push(Task::TrackMove {
@@ -1990,7 +2235,7 @@ fn finish_research(ctx: &mut Ctx, state: &mut GameState) {
     };
     let rp = source_research_points(data, state, seat, source);
     if rp > 0 {
-        state.agenda.push(Task::SpendResearch { seat, points: rp });
+        effects::research_points(state, seat, rp);
     }
     let name = state.seats[seat].name.clone();
     let Some(screen) = entered else {
@@ -2022,7 +2267,7 @@ fn apply_reward(ctx: &mut Ctx, state: &mut GameState, seat: usize, reward: Rewar
     let data = ctx.data;
     match reward {
         Reward::Coins { n } => effects::gain_coins(ctx, state, seat, n),
-        Reward::ResearchPoints { n } => state.agenda.push(Task::SpendResearch { seat, points: n }),
+        Reward::ResearchPoints { n } => effects::research_points(state, seat, n),
         Reward::Tank { n } => effects::tank(ctx, state, seat, n),
         Reward::TrackOfChoice { n } => state.agenda.push(Task::TrackOfChoice { seat, steps: n }),
         Reward::CompanyTrack { company, n } => state.agenda.push(Task::TrackMove {
@@ -2172,7 +2417,14 @@ pub(crate) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> boo
         Task::Expand { seat, .. } => {
             let can_enter = candidates(data, state, task)
                 .into_iter()
-                .filter(|d| matches!(d, Decision::EnterSector { .. }))
+                .filter(|d| {
+                    matches!(
+                        d,
+                        Decision::EnterSector { .. }
+                            | Decision::EnterBelt { .. }
+                            | Decision::DealWithThreat
+                    )
+                })
                 .any(|d| check(data, state, seat, d).is_ok());
             if !can_enter {
                 finish_expansion(ctx, state);
@@ -2191,7 +2443,7 @@ pub(crate) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> boo
             true
         }
         Task::ReturnOusted { company, .. }
-            if effects::return_columns(state, company).is_empty() =>
+            if effects::return_columns(data, state, company).is_empty() =>
         {
             state.agenda.pop();
             state.removed_outposts[company.index()] += 1;
@@ -2206,6 +2458,20 @@ pub(crate) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> boo
             true
         }
         Task::ChooseAction { .. } => false,
+        Task::ThreatReward { seat } => {
+            state.agenda.pop();
+            super::threats::collect_reward(ctx, state, seat);
+            true
+        }
+        Task::ClaimTasks { seat } => {
+            // The action has resolved: its counters stop; with nothing to claim, move on.
+            super::missions::end_action(state, seat);
+            if !super::missions::any_claimable(data, state, seat, true) {
+                state.agenda.pop();
+                return true;
+            }
+            false
+        }
         other => {
             // Any other task with no legal decision at all is skipped (its effect is forfeited).
             let seat = other.seat();

@@ -1,11 +1,14 @@
 //! What one seat may see (or a spectator, with no seat): everything public, plus the viewer's
 //! own hand, plan and token choices. No deck order, no other seat's hand or unrevealed plan.
 
+use super::belt::BeltState;
 use super::decision::Task;
+use super::missions::{MissionStatus, MissionsState};
 use super::state::{
     Column, GameState, Marker, Phase, PlacedPlan, PlanRef, SeatKind, SlotCard, SpecialSlot,
     TileState,
 };
+use super::threats::ThreatState;
 use crate::data::{CardId, Company, GameData, PlanId};
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +52,9 @@ pub struct PublicSeat {
     pub shares: [u32; 4],
     /// Luna's public components (None for human seats).
     pub luna: Option<LunaView>,
+    /// The mission status card (public: its markers, link and personal bonus space).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mission: Option<MissionStatus>,
 }
 
 /// What everyone sees of Luna: her deck's size, not its order; face-down slot cards hidden.
@@ -104,6 +110,15 @@ pub struct SeatView {
     pub seats: Vec<PublicSeat>,
     /// The viewer's private information (None for a spectator).
     pub own: Option<PrivateSeat>,
+    /// The Belt's outposts and shuttles (None on the Moon).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub belt: Option<BeltState>,
+    /// The threat card (face up while on the board; its holder once removed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threat: Option<ThreatState>,
+    /// The face-up mission cards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missions: Option<MissionsState>,
 }
 
 /// The view of `seat` (None = a spectator: public information only).
@@ -160,6 +175,7 @@ pub fn view(data: &GameData, state: &GameState, seat: Option<usize>) -> SeatView
                 helium_tokens: l.helium_tokens.clone(),
                 research_tokens: l.research_tokens.clone(),
             }),
+            mission: s.mission.clone(),
             shares: Company::ALL.map(|c| {
                 // Shares on cards in hand are private: count only the track and public cards.
                 let track = &data.tracks.tracks[state.tracks[c.index()]];
@@ -209,5 +225,8 @@ pub fn view(data: &GameData, state: &GameState, seat: Option<usize>) -> SeatView
         tiles: state.tiles,
         seats,
         own,
+        belt: state.belt.clone(),
+        threat: state.threat.clone(),
+        missions: state.missions.clone(),
     }
 }

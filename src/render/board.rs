@@ -64,6 +64,9 @@ pub(crate) fn task_words(ctx: &Ctx, task: &Task) -> String {
         Task::PlacePlans { .. } => "place plans".into(),
         Task::FlipUsed { .. } => "flip used cards".into(),
         Task::EndTurn { .. } => "end the turn".into(),
+        Task::ClaimTasks { .. } => "claim mission tasks".into(),
+        Task::DiscardEnergy { n, .. } => format!("discard {n} energy card(s)"),
+        Task::ThreatReward { .. } => "take the threat card".into(),
     }
 }
 
