@@ -31,7 +31,9 @@ const USAGE: &str = "usage:
                                              play in the terminal: one `<user> /command option:value` per line
   skymines data check [--dir DIR] [--json]   load and validate the component data
   skymines simulate --games N --players P [--seed S] [--json] [--no-check] [--tracks default|random] [--tokens fixed|draft] [--linked_slots] [--vary]
+                   [--luna L] [--board moon|belt] [--missions] [--threats] [--campaign]
                                              seeded random self-play with invariant checks
+                                             (--campaign: N whole 4-chapter campaigns)
   skymines render --seed S --players P [--rounds R] --out DIR   write board and player PNGs of a seeded random game
   skymines store-torture --db PATH --seed S --moves N [--snapshot-every K]
                                              test helper: play a seeded game into a database (the kill tests stop it at random)";
@@ -77,7 +79,19 @@ fn number<T: std::str::FromStr>(
 
 fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
     use crate::engine::{GameOptions, TokenSetup, TrackSetup};
-    let parsed = parse_flags(rest, &["json", "no_check", "linked_slots", "vary"]).and_then(|m| {
+    let parsed = parse_flags(
+        rest,
+        &[
+            "json",
+            "no_check",
+            "linked_slots",
+            "vary",
+            "missions",
+            "threats",
+            "campaign",
+        ],
+    )
+    .and_then(|m| {
         let known = [
             "games",
             "players",
@@ -89,6 +103,10 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
             "linked_slots",
             "luna",
             "vary",
+            "board",
+            "missions",
+            "threats",
+            "campaign",
         ];
         if let Some(k) = m.keys().find(|k| !known.contains(&k.as_str())) {
             return Err(format!("unknown option --{k}"));
@@ -112,6 +130,13 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
                 Some(other) => return Err(format!("--tokens: `{other}` is not fixed or draft")),
             },
             linked_slots: m.contains_key("linked_slots"),
+            board: match m.get("board").map(String::as_str) {
+                None | Some("moon") => crate::engine::BoardSide::Moon,
+                Some("belt") => crate::engine::BoardSide::Belt,
+                Some(other) => return Err(format!("--board: `{other}` is not moon or belt")),
+            },
+            missions: m.contains_key("missions"),
+            threats: m.contains_key("threats"),
             seed: number(&m, "seed", 1)?,
             ..GameOptions::default()
         };
@@ -138,15 +163,29 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
         max_decisions: 20_000,
         vary: map.contains_key("vary"),
     };
-    if let Err(e) = crate::engine::new_game(
-        &data,
-        &config.options,
-        &crate::sim::seat_names(config.options.players),
-    ) {
+    let campaign = map.contains_key("campaign");
+    let check_options = if campaign {
+        crate::engine::campaign::chapter_options(
+            &data,
+            1,
+            config.options.players,
+            config.options.luna,
+            config.options.seed,
+        )
+    } else {
+        Ok(config.options.clone())
+    };
+    if let Err(e) = check_options
+        .and_then(|o| crate::engine::new_game(&data, &o, &crate::sim::seat_names(o.players)))
+    {
         eprintln!("cannot set up that game: {e}");
         return 2;
     }
-    let report = crate::sim::run(&data, &config);
+    let report = if campaign {
+        crate::sim::run_campaigns(&data, &config)
+    } else {
+        crate::sim::run(&data, &config)
+    };
     if map.contains_key("json") {
         let _ = writeln!(
             out,
@@ -159,6 +198,22 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
             "{} games, {} completed, {} invariant violations, {:.1} games/s, mean final score {:.1}, digest {}",
             report.games, report.completed, report.invariant_violations, report.games_per_second, report.mean_final_score, report.digest
         );
+        if report.time_loops > 0 || campaign {
+            let _ = writeln!(
+                out,
+                "time anomaly loops: {} game(s) ended in the loop, {} loop(s) abandoned at the cap of {} games",
+                report.time_loops,
+                report.time_loops_capped,
+                crate::sim::TIME_LOOP_CAP
+            );
+        }
+        if campaign {
+            let _ = writeln!(
+                out,
+                "{} campaign(s), mean success points per seat {:.1}",
+                report.campaigns, report.mean_campaign_sp
+            );
+        }
         for v in &report.violation_examples {
             let _ = writeln!(out, "  violation: {v}");
         }

@@ -23,6 +23,18 @@ pub struct SimReport {
     pub mean_final_score: f64,
     pub digest: String,
     pub decision_coverage: BTreeMap<String, u64>,
+    /// Games that ended with the Time anomaly still on the board (its loop continues).
+    #[serde(default)]
+    pub time_loops: usize,
+    /// Campaign runs: loops abandoned at the simulation's cap of games per loop.
+    #[serde(default)]
+    pub time_loops_capped: usize,
+    /// Campaign runs: whole 4-chapter campaigns played.
+    #[serde(default)]
+    pub campaigns: usize,
+    /// Campaign runs: the mean total success points per seat after chapter 4.
+    #[serde(default)]
+    pub mean_campaign_sp: f64,
 }
 
 /// How the run is set up.
@@ -67,6 +79,9 @@ pub fn run(data: &GameData, config: &SimConfig) -> SimReport {
                         score_sum += s.total as u64;
                         score_count += 1;
                     }
+                    if engine::threats::time_loop_continues(data, &state) {
+                        report.time_loops += 1;
+                    }
                 }
                 hasher.update(serde_json::to_vec(&state).unwrap_or_default());
             }
@@ -81,6 +96,141 @@ pub fn run(data: &GameData, config: &SimConfig) -> SimReport {
     };
     report.mean_final_score = if score_count > 0 {
         score_sum as f64 / score_count as f64
+    } else {
+        0.0
+    };
+    report.digest = hasher
+        .finalize()
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    report
+}
+
+/// Games a simulated Time anomaly loop may last before the campaign run abandons it (the rules
+/// loop until a game removes the card; random self-play might never).
+pub const TIME_LOOP_CAP: usize = 3;
+
+/// Plays `config.games` whole 4-chapter campaigns with `config.options.players` humans (and Luna
+/// when `config.options.luna` is set: she starts at her campaign level, and the players' level
+/// choice between chapters is made at random). Each chapter uses the chapter's own options; a
+/// Time anomaly loop is replayed with the same threat card up to `TIME_LOOP_CAP` games and its
+/// results averaged. Campaign `i` uses seeds from `options.seed + 100 * i`.
+pub fn run_campaigns(data: &GameData, config: &SimConfig) -> SimReport {
+    use crate::engine::campaign;
+    let started = std::time::Instant::now();
+    let mut report = SimReport::default();
+    let mut hasher = Sha256::new();
+    let (mut score_sum, mut score_count) = (0u64, 0u64);
+    let (mut sp_sum, mut sp_count) = (0u64, 0u64);
+    let humans = config.options.players;
+    for i in 0..config.games {
+        let base = config.options.seed.wrapping_add(100 * i as u64);
+        let mut rng = ChaCha8Rng::seed_from_u64(base ^ 0xca3a_1a9e);
+        let mut level = config
+            .options
+            .luna
+            .and_then(|_| campaign::luna_start_level(data, humans, rng.gen_bool(0.5)));
+        let mut results = Vec::new();
+        let mut failed = false;
+        for chapter in 1..=data.campaign.chapter_list.len() as u8 {
+            let mut seed = base.wrapping_add(10 * chapter as u64);
+            let mut options = match campaign::chapter_options(data, chapter, humans, level, seed) {
+                Ok(o) => o,
+                Err(e) => {
+                    violation(&mut report, format!("campaign {i} chapter {chapter}: {e}"));
+                    failed = true;
+                    break;
+                }
+            };
+            options.linked_slots = config.options.linked_slots;
+            let mut games = Vec::new();
+            loop {
+                report.games += 1;
+                let state = match play_one(data, &options, config, &mut report) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        violation(&mut report, format!("seed {}: {e}", options.seed));
+                        failed = true;
+                        break;
+                    }
+                };
+                hasher.update(serde_json::to_vec(&state).unwrap_or_default());
+                report.completed += 1;
+                for s in engine::final_scores(data, &state) {
+                    score_sum += s.total as u64;
+                    score_count += 1;
+                }
+                match campaign::chapter_result(data, &state) {
+                    Ok(r) => games.push(r),
+                    Err(e) => {
+                        violation(&mut report, format!("seed {}: {e}", options.seed));
+                        failed = true;
+                        break;
+                    }
+                }
+                if !campaign::in_time_loop(data, &state) {
+                    break;
+                }
+                report.time_loops += 1;
+                if games.len() >= TIME_LOOP_CAP {
+                    report.time_loops_capped += 1;
+                    break;
+                }
+                seed = seed.wrapping_add(1);
+                options = campaign::next_loop_options(data, &state, seed);
+            }
+            if failed {
+                break;
+            }
+            let mut result = match campaign::average_loop(&games) {
+                Ok(r) => r,
+                Err(e) => {
+                    violation(&mut report, format!("campaign {i} chapter {chapter}: {e}"));
+                    failed = true;
+                    break;
+                }
+            };
+            if let Some(l) = level {
+                let choices = campaign::luna_level_choices(data, l, result.luna_won());
+                if let Some(choice) = choices.get(rng.gen_range(0..choices.len().max(1))) {
+                    campaign::apply_level_choice(&mut result, choice);
+                    level = Some(choice.level);
+                }
+            }
+            hasher.update(serde_json::to_vec(&result).unwrap_or_default());
+            results.push(result);
+        }
+        if failed {
+            continue;
+        }
+        report.campaigns += 1;
+        let standing = campaign::standing(data, &results);
+        if !standing.complete {
+            violation(
+                &mut report,
+                format!("campaign {i} did not play every chapter"),
+            );
+        }
+        for t in &standing.totals {
+            sp_sum += *t as u64;
+            sp_count += 1;
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    report.games_per_second = if secs > 0.0 {
+        report.games as f64 / secs
+    } else {
+        0.0
+    };
+    report.mean_final_score = if score_count > 0 {
+        score_sum as f64 / score_count as f64
+    } else {
+        0.0
+    };
+    report.mean_campaign_sp = if sp_count > 0 {
+        sp_sum as f64 / sp_count as f64
     } else {
         0.0
     };
@@ -139,7 +289,9 @@ pub fn choose(
     let next_blocked = (reach_now == 0
         && s.research.get(next as usize).is_some_and(|p| p.is_some()))
     .then_some(next);
-    let weight = |d: &Decision| match d {
+    let modules = (state.threat.is_some() || state.missions.is_some())
+        .then(|| ModuleFocus::of(data, state, seat));
+    let base_weight = |d: &Decision| match d {
         Decision::DropOut => 1,
         Decision::PlanClear => 1,
         Decision::Advance => 30,
@@ -162,6 +314,10 @@ pub fn choose(
         }
         _ => 6,
     };
+    let weight = |d: &Decision| match &modules {
+        Some(f) => f.weight(data, state, seat, d, base_weight(d)),
+        None => base_weight(d),
+    };
     let total: u32 = options.iter().map(weight).sum();
     if total == 0 {
         return options.first().copied();
@@ -177,13 +333,509 @@ pub fn choose(
     options.last().copied()
 }
 
+/// What the self-play policy works toward in games with modules: the threat card's requirement
+/// (so the threat gets removed in self-play too) and the open mission tasks. Only used when a
+/// module is in play, so the basic game's self-play is unchanged.
+struct ModuleFocus {
+    /// The threat is on the board and this seat does not meet its requirement in these parts.
+    research: bool,
+    tank: bool,
+    energy: bool,
+    coins: bool,
+    hand_energy: bool,
+    /// The threat is on the board (head for its shuttle spaces).
+    threat: bool,
+    /// Open mission task metrics of this seat.
+    tasks: Vec<crate::data::missions::Metric>,
+}
+
+impl ModuleFocus {
+    fn of(data: &GameData, state: &GameState, seat: usize) -> ModuleFocus {
+        use crate::data::threats::ThreatRequirement as R;
+        let s = &state.seats[seat];
+        let mut f = ModuleFocus {
+            research: false,
+            tank: false,
+            energy: false,
+            coins: false,
+            hand_energy: false,
+            threat: false,
+            tasks: Vec::new(),
+        };
+        if let Some(card) = engine::threats::on_board(data, state) {
+            f.threat = true;
+            let tank_v = |step: u8| {
+                data.player_board
+                    .tank_track
+                    .score_by_step
+                    .get(step as usize)
+                    .copied()
+                    .unwrap_or(0)
+            };
+            let research_v = |u: Option<u8>| {
+                u.and_then(|u| {
+                    data.player_board
+                        .research_track
+                        .score_by_screen
+                        .get(u as usize)
+                        .copied()
+                })
+                .unwrap_or(0)
+            };
+            for r in card.requirement.iter().flat_map(|r| r.flatten()) {
+                match r {
+                    R::TankValuePassed { value } => f.tank |= tank_v(s.tank) < *value,
+                    R::ResearchValuePassed { value } => f.research |= research_v(s.upload) < *value,
+                    R::SpendExtraEnergy { .. } => f.energy = true,
+                    R::PayCoins { n } => f.coins |= s.coins < *n + 2,
+                    R::DiscardEnergyCardsFromHand { .. } => f.hand_energy = true,
+                    R::AllOf { .. } => {}
+                }
+            }
+        }
+        if let (Some(ms), Some(m)) = (&state.missions, &s.mission) {
+            for card in &ms.face_up {
+                if m.card.is_some_and(|c| c != *card) {
+                    continue;
+                }
+                if let Some(c) = data.missions.card(*card) {
+                    for t in &c.tasks {
+                        if !m
+                            .fulfilled
+                            .get(t.column.wrapping_sub(1))
+                            .copied()
+                            .unwrap_or(true)
+                        {
+                            f.tasks.push(t.condition.metric);
+                        }
+                    }
+                }
+            }
+            use crate::data::missions::Metric as M;
+            // Both additional slots: the tank's and the research track's ON switches.
+            if f.tasks.contains(&M::SwitchedOnAdditionalSlots) {
+                let pb = &data.player_board;
+                f.tank |= (s.tank as u32) < pb.tank_track.on_step;
+                f.research |= s
+                    .upload
+                    .is_none_or(|u| (u as u32) < pb.research_track.on_screen);
+            }
+            f.tank |= f.tasks.contains(&M::TankSpacesMoved);
+        }
+        f
+    }
+
+    fn wants(&self, m: crate::data::missions::Metric) -> bool {
+        self.tasks.contains(&m)
+    }
+
+    /// The weight of a decision for this seat, given the basic policy's weight.
+    fn weight(
+        &self,
+        data: &GameData,
+        state: &GameState,
+        seat: usize,
+        d: &Decision,
+        base: u32,
+    ) -> u32 {
+        use crate::data::missions::Metric as M;
+        let card_kind = |c: CardId| {
+            let def = data.card(c);
+            (
+                def.is_research_scientist(),
+                def.is_field_scientist(),
+                def.is_energy(),
+                def.resource(),
+            )
+        };
+        match d {
+            Decision::ClaimTask { .. } => 60,
+            Decision::EndClaims => 1,
+            Decision::DealWithThreat => 200,
+            Decision::UseResearch { .. } if self.research => 150,
+            Decision::UseResearch { .. } if self.wants(M::ResearchPlansOnTrack) => 60,
+            Decision::UseField { .. } if self.tank => 150,
+            Decision::UseField { .. } if self.wants(M::TankSpacesMoved) => 60,
+            Decision::UseEnergy if self.threat || self.wants(M::PiecesPlacedFromStation) => 20,
+            Decision::UseResources { .. }
+                if self.tank && field_scientist_on_display(data, state) =>
+            {
+                base + 30
+            }
+            Decision::TakePlan { space } if self.research => {
+                // A plans may not go on an empty crossed-out-A screen: take what fits the next
+                // empty screen, preferably a plan the seat's own cards can meet.
+                let plan = state
+                    .research_display
+                    .get(*space as usize)
+                    .copied()
+                    .flatten();
+                let letter = plan.map(|p| data.research.plans[p as usize].letter);
+                let owned = owned_totals(data, state, seat);
+                let meetable = plan.is_some_and(|p| {
+                    data.research.plans[p as usize]
+                        .requirements
+                        .iter()
+                        .all(|r| owned.meets(r))
+                });
+                let next_empty = state.seats[seat]
+                    .research
+                    .iter()
+                    .enumerate()
+                    .skip(
+                        state.seats[seat]
+                            .upload
+                            .map(|u| u as usize + 1)
+                            .unwrap_or(0),
+                    )
+                    .find(|(_, p)| p.is_none())
+                    .map(|(i, _)| i as u32);
+                let crossed = next_empty.is_some_and(|i| {
+                    data.player_board
+                        .research_track
+                        .crossed_out_a
+                        .screens
+                        .contains(&i)
+                });
+                if letter == Some('A') && crossed {
+                    2
+                } else if meetable {
+                    80
+                } else {
+                    20
+                }
+            }
+            Decision::FlipPlan { .. } if self.research => base * 5,
+            Decision::Advance if self.research => 200,
+            Decision::TakeRestingDeck { slot } if self.research || self.tank => {
+                let deck = &state.seats[seat].resting[*slot as usize];
+                let useful = deck.iter().any(|c| {
+                    let (rs, fs, _, _) = card_kind(*c);
+                    (rs && self.research) || (fs && self.tank)
+                });
+                if useful {
+                    base + 60
+                } else {
+                    base
+                }
+            }
+            Decision::TakePlan { space } if self.wants(M::TankSpacesMoved) => {
+                // A plan whose reward moves the tank far.
+                let tank: u32 = state
+                    .research_display
+                    .get(*space as usize)
+                    .copied()
+                    .flatten()
+                    .map(|p| {
+                        data.research.plans[p as usize]
+                            .reward
+                            .iter()
+                            .map(|r| match r {
+                                crate::data::Reward::Tank { n } => *n,
+                                _ => 0,
+                            })
+                            .sum()
+                    })
+                    .unwrap_or(0);
+                base + 30 * tank
+            }
+            Decision::TakePlan { .. }
+                if self.wants(M::ResearchPlansOnTrack)
+                    || self.wants(M::SwitchedOnAdditionalSlots) =>
+            {
+                30
+            }
+            Decision::TakeSpecial { .. } if self.wants(M::SpecialPlansOnTrack) => 60,
+            Decision::TakeCoin if self.research => 1,
+            Decision::PlanCard { card, .. } if self.research => {
+                if best_research_plan(data, state, seat).contains(card) {
+                    1000
+                } else {
+                    1
+                }
+            }
+            Decision::PlanDone if self.research => {
+                let best = best_research_plan(data, state, seat);
+                let s = &state.seats[seat];
+                if best.iter().all(|c| !s.hand.contains(c)) {
+                    1000
+                } else {
+                    1
+                }
+            }
+            Decision::PlanCard { card, .. } => {
+                // (A research-focused seat plans by `best_research_plan` above.)
+                let (_, fs, en, res) = card_kind(*card);
+                if fs && self.tank {
+                    base + 80
+                } else if fs && self.wants(M::TankSpacesMoved) {
+                    base + 40
+                } else if en && self.hand_energy {
+                    1
+                } else if en && (self.energy || self.wants(M::FaceUpEnergyPoints)) {
+                    base + 20
+                } else if res.is_some()
+                    && (self.wants(M::FaceUpMaxUnitsOneType) || self.wants(M::FaceUpUnitsTwoTypes))
+                {
+                    let planned: u32 = state.seats[seat]
+                        .slots
+                        .iter()
+                        .flatten()
+                        .filter(|c| data.card(c.card()).resource() == res)
+                        .map(|c| data.card(c.card()).value)
+                        .sum();
+                    base + 10 + 10 * planned.min(4)
+                } else {
+                    base
+                }
+            }
+            Decision::NoBuy
+                if self.wants(M::CompanyTrackSpacesMoved)
+                    && matches!(state.agenda.last(), Some(Task::BuyWithUnits { units, .. }) if *units >= 5) =>
+            {
+                200
+            }
+            Decision::BuyCard { space } => {
+                let Some(Some(card)) = state.display.get(*space as usize - 1) else {
+                    return base;
+                };
+                let (rs, fs, en, res) = card_kind(*card);
+                if (fs && self.tank) || (rs && self.research) {
+                    base + 200
+                } else if res.is_some()
+                    && (self.wants(M::FaceUpUnitsTwoTypes) || self.wants(M::FaceUpMaxUnitsOneType))
+                    && data.card(*card).value >= 3
+                {
+                    base + 100
+                } else if en && (self.energy || self.hand_energy) {
+                    base + 30
+                } else {
+                    base
+                }
+            }
+            Decision::ChooseCompany { company }
+                if matches!(state.agenda.last(), Some(Task::ChooseExpansion { .. })) =>
+            {
+                let shuttle = state.belt.as_ref().is_some_and(|b| {
+                    data.threats
+                        .module
+                        .reach
+                        .shuttle_on
+                        .iter()
+                        .any(|sp| b.shuttle_on(data, *sp) == Some(*company))
+                });
+                if self.threat && shuttle {
+                    base + 60
+                } else {
+                    base
+                }
+            }
+            Decision::EnterBelt { target, space, .. } => {
+                let t = *target as u32;
+                let Some(Task::Expand { company, .. }) = state.agenda.last() else {
+                    return base;
+                };
+                let belt = state.belt.as_ref();
+                let (gas, occupied) = match engine::belt::target(data, t) {
+                    Some(engine::belt::Target::Asteroid(a)) => (
+                        if belt.is_some_and(|b| b.has_outpost(a, *company)) {
+                            0
+                        } else {
+                            data.belt.asteroids[a]
+                                .reward
+                                .iter()
+                                .map(|r| match r {
+                                    crate::data::Structure::GasCollector { n } => *n,
+                                    _ => 0,
+                                })
+                                .sum()
+                        },
+                        belt.and_then(|b| b.outposts[a].get(*space as usize).copied().flatten())
+                            .is_some(),
+                    ),
+                    Some(engine::belt::Target::Shuttle(p)) => {
+                        (0, belt.and_then(|b| b.shuttles[p]).is_some())
+                    }
+                    None => (0, false),
+                };
+                let reach = &data.threats.module.reach.shuttle_on;
+                let mut w = base;
+                if self.threat && reach.contains(&t) {
+                    w += 40;
+                } else if self.threat
+                    && reach
+                        .iter()
+                        .filter_map(|sp| data.belt.flight_path(*sp))
+                        .any(|p| p.ends.contains(&t))
+                {
+                    w += 15;
+                }
+                if self.tank {
+                    w += 20 * gas;
+                }
+                if occupied && self.wants(M::PiecesOusted) {
+                    w += 30;
+                }
+                w
+            }
+            Decision::EnterSector { sector, .. } => {
+                let Some(s) = data.moon.sector(*sector as u32) else {
+                    return base;
+                };
+                let gas: u32 = s
+                    .structures
+                    .iter()
+                    .map(|r| match r {
+                        crate::data::Structure::GasCollector { n } => *n,
+                        _ => 0,
+                    })
+                    .sum();
+                let occupied = state
+                    .sectors
+                    .get(*sector as usize - 1)
+                    .copied()
+                    .flatten()
+                    .is_some();
+                let mut w = base;
+                if self.tank {
+                    w += 20 * gas;
+                }
+                if occupied && self.wants(M::PiecesOusted) {
+                    w += 30;
+                }
+                w
+            }
+            Decision::ChooseOption { option } if self.tank || self.research => {
+                match state.agenda.last() {
+                    Some(Task::ChooseRewards { options, .. }) => {
+                        let gives = |r: &crate::data::Reward| match r {
+                            crate::data::Reward::Tank { n } if self.tank => *n,
+                            crate::data::Reward::ResearchPoints { n } if self.research => *n,
+                            _ => 0,
+                        };
+                        let v: u32 = options
+                            .get(*option as usize)
+                            .map(|o| o.iter().map(gives).sum())
+                            .unwrap_or(0);
+                        base + 20 * v
+                    }
+                    _ => base,
+                }
+            }
+            Decision::PlaceBonus { space } | Decision::PlaceOneTimeBonus { space } => {
+                let id = match space {
+                    crate::engine::BonusRef::Board(i) => data
+                        .board
+                        .bonus_spaces
+                        .get(*i as usize)
+                        .map(|b| b.id.as_str())
+                        .unwrap_or(""),
+                    _ => "",
+                };
+                match id {
+                    "tile_field_scientist" if self.tank => base + 40,
+                    "tile_research_scientist" if self.research => base + 40,
+                    "tile_energy" if self.energy => base + 20,
+                    _ => base,
+                }
+            }
+            _ => base,
+        }
+    }
+}
+
+/// The research-focused planner: the hand cards (with what is already planned) that let a research
+/// scientist enter the most plans in a row; ties keep more cards.
+fn best_research_plan(data: &GameData, state: &GameState, seat: usize) -> Vec<CardId> {
+    let s = &state.seats[seat];
+    let free: usize = (0..5)
+        .filter(|i| s.slot_on[*i] && s.slots[*i].is_none())
+        .count();
+    let hand: Vec<CardId> = s
+        .hand
+        .iter()
+        .copied()
+        .filter(|c| data.card(*c).is_playable())
+        .collect();
+    let n = hand.len().min(12);
+    let mut best: (i32, usize, Vec<CardId>) = (-1, 0, Vec::new());
+    for mask in 0u32..(1 << n) {
+        if mask.count_ones() as usize > free {
+            continue;
+        }
+        let chosen: Vec<CardId> = (0..n)
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| hand[i])
+            .collect();
+        let scientist = s
+            .slots
+            .iter()
+            .flatten()
+            .map(|c| c.card())
+            .chain(chosen.iter().copied())
+            .any(|c| data.card(c).is_research_scientist());
+        let reach = if scientist {
+            research_reach_with(data, state, seat, &chosen)
+        } else {
+            -1
+        };
+        if (reach, chosen.len()) > (best.0, best.1) {
+            best = (reach, chosen.len(), chosen);
+        }
+    }
+    best.2
+}
+
+/// Everything a seat owns, counted as if face up at once (an upper bound of what it could show).
+fn owned_totals(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+) -> crate::engine::state::AreaTotals {
+    let mut t = crate::engine::state::AreaTotals::default();
+    for card in state.seats[seat].owned_cards() {
+        let def = data.card(card);
+        if let Some(r) = def.resource() {
+            t.units[r.index()] += def.value;
+        } else if def.is_energy() {
+            t.energy += def.value;
+            t.energy_cards += 1;
+        } else if def.is_research_scientist() {
+            t.research_scientists += 1;
+        } else if def.is_field_scientist() {
+            t.field_scientists += 1;
+        }
+    }
+    t.research_scientists = t.research_scientists.saturating_sub(1);
+    t
+}
+
+fn field_scientist_on_display(data: &GameData, state: &GameState) -> bool {
+    state
+        .display
+        .iter()
+        .flatten()
+        .any(|c| data.card(*c).is_field_scientist())
+}
+
 /// How many plans in a row the upload marker could enter with the planned cards (plus `extra`),
 /// a rough estimate for the self-play planner (bonuses ignored; not a rule).
 fn research_reach(data: &GameData, state: &GameState, seat: usize, extra: Option<CardId>) -> i32 {
+    let extra: Vec<CardId> = extra.into_iter().collect();
+    research_reach_with(data, state, seat, &extra)
+}
+
+fn research_reach_with(data: &GameData, state: &GameState, seat: usize, extra: &[CardId]) -> i32 {
     use crate::engine::state::{AreaTotals, PlanRef};
     let s = &state.seats[seat];
     let mut t = AreaTotals::default();
-    for card in s.slots.iter().flatten().map(|c| c.card()).chain(extra) {
+    for card in s
+        .slots
+        .iter()
+        .flatten()
+        .map(|c| c.card())
+        .chain(extra.iter().copied())
+    {
         let def = data.card(card);
         if let Some(r) = def.resource() {
             t.units[r.index()] += def.value;
@@ -356,8 +1008,36 @@ fn check_out_of_turn(
 /// Every broken invariant of a state, in words.
 pub fn invariants(data: &GameData, state: &GameState) -> Vec<String> {
     let mut out = Vec::new();
-    // 15 outposts per company: station + board + removed from the game + ousted ones on their
-    // way home during an expansion.
+    if state.belt.is_some() {
+        belt_invariants(data, state, &mut out);
+    } else {
+        moon_outposts(state, &mut out);
+    }
+    let shape = state.station_shape(data);
+    for c in Company::ALL {
+        for (i, col) in state.stations[c.index()].iter().enumerate() {
+            if col.outposts > col.base_in(shape.spaces[i]) {
+                out.push(format!(
+                    "{} column {} holds {} pieces above its lowest usable space",
+                    c.id(),
+                    i + 1,
+                    col.outposts
+                ));
+            }
+        }
+    }
+    if let Some(t) = &state.threat {
+        if t.removed_by.is_some() == t.on_board {
+            out.push("the threat card is both on the board and removed (or neither)".to_string());
+        }
+    }
+    cards_and_seats(data, state, &mut out);
+    out
+}
+
+/// 15 outposts per company on the Moon: station + board + removed from the game + ousted ones on
+/// their way home during an expansion.
+fn moon_outposts(state: &GameState, out: &mut Vec<String>) {
     for c in Company::ALL {
         let in_transit = state
             .agenda
@@ -378,6 +1058,68 @@ pub fn invariants(data: &GameData, state: &GameState) -> Vec<String> {
             out.push(format!("{} has {total} outposts, not 15", c.id()));
         }
     }
+}
+
+/// On the Belt: 12 outposts and 5 shuttles per company, conserved (station, Belt, removed from
+/// the game, ousted on their way home).
+fn belt_invariants(data: &GameData, state: &GameState, out: &mut Vec<String>) {
+    let Some(belt) = &state.belt else { return };
+    let shape = state.station_shape(data);
+    let want_outposts: u32 = shape
+        .outpost_columns
+        .iter()
+        .map(|i| shape.spaces[*i] as u32)
+        .sum();
+    let want_shuttles: u32 = shape
+        .shuttle_column
+        .map(|i| shape.spaces[i] as u32)
+        .unwrap_or(0);
+    for c in Company::ALL {
+        let (mut outposts_moving, mut shuttles_moving) = (0u32, 0u32);
+        for t in &state.agenda {
+            match t {
+                Task::ReturnOusted { company, .. } if *company == c => outposts_moving += 1,
+                Task::Expand { entered, .. } => {
+                    for (target, o) in entered {
+                        if *o == Some(c) {
+                            if engine::belt::is_shuttle_space(data, *target) {
+                                shuttles_moving += 1;
+                            } else {
+                                outposts_moving += 1;
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let outposts = state.outposts_in_station(c)
+            + belt.outposts_of(c)
+            + state.removed_outposts[c.index()] as u32
+            + outposts_moving;
+        if outposts != want_outposts {
+            out.push(format!(
+                "{} has {outposts} outposts, not {want_outposts}",
+                c.id()
+            ));
+        }
+        let shuttles = state.shuttles_in_station(c)
+            + belt.shuttles_of(c)
+            + belt.removed_shuttles[c.index()] as u32
+            + shuttles_moving;
+        if shuttles != want_shuttles {
+            out.push(format!(
+                "{} has {shuttles} shuttles, not {want_shuttles}",
+                c.id()
+            ));
+        }
+    }
+    if state.sectors.iter().any(Option::is_some) {
+        out.push("an outpost stands in a Moon sector on the Belt side".to_string());
+    }
+}
+
+fn cards_and_seats(data: &GameData, state: &GameState, out: &mut Vec<String>) {
     // Cards: every card in play exactly once.
     let mut seen: BTreeMap<CardId, usize> = BTreeMap::new();
     let all = state
@@ -452,15 +1194,36 @@ pub fn invariants(data: &GameData, state: &GameState) -> Vec<String> {
         {
             out.push(format!("seat {i} is past the final research screen"));
         }
+        let personal: Vec<engine::state::Marker> = state
+            .seats
+            .iter()
+            .filter_map(|x| x.mission.as_ref().and_then(|m| m.personal))
+            .collect();
         let placed = state
             .bonus_spaces
             .iter()
             .chain(state.track_bonus_spaces.iter())
             .flatten()
+            .chain(personal.iter())
             .filter(|m| m.seat == i && !m.one_time)
             .count();
         if placed + s.markers_reserve as usize != s.markers_total as usize {
             out.push(format!("seat {i}'s bonus markers do not add up"));
+        }
+        if let Some(m) = &s.mission {
+            if s.is_luna() {
+                out.push("Luna has a mission status card".to_string());
+            }
+            if (m.one_time_reserve + m.one_time_placed) as u32 != m.markers_gone() {
+                out.push(format!("seat {i}'s one-time bonus markers do not add up"));
+            }
+            if let Some(p) = m.personal {
+                if p.seat != i {
+                    out.push(format!(
+                        "another seat's marker on seat {i}'s personal space"
+                    ));
+                }
+            }
         }
         if state.phase == Phase::Action
             && s.slots
@@ -473,7 +1236,6 @@ pub fn invariants(data: &GameData, state: &GameState) -> Vec<String> {
             ));
         }
     }
-    out
 }
 
 /// Changes every other seat's hidden cards and checks each seat's view stays byte-identical.
