@@ -31,9 +31,12 @@
 //! after a power cut or kernel crash the file is consistent and at worst the last moves before
 //! the cut roll back, each game still whole (its log, snapshot and messages commit together).
 //! `FULL` syncs the WAL on every commit and would survive a power cut too, but that sync is
-//! the whole cost of a move: on the reference VM it takes ~4 ms (the host rounds flushes to
-//! 4 ms), far over the 2 ms budget, while NORMAL persists a move in tens of microseconds (see
-//! `benches/store.rs`). An operator with fast flushes (NVMe) may choose `Synchronous::Full`.
+//! the whole cost of a move and depends on the host: on the reference VM a FULL move took a
+//! median of 0.36 ms when the host was quiet and 3.9 ms under load (the flush is rounded to
+//! 4 ms), past the 2 ms budget, while NORMAL stays at ~0.05 ms either way (see
+//! `benches/store.rs`). An operator with fast flushes may choose `Synchronous::Full`.
+//! Checkpoints (copying the WAL into the file, with its flushes) run on a background thread,
+//! never inside a move.
 //!
 //! # Concurrency
 //!
@@ -359,6 +362,74 @@ pub struct Store {
     conn: Mutex<Conn>,
     live: RwLock<HashMap<GameId, Arc<Mutex<Live>>>>,
     fail: Mutex<Option<FailPoint>>,
+    checkpointer: Option<Checkpointer>,
+}
+
+/// Copies the WAL into the database file on its own thread and connection, so that no move
+/// waits for a checkpoint's disk flushes (the writer's automatic checkpoints are off).
+struct Checkpointer {
+    stop: Arc<(Mutex<bool>, std::sync::Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// How often the checkpointer looks at the WAL.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
+
+impl Checkpointer {
+    fn start(path: &Path, options: &StoreOptions) -> Option<Checkpointer> {
+        let stop = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
+        let flag = stop.clone();
+        let path = path.to_path_buf();
+        let options = options.clone();
+        let thread = std::thread::Builder::new()
+            .name("store-checkpoint".to_string())
+            .spawn(move || {
+                let mut conn: Option<Connection> = None;
+                loop {
+                    let (stopped, wake) = &*flag;
+                    let mut stopped = lock(stopped);
+                    if !*stopped {
+                        stopped = wake
+                            .wait_timeout(stopped, CHECKPOINT_EVERY)
+                            .unwrap_or_else(|e| e.into_inner())
+                            .0;
+                    }
+                    if *stopped {
+                        return;
+                    }
+                    drop(stopped);
+                    if conn.is_none() {
+                        conn = open_connection(&path, &options).ok();
+                    }
+                    // PASSIVE: copies what it can without blocking the writer. On an error (a
+                    // full or read-only disk) the WAL stays as it is and the next round opens a
+                    // fresh connection and tries again.
+                    if let Some(c) = &conn {
+                        if c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+                            .is_err()
+                        {
+                            conn = None;
+                        }
+                    }
+                }
+            })
+            .ok()?;
+        Some(Checkpointer {
+            stop,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for Checkpointer {
+    fn drop(&mut self) {
+        let (flag, wake) = &*self.stop;
+        *lock(flag) = true;
+        wake.notify_all();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 impl std::fmt::Debug for Store {
@@ -431,6 +502,10 @@ fn configure(conn: &Connection, path: &Path, options: &StoreOptions) -> Result<(
         Synchronous::Full => "FULL",
     };
     conn.pragma_update(None, "synchronous", sync)?;
+    if !options.read_only {
+        // Checkpoints run on the checkpointer's thread (and when the store closes).
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+    }
     Ok(())
 }
 
@@ -668,10 +743,16 @@ fn read_raw(conn: &Connection, record: GameRecord) -> Result<RawGame> {
     })
 }
 
-/// Snapshot + later batches; then, when versions match, the check against a replay from the
-/// seed. Pure: the caller stores the verdict.
+/// Snapshot + later batches; when the versions match, checked against a replay from the seed.
+/// Pure: the caller stores the verdict.
+///
+/// The check replays the log from the seed up to the snapshot and compares the result with the
+/// snapshot (as JSON text first, as a state if the texts differ); the later batches are then
+/// replayed once, on a state both agree on. That is the same verdict as comparing the restored
+/// state with a full replay, for one replay instead of two.
 fn restore_raw(data: &GameData, raw: &RawGame, verify: bool) -> Restored {
     let rec = &raw.record;
+    let at = raw.snapshot_seq;
     if let Err(e) = replay::check_log(&raw.entries) {
         return Restored::Damaged(format!("the move log is broken: {e}"));
     }
@@ -682,68 +763,60 @@ fn restore_raw(data: &GameData, raw: &RawGame, verify: bool) -> Restored {
             raw.entries.len()
         ));
     }
-    let snap: GameState = match serde_json::from_str(&raw.snapshot) {
-        Ok(s) => s,
-        Err(e) => {
-            return Restored::Damaged(format!(
-                "the snapshot of move {} cannot be read: {e}",
-                raw.snapshot_seq
-            ))
-        }
-    };
+    let unreadable =
+        |e: serde_json::Error| format!("the snapshot of move {at} cannot be read: {e}");
     let undone = replay::undone_set(&raw.entries);
-    let tail = raw.entries.iter().filter(|e| e.seq() > raw.snapshot_seq);
-    let state = match replay::replay_onto(data, snap, tail, &undone) {
-        Ok(s) => s,
-        Err(e) => {
-            return Restored::Damaged(format!(
-                "the moves after the snapshot of move {} do not apply to it: {e}",
-                raw.snapshot_seq
-            ))
+    let note = if rec.engine_version != ENGINE_VERSION {
+        Some(format!(
+            "started under engine version {}, running {ENGINE_VERSION}: continued from the snapshot of move {at}",
+            rec.engine_version
+        ))
+    } else if rec.data_hash != data.hash {
+        Some(format!(
+            "started with game data {}, running with {}: continued from the snapshot of move {at}",
+            rec.data_hash, data.hash
+        ))
+    } else {
+        None
+    };
+    let checked = verify && note.is_none();
+    let base = if checked {
+        let head = raw.entries.iter().filter(|e| e.seq() <= at);
+        let replayed = match replay::initial_state(data, &rec.options, &rec.seat_names)
+            .and_then(|start| replay::replay_onto(data, start, head, &undone))
+        {
+            Ok(s) => s,
+            Err(e) => return Restored::Damaged(format!("a replay from the seed fails: {e}")),
+        };
+        if json(&replayed) != raw.snapshot {
+            let snap: GameState = match serde_json::from_str(&raw.snapshot) {
+                Ok(s) => s,
+                Err(e) => return Restored::Damaged(unreadable(e)),
+            };
+            if snap != replayed {
+                return Restored::Damaged(format!(
+                    "the snapshot of move {at} differs from a replay of the log from the seed in: {}",
+                    replay::differing_fields(&snap, &replayed).join(", ")
+                ));
+            }
+        }
+        replayed
+    } else {
+        match serde_json::from_str(&raw.snapshot) {
+            Ok(s) => s,
+            Err(e) => return Restored::Damaged(unreadable(e)),
         }
     };
-    if rec.engine_version != ENGINE_VERSION {
-        return Restored::Ok {
+    let tail = raw.entries.iter().filter(|e| e.seq() > at);
+    match replay::replay_onto(data, base, tail, &undone) {
+        Ok(state) => Restored::Ok {
             state: Box::new(state),
-            verified: false,
-            note: Some(format!(
-                "started under engine version {}, running {ENGINE_VERSION}: continued from the snapshot of move {}",
-                rec.engine_version, raw.snapshot_seq
-            )),
-        };
-    }
-    if rec.data_hash != data.hash {
-        return Restored::Ok {
-            state: Box::new(state),
-            verified: false,
-            note: Some(format!(
-                "started with game data {}, running with {}: continued from the snapshot of move {}",
-                rec.data_hash, data.hash, raw.snapshot_seq
-            )),
-        };
-    }
-    if !verify {
-        return Restored::Ok {
-            state: Box::new(state),
-            verified: false,
-            note: None,
-        };
-    }
-    match replay::replay_from_seed(data, &rec.options, &rec.seat_names, &raw.entries) {
-        Err(e) => Restored::Damaged(format!("a replay from the seed fails: {e}")),
-        Ok(replayed) if replayed != state => Restored::Damaged(format!(
-            "the stored state (snapshot of move {} plus {} later moves) differs from a replay of \
-             all {} moves from the seed in: {}",
-            raw.snapshot_seq,
-            rec.seq - raw.snapshot_seq,
-            rec.seq,
-            replay::differing_fields(&state, &replayed).join(", ")
-        )),
-        Ok(_) => Restored::Ok {
-            state: Box::new(state),
-            verified: true,
-            note: None,
+            verified: checked,
+            note,
         },
+        Err(e) => Restored::Damaged(format!(
+            "the moves after the snapshot of move {at} do not apply to it: {e}"
+        )),
     }
 }
 
@@ -771,7 +844,7 @@ impl Store {
         } else {
             migrate::migrate(&mut conn, &path, migrate::MIGRATIONS)?.to
         };
-        let store = Store {
+        let mut store = Store {
             path,
             data,
             options,
@@ -782,8 +855,16 @@ impl Store {
             }),
             live: RwLock::new(HashMap::new()),
             fail: Mutex::new(None),
+            checkpointer: None,
         };
         let mut report = store.restore_all()?;
+        if !store.options.read_only {
+            store.checkpointer = Checkpointer::start(&store.path, &store.options);
+            if store.checkpointer.is_none() {
+                // No thread for it: let the writer checkpoint as SQLite does by default.
+                store.read(|c| Ok(c.pragma_update(None, "wal_autocheckpoint", 1000)?))?;
+            }
+        }
         report.schema_from = from;
         report.schema = schema;
         report.elapsed = started.elapsed();
