@@ -750,31 +750,7 @@ fn bonus_spaces(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             None => Colour([0xF6, 0xF4, 0xEF]),
         };
         p.round_box(r, 8.0, fill, ctx.layout.canvas.panel_border, 1.5);
-        // Label: "most <chip>" for majorities, "tile <chip>" for tiles, a word otherwise.
-        let tile_id = space.reward.iter().find_map(|rw| match rw {
-            Reward::ReserveBonusTile { tile } => Some(tile.as_str()),
-            _ => None,
-        });
-        let label: Vec<Piece> = match (space.kind, space.compare, tile_id) {
-            (BonusSpaceKind::Majority, Some(cmp), _) => {
-                let st = ctx.layout.card_style(compare_style(cmp));
-                vec![
-                    Piece::Muted("most".into()),
-                    Piece::Chip(st.colour, st.short),
-                ]
-            }
-            (BonusSpaceKind::Tile, _, Some(tile)) => {
-                let st = ctx.layout.card_style(tile);
-                vec![
-                    Piece::Muted("tile".into()),
-                    Piece::Chip(st.colour, st.short),
-                ]
-            }
-            _ => vec![Piece::Text(
-                ctx.layout.bonus_label(&space.id).to_string(),
-                Weight::Bold,
-            )],
-        };
+        let label = bonus_space_label(ctx, space);
         let lw = icons::row_width(p, ctx, &label);
         icons::draw_row(p, ctx, r.cx() - lw / 2.0, r.y + 17.0, &label);
         // What it compares / costs and gives.
@@ -853,6 +829,31 @@ fn bonus_spaces(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
                 }
             }
         }
+        // Luna's majority cards: the value a human has to beat here.
+        if let (BonusSpaceKind::Majority, Some(cmp), None) = (space.kind, space.compare, marker) {
+            for seat in &view.seats {
+                let Some(v) = seat
+                    .luna
+                    .as_ref()
+                    .and_then(|l| super::luna::majority_value(ctx, l, cmp))
+                else {
+                    continue;
+                };
+                let label = v.to_string();
+                let ww = p.text_width(t.small, Weight::Bold, &label);
+                let x0 = r.cx() - (22.0 + ww) / 2.0;
+                icons::seat_marker(p, ctx, seat.colour, x0 + 9.0, by, 18.0);
+                p.text(
+                    x0 + 22.0,
+                    by,
+                    t.small,
+                    Weight::Bold,
+                    ctx.ink(),
+                    Align::Left,
+                    &label,
+                );
+            }
+        }
         if let Some(m) = marker {
             if let Some(seat) = view.seats.get(m.seat) {
                 icons::seat_marker(p, ctx, seat.colour, r.cx(), by - 2.0, 28.0);
@@ -869,6 +870,38 @@ fn bonus_spaces(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
                 }
             }
         }
+    }
+}
+
+/// A bonus space's label: "most <chip>" for majorities, "tile <chip>" for tiles, a word
+/// otherwise.
+pub(crate) fn bonus_space_label(
+    ctx: &Ctx,
+    space: &crate::data::board::BonusSpaceEntry,
+) -> Vec<Piece> {
+    let tile_id = space.reward.iter().find_map(|rw| match rw {
+        Reward::ReserveBonusTile { tile } => Some(tile.as_str()),
+        _ => None,
+    });
+    match (space.kind, space.compare, tile_id) {
+        (BonusSpaceKind::Majority, Some(cmp), _) => {
+            let st = ctx.layout.card_style(compare_style(cmp));
+            vec![
+                Piece::Muted("most".into()),
+                Piece::Chip(st.colour, st.short),
+            ]
+        }
+        (BonusSpaceKind::Tile, _, Some(tile)) => {
+            let st = ctx.layout.card_style(tile);
+            vec![
+                Piece::Muted("tile".into()),
+                Piece::Chip(st.colour, st.short),
+            ]
+        }
+        _ => vec![Piece::Text(
+            ctx.layout.bonus_label(&space.id).to_string(),
+            Weight::Bold,
+        )],
     }
 }
 
@@ -975,15 +1008,35 @@ fn tracks(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
         for &(space, n) in &track.share_icons {
             let cell = g.space(c, space as usize);
             let label = n.to_string();
-            let w = (p.text_width(t.small, Weight::Bold, &label) + 6.0).max(18.0);
+            // A share certificate: a little document with a folded corner.
+            let w = (p.text_width(t.small, Weight::Bold, &label) + 10.0).max(22.0);
             let cert = Rect::new(cell.cx() - w / 2.0, strip_y - 11.0, w, 22.0);
-            p.round_box(cert, 4.0, Colour::WHITE, colour.mix(ctx.ink(), 0.3), 2.0);
+            let fold = 6.0;
+            let doc = |d: f32| {
+                vec![
+                    (cert.x - d, cert.y - d),
+                    (cert.right() - fold + d * 0.4, cert.y - d),
+                    (cert.right() + d, cert.y + fold - d * 0.4),
+                    (cert.right() + d, cert.bottom() + d),
+                    (cert.x - d, cert.bottom() + d),
+                ]
+            };
+            p.polygon(&doc(1.5), ctx.ink());
+            p.polygon(&doc(0.0), colour);
+            p.polygon(
+                &[
+                    (cert.right() - fold, cert.y),
+                    (cert.right(), cert.y + fold),
+                    (cert.right() - fold, cert.y + fold),
+                ],
+                colour.mix(Colour::WHITE, 0.6),
+            );
             p.text(
-                cert.cx(),
+                cert.cx() - 1.0,
                 cert.cy(),
                 t.small,
                 Weight::Bold,
-                ctx.ink(),
+                colour.text_on(),
                 Align::Centre,
                 &label,
             );

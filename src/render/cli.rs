@@ -1,6 +1,7 @@
-//! `skymines render --seed S --players P [--rounds R] --out DIR`: plays R rounds of a seeded
-//! random game (engine + `sim::choose`) and writes the snapshots: `board.png`,
-//! `player-<n>.png` (public) and `player-<n>-private.png` (the owner's), plus `summary.txt`.
+//! `skymines render --seed S --players P [--luna LEVEL] [--rounds R] --out DIR`: plays R rounds
+//! of a seeded random game (engine + `sim::choose`) and writes the snapshots: `board.png`,
+//! `player-<n>.png` (public), `player-<n>-private.png` (the owner's) and `luna.png` when Luna
+//! plays, plus `summary.txt`.
 
 use crate::data::GameData;
 use crate::engine::{self, GameOptions, GameState, Phase};
@@ -10,20 +11,24 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Usage line for the command.
-pub const USAGE: &str = "skymines render --seed S --players P [--rounds R] --out DIR
-                                             play R rounds of a seeded random game and write board and player PNGs";
+pub const USAGE: &str = "skymines render --seed S --players P [--luna LEVEL] [--rounds R] [--decisions N] --out DIR
+                                             play R rounds (then N more decisions) of a seeded random game and write board and player PNGs";
 
 struct Args {
     seed: u64,
     players: usize,
+    luna: Option<u8>,
     rounds: u8,
+    decisions: u32,
     out: PathBuf,
 }
 
 fn parse(rest: &[&str]) -> Result<Args, String> {
     let mut seed = 1u64;
     let mut players = 2usize;
+    let mut luna = None;
     let mut rounds = 3u8;
+    let mut decisions = 0u32;
     let mut out: Option<PathBuf> = None;
     let mut i = 0;
     while i < rest.len() {
@@ -34,7 +39,9 @@ fn parse(rest: &[&str]) -> Result<Args, String> {
         match rest[i] {
             "--seed" => seed = value.parse().map_err(|_| num("a number"))?,
             "--players" => players = value.parse().map_err(|_| num("a number"))?,
+            "--luna" => luna = Some(value.parse().map_err(|_| num("a level 0-8"))?),
             "--rounds" => rounds = value.parse().map_err(|_| num("a number from 0 to 255"))?,
+            "--decisions" => decisions = value.parse().map_err(|_| num("a number"))?,
             "--out" => out = Some(PathBuf::from(value)),
             other => return Err(format!("unknown option {other}")),
         }
@@ -44,7 +51,9 @@ fn parse(rest: &[&str]) -> Result<Args, String> {
     Ok(Args {
         seed,
         players,
+        luna,
         rounds,
+        decisions,
         out,
     })
 }
@@ -56,16 +65,34 @@ pub fn simulate(
     players: usize,
     rounds: u8,
 ) -> Result<GameState, String> {
+    simulate_with(data, seed, players, None, rounds, 0)
+}
+
+/// As [`simulate`], with Luna at a level if asked for, then `decisions` more decisions.
+pub fn simulate_with(
+    data: &GameData,
+    seed: u64,
+    players: usize,
+    luna: Option<u8>,
+    rounds: u8,
+    decisions: u32,
+) -> Result<GameState, String> {
     let options = GameOptions {
         players,
+        luna,
         seed,
         ..GameOptions::default()
     };
-    let mut state = engine::new_game(data, &options, &crate::sim::seat_names(players))
+    let humans = crate::sim::seat_names(players);
+    let mut state = engine::new_game(data, &options, &humans)
         .map_err(|e| format!("cannot set up that game: {e}"))?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7265_6e64);
     let mut steps = 0u32;
-    while state.phase != Phase::Finished && state.round <= rounds {
+    let mut extra = 0u32;
+    while state.phase != Phase::Finished && (state.round <= rounds || extra < decisions) {
+        if state.round > rounds {
+            extra += 1;
+        }
         steps += 1;
         if steps > 50_000 {
             return Err("the game did not advance".to_string());
@@ -103,7 +130,14 @@ pub fn run(rest: &[&str], out: &mut dyn Write) -> i32 {
             return 1;
         }
     };
-    let state = match simulate(&data, args.seed, args.players, args.rounds) {
+    let state = match simulate_with(
+        &data,
+        args.seed,
+        args.players,
+        args.luna,
+        args.rounds,
+        args.decisions,
+    ) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");
@@ -125,6 +159,23 @@ pub fn run(rest: &[&str], out: &mut dyn Write) -> i32 {
         written.push(path);
         let mut summary = renderer.summary_text(&data, &public);
         for seat in 0..state.seats.len() {
+            if state.seats[seat].is_luna() {
+                let path = args.out.join("luna.png");
+                write(
+                    &path,
+                    &renderer
+                        .player_png(&data, &public, seat, false)
+                        .map_err(|e| e.to_string())?,
+                )?;
+                written.push(path);
+                summary.push_str("\n\n");
+                summary.push_str(
+                    &renderer
+                        .player_summary_text(&data, &public, seat, false)
+                        .map_err(|e| e.to_string())?,
+                );
+                continue;
+            }
             let own = engine::view(&data, &state, Some(seat));
             let n = seat + 1;
             let path = args.out.join(format!("player-{n}.png"));

@@ -259,16 +259,17 @@ impl MoonGeometry {
             keep_out
                 .iter()
                 .all(|((cx, cy), r)| (x - cx).abs() > *r || (y - cy).abs() > *r)
-                && self.box_inside(sector, x, y, m.double_line_px, 1.0)
+                && self.box_inside(sector, x, y, m.double_line_px / 2.0 + 2.0, 1.0)
         };
         let cell = self.cell_px();
         let mut candidates = Vec::new();
         for (c, r) in self.sector_cells(sector) {
             let rc = self.cell_rect(c, r);
             candidates.push((rc.cx(), rc.cy()));
-            let k = cell * 0.3;
-            for (dx, dy) in [(-k, -k), (k, -k), (-k, k), (k, k)] {
-                candidates.push((rc.cx() + dx, rc.cy() + dy));
+            for k in [cell * 0.3, cell * 0.36] {
+                for (dx, dy) in [(-k, -k), (k, -k), (-k, k), (k, k)] {
+                    candidates.push((rc.cx() + dx, rc.cy() + dy));
+                }
             }
         }
         candidates

@@ -417,6 +417,11 @@ pub fn draw_row(p: &mut Painter, ctx: &Ctx, x: f32, cy: f32, pieces: &[Piece]) -
     cx - x
 }
 
+/// "Units of any one resource type".
+fn same_chip() -> Piece {
+    Piece::Chip(Colour([0x8A, 0x8F, 0x99]), "same".to_string())
+}
+
 /// Pieces that show one requirement.
 pub fn requirement_pieces(ctx: &Ctx, r: &Requirement, out: &mut Vec<Piece>) {
     let chip = |id: &str| {
@@ -462,13 +467,13 @@ pub fn requirement_pieces(ctx: &Ctx, r: &Requirement, out: &mut Vec<Piece>) {
         }
         Requirement::FourOfOneType => {
             out.push(Piece::Text("4".to_string(), Weight::Bold));
-            out.push(Piece::Muted("same".to_string()));
+            out.push(same_chip());
         }
         Requirement::ThreeCarbonThreeOfOneType => {
             out.push(Piece::Text("3".to_string(), Weight::Bold));
             out.push(chip("carbon"));
-            out.push(Piece::Text("+3".to_string(), Weight::Bold));
-            out.push(Piece::Muted("same".to_string()));
+            out.push(Piece::Text("3".to_string(), Weight::Bold));
+            out.push(same_chip());
         }
         Requirement::Pay { n } => out.push(Piece::Icon(Icon::Coins, format!("-{n}"))),
         Requirement::NotFirstPlayerOnFirstTurnOfRound => {}
@@ -701,9 +706,14 @@ pub fn tag(p: &mut Painter, ctx: &Ctx, cx: f32, cy: f32, text: &str, colour: Col
 /// The back of a card (hidden information).
 pub fn card_back(p: &mut Painter, ctx: &Ctx, r: Rect, label: &str) {
     let back = Colour([0x34, 0x3A, 0x55]);
-    p.round_box(r, 8.0, back, ctx.ink(), 2.0);
-    let inner = r.inset(8.0);
-    p.round_box(inner, 5.0, back, Colour([0x6C, 0x75, 0x9C]), 2.0);
+    p.round_box(r, 8.0_f32.min(r.w / 4.0), back, ctx.ink(), 2.0);
+    if r.w >= 60.0 {
+        let inner = r.inset(8.0);
+        p.round_box(inner, 5.0, back, Colour([0x6C, 0x75, 0x9C]), 2.0);
+    } else {
+        let inner = r.inset(4.0);
+        p.round_box(inner, 3.0, back, Colour([0x6C, 0x75, 0x9C]), 1.5);
+    }
     if !label.is_empty() {
         p.text(
             r.cx(),
@@ -772,7 +782,7 @@ pub fn plan(p: &mut Painter, ctx: &Ctx, r: Rect, face: &PlanFace, outline: Colou
     let mut req = Vec::new();
     for (i, rq) in face.requirements.iter().enumerate() {
         if i > 0 {
-            req.push(Piece::Muted("+".to_string()));
+            req.push(Piece::Gap(5.0));
         }
         requirement_pieces(ctx, rq, &mut req);
     }

@@ -19,6 +19,7 @@ pub mod cli;
 pub mod geometry;
 mod icons;
 pub mod layout;
+mod luna;
 mod paint;
 mod player;
 mod summary;

@@ -8,6 +8,7 @@ use super::RenderError;
 use ab_glyph::{point, Font, FontRef, GlyphId, PxScale, ScaleFont};
 use image::RgbImage;
 use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
 
 static REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 static BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
@@ -20,7 +21,15 @@ pub struct Fonts {
     height_per_em: [f32; 2],
     /// Cap height per em, per face.
     cap_per_em: [f32; 2],
+    /// Rasterised glyphs shared by every canvas.
+    glyphs: RwLock<HashMap<GlyphKey, Option<Arc<GlyphBitmap>>>>,
 }
+
+/// Face, glyph id, size in eighths of a pixel, horizontal quarter-pixel offset.
+type GlyphKey = (usize, u16, u32, u8);
+
+/// Glyphs kept in the shared cache before it is cleared (odd names cannot grow it forever).
+const GLYPH_CACHE_LIMIT: usize = 20_000;
 
 impl std::fmt::Debug for Fonts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -29,6 +38,45 @@ impl std::fmt::Debug for Fonts {
 }
 
 impl Fonts {
+    /// A glyph's coverage bitmap from the shared cache, rasterised on first use.
+    fn glyph_bitmap(&self, key: GlyphKey, id: GlyphId, scale: PxScale) -> Option<Arc<GlyphBitmap>> {
+        if let Ok(cache) = self.glyphs.read() {
+            if let Some(g) = cache.get(&key) {
+                return g.clone();
+            }
+        }
+        let face = if key.0 == 0 {
+            &self.regular
+        } else {
+            &self.bold
+        };
+        let g = id.with_scale_and_position(scale, point(key.3 as f32 / 4.0, 0.0));
+        let bitmap = face.outline_glyph(g).map(|o| {
+            let b = o.px_bounds();
+            let (gw, gh) = (b.width() as usize, b.height() as usize);
+            let mut coverage = vec![0u8; gw * gh];
+            o.draw(|gx, gy, v| {
+                if let Some(cell) = coverage.get_mut(gy as usize * gw + gx as usize) {
+                    *cell = (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+                }
+            });
+            Arc::new(GlyphBitmap {
+                left: b.min.x as i32,
+                top: b.min.y as i32,
+                w: gw,
+                h: gh,
+                coverage,
+            })
+        });
+        if let Ok(mut cache) = self.glyphs.write() {
+            if cache.len() >= GLYPH_CACHE_LIMIT {
+                cache.clear();
+            }
+            cache.insert(key, bitmap.clone());
+        }
+        bitmap
+    }
+
     pub fn load() -> Result<Fonts, RenderError> {
         let parse = |bytes: &'static [u8], name: &str| {
             FontRef::try_from_slice(bytes).map_err(|e| RenderError::Font {
@@ -54,6 +102,7 @@ impl Fonts {
             bold,
             height_per_em: [hr, hb],
             cap_per_em: [cr, cb],
+            glyphs: RwLock::new(HashMap::new()),
         })
     }
 
@@ -102,7 +151,7 @@ pub struct Painter<'f> {
     min_text: f32,
     /// The smallest text size (em pixels) drawn so far.
     pub smallest_text: f32,
-    glyphs: HashMap<(usize, u16, u32, u8), Option<GlyphBitmap>>,
+    glyphs: HashMap<GlyphKey, Option<Arc<GlyphBitmap>>>,
     xs: Vec<f32>,
     acc: Vec<f32>,
 }
@@ -119,7 +168,14 @@ impl<'f> Painter<'f> {
         fonts: &'f Fonts,
         min_text: f32,
     ) -> Self {
-        let img = RgbImage::from_pixel(width.max(1), height.max(1), image::Rgb(background.0));
+        let (width, height) = (width.max(1), height.max(1));
+        let row: Vec<u8> = background.0.repeat(width as usize);
+        let mut raw = Vec::with_capacity(row.len() * height as usize);
+        for _ in 0..height {
+            raw.extend_from_slice(&row);
+        }
+        let img = RgbImage::from_raw(width, height, raw)
+            .unwrap_or_else(|| RgbImage::from_pixel(width, height, image::Rgb(background.0)));
         Painter {
             img,
             fonts,
@@ -172,13 +228,18 @@ impl<'f> Painter<'f> {
             return;
         }
         let stride = w as usize * 3;
+        let (a, b) = (x0 as usize * 3, x1 as usize * 3);
         let buf: &mut [u8] = &mut self.img;
-        for y in y0..y1 {
+        let first = y0 as usize * stride;
+        if let Some(span) = buf.get_mut(first + a..first + b) {
+            for px in span.chunks_exact_mut(3) {
+                px.copy_from_slice(&c.0);
+            }
+        }
+        for y in (y0 + 1)..y1 {
             let row = y as usize * stride;
-            if let Some(span) = buf.get_mut(row + x0 as usize * 3..row + x1 as usize * 3) {
-                for px in span.chunks_exact_mut(3) {
-                    px.copy_from_slice(&c.0);
-                }
+            if row + b <= buf.len() {
+                buf.copy_within(first + a..first + b, row + a);
             }
         }
     }
@@ -305,10 +366,31 @@ impl<'f> Painter<'f> {
             .collect()
     }
 
+    /// An anti-aliased filled circle (coverage from the distance to the centre).
     pub fn circle(&mut self, cx: f32, cy: f32, r: f32, c: Colour) {
-        if r > 0.0 {
-            let pts = Self::circle_points(cx, cy, r);
-            self.polygon(&pts, c);
+        if r <= 0.0 || !finite(cx) || !finite(cy) || !finite(r) {
+            return;
+        }
+        let (w, h) = (self.img.width() as i32, self.img.height() as i32);
+        let x0 = ((cx - r - 1.0).floor() as i32).max(0);
+        let x1 = ((cx + r + 1.0).ceil() as i32).min(w);
+        let y0 = ((cy - r - 1.0).floor() as i32).max(0);
+        let y1 = ((cy + r + 1.0).ceil() as i32).min(h);
+        let inner = (r - 0.75).max(0.0);
+        let inner2 = inner * inner;
+        let outer2 = (r + 0.75) * (r + 0.75);
+        for y in y0..y1 {
+            let dy = y as f32 + 0.5 - cy;
+            for x in x0..x1 {
+                let dx = x as f32 + 0.5 - cx;
+                let d2 = dx * dx + dy * dy;
+                if d2 <= inner2 {
+                    Self::blend_into(&mut self.img, x, y, c, 1.0);
+                } else if d2 < outer2 {
+                    let cov = (r - d2.sqrt() + 0.5).clamp(0.0, 1.0);
+                    Self::blend_into(&mut self.img, x, y, c, cov);
+                }
+            }
         }
     }
 
@@ -335,36 +417,28 @@ impl<'f> Painter<'f> {
         self.fill_rect(Rect::new(x0, y0 + rad, x1 - x0, y1 - y0 - 2.0 * rad), c);
         self.fill_rect(Rect::new(x0 + rad, y0, x1 - x0 - 2.0 * rad, rad), c);
         self.fill_rect(Rect::new(x0 + rad, y1 - rad, x1 - x0 - 2.0 * rad, rad), c);
-        let n = ((rad * 0.8) as usize).clamp(4, 24);
-        let mut pts = Vec::with_capacity(n + 2);
-        for (cx, cy, a0, corner) in [
-            (
-                x0 + rad,
-                y0 + rad,
-                std::f32::consts::PI,
-                (x0 + rad, y0 + rad),
-            ),
-            (
-                x1 - rad,
-                y0 + rad,
-                1.5 * std::f32::consts::PI,
-                (x1 - rad, y0 + rad),
-            ),
-            (x1 - rad, y1 - rad, 0.0, (x1 - rad, y1 - rad)),
-            (
-                x0 + rad,
-                y1 - rad,
-                std::f32::consts::FRAC_PI_2,
-                (x0 + rad, y1 - rad),
-            ),
-        ] {
-            pts.clear();
-            pts.push(corner);
-            for i in 0..=n {
-                let a = a0 + i as f32 / n as f32 * std::f32::consts::FRAC_PI_2;
-                pts.push((cx + rad * a.cos(), cy + rad * a.sin()));
+        // Corners: quarter discs, coverage by the distance to the corner's centre.
+        for (left, top) in [(true, true), (false, true), (false, false), (true, false)] {
+            let (ccx, ccy) = (
+                if left { x0 + rad } else { x1 - rad },
+                if top { y0 + rad } else { y1 - rad },
+            );
+            let (rx, ry) = (
+                if left { x0 } else { x1 - rad },
+                if top { y0 } else { y1 - rad },
+            );
+            for yi in 0..rad as i32 {
+                let y = ry + yi as f32;
+                let dy = y + 0.5 - ccy;
+                for xi in 0..rad as i32 {
+                    let x = rx + xi as f32;
+                    let dx = x + 0.5 - ccx;
+                    let cov = (rad - (dx * dx + dy * dy).sqrt() + 0.5).clamp(0.0, 1.0);
+                    if cov > 0.0 {
+                        Self::blend_into(&mut self.img, x as i32, y as i32, c, cov);
+                    }
+                }
             }
-            self.polygon(&pts, c);
         }
     }
 
@@ -376,6 +450,19 @@ impl<'f> Painter<'f> {
 
     /// A thick anti-aliased line segment.
     pub fn line(&mut self, a: (f32, f32), b: (f32, f32), width: f32, c: Colour) {
+        // Axis-aligned lines of whole-pixel width are plain rectangles.
+        if width.fract() == 0.0 {
+            if a.0 == b.0 {
+                let (y0, y1) = (a.1.min(b.1), a.1.max(b.1));
+                self.fill_rect(Rect::new(a.0 - width / 2.0, y0, width, y1 - y0), c);
+                return;
+            }
+            if a.1 == b.1 {
+                let (x0, x1) = (a.0.min(b.0), a.0.max(b.0));
+                self.fill_rect(Rect::new(x0, a.1 - width / 2.0, x1 - x0, width), c);
+                return;
+            }
+        }
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
         let len = (dx * dx + dy * dy).sqrt();
         if len < 0.01 || !finite(len) {
@@ -494,8 +581,7 @@ impl<'f> Painter<'f> {
         };
         let baseline = (cy + self.fonts.cap_per_em[w.index()] * size / 2.0).round();
         let scale = self.scale(size, w);
-        let face = self.fonts.face(w);
-        let font = face.as_scaled(scale);
+        let font = self.fonts.face(w).as_scaled(scale);
         let mut caret = left;
         let mut prev: Option<GlyphId> = None;
         let key_size = (size * 8.0).round() as u32;
@@ -508,26 +594,9 @@ impl<'f> Painter<'f> {
             let whole = caret.floor();
             let frac = ((caret - whole) * 4.0).floor() as u8;
             let key = (w.index(), id.0, key_size, frac);
-            let bitmap = glyphs.entry(key).or_insert_with(|| {
-                let g = id.with_scale_and_position(scale, point(frac as f32 / 4.0, 0.0));
-                face.outline_glyph(g).map(|o| {
-                    let b = o.px_bounds();
-                    let (gw, gh) = (b.width() as usize, b.height() as usize);
-                    let mut coverage = vec![0u8; gw * gh];
-                    o.draw(|gx, gy, v| {
-                        if let Some(cell) = coverage.get_mut(gy as usize * gw + gx as usize) {
-                            *cell = (v.clamp(0.0, 1.0) * 255.0).round() as u8;
-                        }
-                    });
-                    GlyphBitmap {
-                        left: b.min.x as i32,
-                        top: b.min.y as i32,
-                        w: gw,
-                        h: gh,
-                        coverage,
-                    }
-                })
-            });
+            let bitmap = glyphs
+                .entry(key)
+                .or_insert_with(|| self.fonts.glyph_bitmap(key, id, scale));
             if let Some(g) = bitmap {
                 let ox = whole as i32 + g.left;
                 let oy = baseline as i32 + g.top;

@@ -22,6 +22,10 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, pri
     let Some(s) = view.seats.get(seat) else {
         return;
     };
+    if let Some(luna) = s.luna.as_ref() {
+        super::luna::draw(p, ctx, view, seat, s, luna);
+        return;
+    }
     header(p, ctx, view, seat, s);
     slots(p, ctx, view, seat, s, private);
     resting(p, ctx, s);
@@ -33,7 +37,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, pri
     }
 }
 
-fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSeat) {
+pub(crate) fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSeat) {
     let r = ctx.layout.player.header.rect;
     let t = ctx.text();
     p.fill_rect(r, HEADER_BG);
@@ -54,8 +58,12 @@ fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSe
         &coins,
     );
     rx -= cr * 2.0 + 18.0;
-    // Hand size: a card back and the count.
-    let count = s.hand_size.to_string();
+    // Hand size (Luna: her deck): a card back and the count.
+    let count = match &s.luna {
+        Some(l) => l.deck_size,
+        None => s.hand_size,
+    }
+    .to_string();
     let cw = p.text_width(t.big, Weight::Bold, &count);
     p.text(
         rx,
@@ -110,6 +118,12 @@ fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSe
     );
     if let SeatKind::Luna { level } = s.kind {
         nx += 12.0;
+        let name = ctx
+            .data
+            .luna_board
+            .level(level as u32)
+            .map(|l| format!("level {level} · {}", l.name))
+            .unwrap_or_else(|| format!("level {level}"));
         p.text(
             nx,
             cy,
@@ -117,7 +131,7 @@ fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSe
             Weight::Regular,
             Colour([0xD0, 0xD4, 0xE0]),
             Align::Left,
-            &format!("Luna · level {level}"),
+            &name,
         );
     }
 }
@@ -286,56 +300,89 @@ fn link_badge(p: &mut Painter, ctx: &Ctx, x: f32, cy: f32, value: u32) {
 }
 
 fn tank(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
-    let l = &ctx.layout.player.tank;
     let tt = &ctx.data.player_board.tank_track;
-    panel(p, ctx, l.rect, "", "");
+    let track = StepTrack {
+        title: "Tank",
+        steps: tt.final_step as usize + 1,
+        on_step: Some(tt.on_step as usize),
+        links: tt
+            .value_links
+            .iter()
+            .map(|l| (l.between.1 as usize, l.value))
+            .collect(),
+        score: tt.score_by_step.get(s.tank as usize).copied().unwrap_or(0),
+        pos: Some(s.tank as usize),
+        fill: ctx.layout.icons.tank.colour,
+        tokens: &[],
+    };
+    step_track(p, ctx, ctx.layout.player.tank.rect, &track, s.colour);
+}
+
+/// A row of steps with a marker: the tank track (and Luna's two tracks).
+pub(crate) struct StepTrack<'a> {
+    pub title: &'a str,
+    pub steps: usize,
+    /// The step that switches an action slot on.
+    pub on_step: Option<usize>,
+    /// (first step after the printed value, value).
+    pub links: Vec<(usize, u32)>,
+    pub score: u32,
+    /// The marker's step (None: before the first step).
+    pub pos: Option<usize>,
+    pub fill: Colour,
+    /// Steps holding a Luna token.
+    pub tokens: &'a [u32],
+}
+
+pub(crate) fn step_track(p: &mut Painter, ctx: &Ctx, rect: Rect, tr: &StepTrack, colour: usize) {
+    panel(p, ctx, rect, "", "");
     let t = ctx.text();
-    let label_w = 96.0;
-    let score = tt.score_by_step.get(s.tank as usize).copied().unwrap_or(0);
+    let label_w = 126.0;
     p.text(
-        l.rect.x + 12.0,
-        l.rect.y + 30.0,
+        rect.x + 12.0,
+        rect.y + 30.0,
         t.label,
         Weight::Bold,
         ctx.ink(),
         Align::Left,
-        "Tank",
+        tr.title,
     );
     icons::icon(
         p,
         ctx,
         Icon::Points,
-        l.rect.x + 40.0,
-        l.rect.y + 66.0,
+        rect.x + 40.0,
+        rect.y + 66.0,
         24.0,
-        &score.to_string(),
+        &tr.score.to_string(),
     );
-    p.text(
-        l.rect.x + 12.0,
-        l.rect.y + 100.0,
-        t.small,
-        Weight::Regular,
-        ctx.muted(),
-        Align::Left,
-        &format!("step {}", s.tank),
-    );
-    let steps = tt.final_step as usize + 1;
-    let x0 = l.rect.x + label_w + 8.0;
-    let w = (l.rect.right() - 10.0 - x0) / steps as f32;
-    let badges_y = l.rect.y + 20.0;
-    let cells_top = l.rect.y + 38.0;
+    if let Some(pos) = tr.pos {
+        p.text(
+            rect.x + 12.0,
+            rect.y + 100.0,
+            t.small,
+            Weight::Regular,
+            ctx.muted(),
+            Align::Left,
+            &format!("step {pos}"),
+        );
+    }
+    let steps = tr.steps.max(1);
+    let x0 = rect.x + label_w;
+    let w = (rect.right() - 10.0 - x0) / steps as f32;
+    let badges_y = rect.y + 20.0;
+    let cells_top = rect.y + 38.0;
     let cells_h = 46.0;
-    let tank_colour = ctx.layout.icons.tank.colour;
     for k in 0..steps {
         let r = Rect::new(x0 + k as f32 * w, cells_top, w - 2.0, cells_h);
-        let reached = k <= s.tank as usize;
+        let reached = tr.pos.is_some_and(|p| k <= p);
         let fill = if reached {
-            tank_colour.mix(Colour::WHITE, 0.45)
+            tr.fill.mix(Colour::WHITE, 0.45)
         } else {
             Colour([0xF1, 0xF4, 0xF6])
         };
         p.round_box(r, 5.0, fill, ctx.layout.canvas.panel_border, 1.2);
-        if k as u32 == tt.on_step {
+        if tr.on_step == Some(k) {
             p.round_box(r, 5.0, fill, ctx.layout.canvas.positive, 3.0);
             p.text(
                 r.cx(),
@@ -357,20 +404,33 @@ fn tank(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
                 &k.to_string(),
             );
         }
+        if tr.tokens.contains(&(k as u32)) {
+            // A Luna token: a dark disc with a light rim.
+            p.disc(
+                r.cx(),
+                r.cy(),
+                (w * 0.3).min(10.0),
+                ctx.ink(),
+                Colour::WHITE,
+                2.0,
+            );
+        }
     }
-    for link in &tt.value_links {
-        let x = x0 + link.between.1 as f32 * w - 1.0;
+    for &(after, value) in &tr.links {
+        let x = x0 + after as f32 * w - 1.0;
         p.line(
             (x, badges_y + 8.0),
             (x, cells_top),
             2.0,
             ctx.layout.icons.points.colour,
         );
-        link_badge(p, ctx, x, badges_y, link.value);
+        link_badge(p, ctx, x, badges_y, value);
     }
-    let pos = (s.tank as usize).min(steps - 1);
-    let r = Rect::new(x0 + pos as f32 * w, cells_top, w - 2.0, cells_h);
-    icons::seat_marker(p, ctx, s.colour, r.cx(), r.cy(), (w - 4.0).min(34.0));
+    if let Some(pos) = tr.pos {
+        let pos = pos.min(steps - 1);
+        let r = Rect::new(x0 + pos as f32 * w, cells_top, w - 2.0, cells_h);
+        icons::seat_marker(p, ctx, colour, r.cx(), r.cy(), (w - 4.0).min(34.0));
+    }
 }
 
 fn research(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
@@ -619,6 +679,11 @@ pub(crate) fn shares(ctx: &Ctx, view: &SeatView, seat: usize, private: bool) -> 
             count(*c);
         }
     }
+    if let Some(l) = &s.luna {
+        for c in &l.reserve_cards {
+            count(*c);
+        }
+    }
     if private {
         if let Some(own) = view.own.as_ref().filter(|o| o.seat == seat) {
             for c in &own.hand {
@@ -629,7 +694,14 @@ pub(crate) fn shares(ctx: &Ctx, view: &SeatView, seat: usize, private: bool) -> 
     out
 }
 
-fn footer(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSeat, private: bool) {
+pub(crate) fn footer(
+    p: &mut Painter,
+    ctx: &Ctx,
+    view: &SeatView,
+    seat: usize,
+    s: &PublicSeat,
+    private: bool,
+) {
     let l = &ctx.layout.player.footer;
     p.round_box(
         l.rect,
@@ -753,12 +825,10 @@ fn footer(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSe
             _ => (false, ""),
         };
         if let (true, Some(kind)) = (mine, kind) {
-            let key = format!("tile_{}", kind.data_id());
+            let st = ctx.layout.card_style(kind.data_id());
             pieces.push(Piece::Gap(10.0));
-            pieces.push(Piece::Text(
-                format!("{}:", ctx.layout.bonus_label(&key)),
-                Weight::Bold,
-            ));
+            pieces.push(Piece::Muted("tile".into()));
+            pieces.push(Piece::Chip(st.colour, st.short));
             pieces.push(Piece::Muted(word.into()));
         }
     }

@@ -42,10 +42,11 @@ fn seat_line(ctx: &Ctx, view: &SeatView, i: usize) -> String {
     };
     let data = ctx.data;
     let mut line = format!(
-        "{} {}: {} coins, hand {}, tracks",
+        "{} {}: {} coin{}, hand {}, tracks",
         ctx.seat_icon(s.colour),
         s.name,
         s.coins,
+        if s.coins == 1 { "" } else { "s" },
         s.hand_size
     );
     for c in Company::ALL {
@@ -196,7 +197,12 @@ pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView) -> Strin
             let _ = write!(out, " {}", p.id);
         }
     }
-    let _ = write!(out, "; supplement {} coins.", view.supplement_coins);
+    let coins = view.supplement_coins;
+    let _ = write!(
+        out,
+        "; supplement {coins} coin{}.",
+        if coins == 1 { "" } else { "s" }
+    );
     let taken: Vec<String> = data
         .board
         .bonus_spaces

@@ -1,0 +1,342 @@
+//! Pixel-level checks of the board snapshots at positions taken from the board geometry data
+//! (moon.toml's grid and labels, tracks.toml, layout.toml), privacy of the public images,
+//! the cache, sizes and text sizes.
+
+mod render_support;
+
+use render_support::*;
+use skymines::data::{BoardSide, Company};
+use skymines::engine::state::SlotCard;
+use skymines::engine::view::SlotView;
+use skymines::engine::{self, BoardSide as EngineSide};
+use skymines::render::geometry::{MoonGeometry, TrackGeometry};
+use skymines::render::{self, RenderError, Renderer};
+
+fn company_colour(c: Company) -> skymines::render::layout::Colour {
+    let r = renderer();
+    let name = &data().moon.company(c).expect("company").colour;
+    r.layout().company_colour(name)
+}
+
+#[test]
+fn an_outpost_colours_its_sector_and_only_its_sector() {
+    let r = renderer();
+    let d = data();
+    let geom = MoonGeometry::new(d, r.layout());
+    let mut state = new_game(2, None, 5);
+    let empty = r.board_image(d, &engine::view(d, &state, None), BoardSide::Moon);
+    let fill = r.layout().board.moon.sector_fill;
+    let fill_alt = r.layout().board.moon.sector_fill_alt;
+    for (i, sector) in d.moon.sectors.iter().enumerate() {
+        let probe = geom
+            .probe(d, r.layout(), sector.id)
+            .unwrap_or_else(|| panic!("sector {} has a probe pixel", sector.id));
+        assert_eq!(
+            geom.sector_at_px(probe.0 as f32, probe.1 as f32),
+            Some(sector.id),
+            "the probe of sector {} lies in it",
+            sector.id
+        );
+        let before = pixel(&empty, probe);
+        assert!(
+            before == fill || before == fill_alt,
+            "sector {} is unoccupied at the start: {before:?}",
+            sector.id
+        );
+        let company = Company::from_index(i);
+        state.sectors = vec![None; d.moon.sectors.len()];
+        state.sectors[sector.id as usize - 1] = Some(company);
+        let img = r.board_image(d, &engine::view(d, &state, None), BoardSide::Moon);
+        assert_eq!(
+            pixel(&img, probe),
+            company_colour(company),
+            "an outpost of {company:?} in sector {} colours the sector",
+            sector.id
+        );
+        // The other sectors keep their fill.
+        for other in d.moon.sectors.iter().filter(|o| o.id != sector.id) {
+            let p = geom.probe(d, r.layout(), other.id).expect("probe");
+            assert_eq!(
+                pixel(&img, p),
+                pixel(&empty, p),
+                "sector {} unchanged when {} is taken",
+                other.id,
+                sector.id
+            );
+        }
+    }
+}
+
+#[test]
+fn a_marker_moved_changes_that_track_space() {
+    let r = renderer();
+    let d = data();
+    let mut state = new_game(3, None, 9);
+    let seat_colour = {
+        let id = &d.starting_cards.colours[state.seats[0].colour].id;
+        r.layout().seat_style(id).expect("style").colour
+    };
+    for c in Company::ALL {
+        let view = engine::view(d, &state, None);
+        let g = TrackGeometry::new(d, r.layout(), &view.tracks);
+        let centre = |space: usize| {
+            let a = g.marker_area(c, space);
+            (a.cx() as u32, a.cy() as u32)
+        };
+        for s in state.seats.iter_mut() {
+            s.track_pos = [0; 4];
+        }
+        state.seats[0].track_pos[c.index()] = 3;
+        let at3 = r.board_image(d, &engine::view(d, &state, None), BoardSide::Moon);
+        state.seats[0].track_pos[c.index()] = 6;
+        let at6 = r.board_image(d, &engine::view(d, &state, None), BoardSide::Moon);
+        assert_eq!(
+            pixel(&at3, centre(3)),
+            seat_colour,
+            "{c:?}: marker on space 3"
+        );
+        assert_ne!(pixel(&at6, centre(3)), seat_colour, "{c:?}: space 3 left");
+        assert_eq!(
+            pixel(&at6, centre(6)),
+            seat_colour,
+            "{c:?}: marker on space 6"
+        );
+        assert_ne!(
+            pixel(&at3, centre(6)),
+            seat_colour,
+            "{c:?}: space 6 empty before"
+        );
+        // Nothing else on the row changed but those two spaces.
+        let row = g.row(c);
+        let (s3, s6) = (g.space(c, 3), g.space(c, 6));
+        for y in row.y as u32..row.bottom() as u32 {
+            for x in (row.x + row.w * 0.16) as u32..row.right() as u32 {
+                let (fx, fy) = (x as f32, y as f32);
+                let near = |s: &skymines::render::layout::Rect| {
+                    fx >= s.x - s.w * 0.3 && fx < s.right() + s.w * 0.3 && fy >= s.y
+                };
+                if !near(&s3) && !near(&s6) {
+                    assert_eq!(
+                        at3.get_pixel(x, y),
+                        at6.get_pixel(x, y),
+                        "{c:?}: pixel {x},{y} away from the moved marker"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_public_player_image_is_the_same_whatever_the_hand_holds() {
+    let r = renderer();
+    let d = data();
+    let mut state = new_game(3, None, 21);
+    // Seat 0 plans a card face down.
+    let hand = state.seats[0].hand.clone();
+    assert!(hand.len() >= 3, "a hand to vary");
+    let planned = hand[0];
+    state.seats[0].hand.retain(|c| *c != planned);
+    state.seats[0].slots[1] = Some(SlotCard::Planned(planned));
+    let spectator = engine::view(d, &state, None);
+    let own = engine::view(d, &state, Some(0));
+    assert!(matches!(own.seats[0].slots[1], SlotView::OwnPlanned(_)));
+    let base = r.player_image(d, &spectator, 0, false).expect("image");
+    assert_eq!(
+        r.player_image(d, &own, 0, false).expect("image"),
+        base,
+        "the owner's view makes the same public image"
+    );
+    // Other hands of the same size, another planned card.
+    let others: Vec<u8> = (0..d.cards.len() as u8)
+        .filter(|c| !state.seats.iter().any(|s| s.owned_cards().any(|o| o == *c)))
+        .collect();
+    let mut changed = state.clone();
+    let n = changed.seats[0].hand.len();
+    changed.seats[0].hand = others[..n].to_vec();
+    changed.seats[0].slots[1] = Some(SlotCard::Planned(others[n]));
+    for seat_view in [None, Some(0)] {
+        let v = engine::view(d, &changed, seat_view);
+        assert_eq!(
+            r.player_image(d, &v, 0, false).expect("image"),
+            base,
+            "public image with another hand ({seat_view:?})"
+        );
+        assert_eq!(
+            r.board_image(d, &v, BoardSide::Moon),
+            r.board_image(d, &spectator, BoardSide::Moon),
+            "board image with another hand ({seat_view:?})"
+        );
+    }
+    // The PNG bytes too, through the public API.
+    assert_eq!(
+        render::player_png(d, &engine::view(d, &changed, Some(0)), 0, false).expect("png"),
+        render::player_png(d, &spectator, 0, false).expect("png")
+    );
+    // The private image does show the hand.
+    let private_a = r.player_image(d, &own, 0, true).expect("image");
+    let private_b = r
+        .player_image(d, &engine::view(d, &changed, Some(0)), 0, true)
+        .expect("image");
+    assert_ne!(private_a, private_b, "the private image shows the hand");
+    assert_ne!(
+        differing_pixels(&private_a, &private_b, 0),
+        0,
+        "hand differences reach the private pixels"
+    );
+}
+
+#[test]
+fn private_images_need_the_owners_view() {
+    let r = renderer();
+    let d = data();
+    let state = new_game(2, None, 3);
+    let spectator = engine::view(d, &state, None);
+    let other = engine::view(d, &state, Some(1));
+    assert_eq!(
+        r.player_png(d, &spectator, 0, true),
+        Err(RenderError::NotOwnView { seat: 0 })
+    );
+    assert_eq!(
+        r.player_png(d, &other, 0, true),
+        Err(RenderError::NotOwnView { seat: 0 })
+    );
+    assert_eq!(
+        r.player_png(d, &spectator, 7, false),
+        Err(RenderError::NoSuchSeat(7))
+    );
+    assert!(r.player_png(d, &other, 1, true).is_ok());
+}
+
+#[test]
+fn an_identical_state_is_not_rendered_again() {
+    let r = Renderer::new().expect("renderer");
+    let d = data();
+    let state = position(4, 3, 2);
+    let spectator = engine::view(d, &state, None);
+    let own = engine::view(d, &state, Some(1));
+    let a = r.board_png(d, &spectator).expect("png");
+    let b = r.board_png(d, &own).expect("png");
+    assert_eq!(a, b, "the board is public: the same for every viewer");
+    assert_eq!(r.stats().renders, 1);
+    assert_eq!(r.stats().cache_hits, 1);
+    r.player_png(d, &spectator, 1, false).expect("png");
+    r.player_png(d, &own, 1, false).expect("png");
+    assert_eq!(
+        r.stats().renders,
+        2,
+        "public player image cached across viewers"
+    );
+    r.player_png(d, &own, 1, true).expect("png");
+    r.player_png(d, &own, 1, true).expect("png");
+    assert_eq!(r.stats().renders, 3);
+    // A change is rendered.
+    let mut moved = state.clone();
+    moved.seats[0].coins += 1;
+    r.board_png(d, &engine::view(d, &moved, None)).expect("png");
+    assert_eq!(r.stats().renders, 4);
+}
+
+#[test]
+fn images_are_small_and_text_is_legible_at_preview_width() {
+    let r = renderer();
+    let d = data();
+    let min = r.layout().canvas.min_text_px;
+    assert!(
+        min * 550.0 / r.layout().canvas.width as f32 >= 9.0,
+        "18 px at 1100 px is 9 px at Discord's 550 px preview"
+    );
+    for (seed, players, rounds) in [(1, 4, 7), (2, 2, 4), (3, 3, 6)] {
+        let state = position(seed, players, rounds);
+        let view = engine::view(d, &state, Some(0));
+        for png in [
+            r.board_png(d, &view).expect("png"),
+            r.player_png(d, &view, 0, false).expect("png"),
+            r.player_png(d, &view, 0, true).expect("png"),
+        ] {
+            assert!(png.len() < 1024 * 1024, "{} bytes", png.len());
+            let img = decode(&png);
+            assert_eq!(img.width(), r.layout().canvas.width);
+        }
+        assert!(r.smallest_text(d, &view) >= min);
+    }
+}
+
+#[test]
+fn layouts_hold_for_one_to_four_players_and_luna() {
+    let r = renderer();
+    let d = data();
+    for (players, luna) in [
+        (1, Some(2)),
+        (2, None),
+        (2, Some(5)),
+        (3, None),
+        (3, Some(8)),
+        (4, None),
+    ] {
+        let state = new_game(players, luna, 17);
+        let seats = state.seats.len();
+        let view = engine::view(d, &state, Some(0));
+        r.board_png(d, &view).expect("board");
+        for seat in 0..seats {
+            r.player_png(d, &view, seat, false).expect("public player");
+        }
+        r.player_png(d, &view, 0, true).expect("private player");
+        let text = r.summary_text(d, &view);
+        for s in &state.seats {
+            assert!(text.contains(&s.name), "{} in the summary", s.name);
+        }
+    }
+}
+
+#[test]
+fn the_belt_side_draws_its_asteroids() {
+    let r = renderer();
+    let d = data();
+    // The engine plays the Moon only; a Moon state switched to the Belt exercises the Belt drawing.
+    let mut state = new_game(2, None, 2);
+    let moon = decode(&r.board_png_for_state(d, &state).expect("moon"));
+    state.options.board = EngineSide::Belt;
+    let belt = decode(&r.board_png_for_state(d, &state).expect("belt"));
+    assert_ne!(moon, belt);
+    let geom = MoonGeometry::new(d, r.layout());
+    let radius = r.layout().board.belt.asteroid_px / 2.0;
+    for a in &d.belt.asteroids {
+        let (x, y) = geom.px(a.pos[0] as f32, a.pos[1] as f32);
+        // Left of the number, inside the asteroid: its grey rock colour.
+        let p = pixel(&belt, ((x - radius * 0.6) as u32, y as u32));
+        let rock = p.0;
+        assert!(
+            rock[0].abs_diff(rock[2]) < 40 && rock[0] > 100,
+            "asteroid {} at {x},{y} is drawn ({rock:?})",
+            a.id
+        );
+    }
+}
+
+#[test]
+fn the_summary_states_the_position_without_secrets() {
+    let r = renderer();
+    let d = data();
+    let state = position(8, 3, 3);
+    let own = engine::view(d, &state, Some(0));
+    let text = render::summary_text(d, &own);
+    assert!(text.contains(&format!("round {}", state.round)), "{text}");
+    for c in Company::ALL {
+        assert!(text.contains(d.company_name(c).split_whitespace().next().expect("name")));
+    }
+    assert!(text.len() <= 1500, "{} characters", text.len());
+    // The hand is private: the public summary is the same from any seat's view.
+    assert_eq!(
+        text,
+        render::summary_text(d, &engine::view(d, &state, None))
+    );
+    let private = r
+        .player_summary_text(d, &own, 0, true)
+        .expect("owner's text");
+    assert!(private.contains("Your hand"));
+    let public = r
+        .player_summary_text(d, &own, 0, false)
+        .expect("public text");
+    assert!(!public.contains("Your hand"));
+}
