@@ -14,7 +14,6 @@ mod render_support;
 
 use image::RgbImage;
 use render_support::*;
-use skymines::data::BoardSide;
 use skymines::engine::{self, SeatView};
 use std::path::{Path, PathBuf};
 
@@ -25,6 +24,8 @@ struct Case {
     luna: Option<u8>,
     rounds: u8,
     decisions: u32,
+    /// On the Belt, with a threat card.
+    belt: bool,
 }
 
 const CASES: &[Case] = &[
@@ -35,6 +36,7 @@ const CASES: &[Case] = &[
         luna: None,
         rounds: 0,
         decisions: 0,
+        belt: false,
     },
     Case {
         name: "round6-4p",
@@ -43,6 +45,7 @@ const CASES: &[Case] = &[
         luna: None,
         rounds: 5,
         decisions: 0,
+        belt: false,
     },
     Case {
         name: "action-2p-luna",
@@ -51,6 +54,16 @@ const CASES: &[Case] = &[
         luna: Some(4),
         rounds: 3,
         decisions: 40,
+        belt: false,
+    },
+    Case {
+        name: "belt-3p-threat",
+        seed: 9,
+        players: 3,
+        luna: None,
+        rounds: 4,
+        decisions: 20,
+        belt: true,
     },
 ];
 
@@ -84,15 +97,21 @@ fn encode_small(img: &RgbImage) -> Vec<u8> {
 fn view_of(case: &Case) -> SeatView {
     let path = golden_dir().join(format!("render-{}.json", case.name));
     if updating() {
-        let state = skymines::render::cli::simulate_with(
-            data(),
-            case.seed,
-            case.players,
-            case.luna,
-            case.rounds,
-            case.decisions,
-        )
-        .expect("the case plays");
+        let options = engine::GameOptions {
+            players: case.players,
+            luna: case.luna,
+            seed: case.seed,
+            board: if case.belt {
+                engine::BoardSide::Belt
+            } else {
+                engine::BoardSide::Moon
+            },
+            threats: case.belt,
+            ..engine::GameOptions::default()
+        };
+        let state =
+            skymines::render::cli::simulate_options(data(), &options, case.rounds, case.decisions)
+                .expect("the case plays");
         let view = engine::view(data(), &state, Some(0));
         let json = serde_json::to_string_pretty(&view).expect("serialises");
         std::fs::write(&path, json).expect("writes the view");
@@ -117,7 +136,10 @@ fn view_of(case: &Case) -> SeatView {
 fn images(view: &SeatView) -> Vec<(String, RgbImage)> {
     let r = renderer();
     let d = data();
-    let mut out = vec![("board".to_string(), r.board_image(d, view, BoardSide::Moon))];
+    let mut out = vec![(
+        "board".to_string(),
+        r.board_image(d, view, skymines::render::side_of(view)),
+    )];
     for (seat, s) in view.seats.iter().enumerate() {
         let name = if s.luna.is_some() {
             "luna".to_string()

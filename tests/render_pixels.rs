@@ -8,7 +8,7 @@ use render_support::*;
 use skymines::data::{BoardSide, Company};
 use skymines::engine::state::SlotCard;
 use skymines::engine::view::SlotView;
-use skymines::engine::{self, BoardSide as EngineSide};
+use skymines::engine::{self, BoardSide as EngineSide, GameOptions};
 use skymines::render::geometry::{MoonGeometry, TrackGeometry};
 use skymines::render::{self, RenderError, Renderer};
 
@@ -290,28 +290,60 @@ fn layouts_hold_for_one_to_four_players_and_luna() {
 }
 
 #[test]
-fn the_belt_side_draws_its_asteroids() {
+fn the_belt_side_draws_its_asteroids_outposts_and_shuttles() {
     let r = renderer();
     let d = data();
-    // The engine plays the Moon only; a Moon state switched to the Belt exercises the Belt drawing.
-    let mut state = new_game(2, None, 2);
-    let moon = decode(&r.board_png_for_state(d, &state).expect("moon"));
-    state.options.board = EngineSide::Belt;
-    let belt = decode(&r.board_png_for_state(d, &state).expect("belt"));
-    assert_ne!(moon, belt);
+    let options = GameOptions {
+        players: 2,
+        seed: 2,
+        board: EngineSide::Belt,
+        ..GameOptions::default()
+    };
+    let mut state = engine::new_game(d, &options, &skymines::sim::seat_names(2)).expect("belt");
+    let view = engine::view(d, &state, None);
+    assert!(view.belt.is_some(), "a Belt game has Belt state");
+    assert_eq!(render::side_of(&view), BoardSide::Belt);
+    let empty = decode(&r.board_png(d, &view).expect("belt board"));
+    let moon = r.board_image(d, &view, BoardSide::Moon);
+    assert_ne!(empty, moon, "the Belt is drawn, not the Moon");
     let geom = MoonGeometry::new(d, r.layout());
     let radius = r.layout().board.belt.asteroid_px / 2.0;
     for a in &d.belt.asteroids {
         let (x, y) = geom.px(a.pos[0] as f32, a.pos[1] as f32);
         // Left of the number, inside the asteroid: its grey rock colour.
-        let p = pixel(&belt, ((x - radius * 0.6) as u32, y as u32));
-        let rock = p.0;
+        let rock = pixel(&empty, ((x - radius * 0.6) as u32, y as u32)).0;
         assert!(
             rock[0].abs_diff(rock[2]) < 40 && rock[0] > 100,
             "asteroid {} at {x},{y} is drawn ({rock:?})",
             a.id
         );
     }
+    // An outpost on each asteroid's first space shows its company's colour there.
+    let belt = state.belt.as_mut().expect("belt state");
+    for (i, spaces) in belt.outposts.iter_mut().enumerate() {
+        spaces[0] = Some(Company::from_index(i));
+    }
+    let taken = r.board_image(d, &engine::view(d, &state, None), BoardSide::Belt);
+    for (i, a) in d.belt.asteroids.iter().enumerate() {
+        let (cx, cy) = geom
+            .belt_outpost_space(d, r.layout(), i, 0)
+            .expect("outpost space");
+        // Inside the token's lower left corner, clear of its letter.
+        let probe = ((cx - 9.0) as u32, (cy + 8.0) as u32);
+        assert_ne!(
+            pixel(&empty, probe),
+            pixel(&taken, probe),
+            "asteroid {}",
+            a.id
+        );
+        assert_eq!(
+            pixel(&taken, probe),
+            company_colour(Company::from_index(i)),
+            "outpost on asteroid {}",
+            a.id
+        );
+    }
+    assert!(render::summary_text(d, &engine::view(d, &state, None)).contains("Belt outposts"));
 }
 
 #[test]

@@ -1,14 +1,15 @@
 //! Rendering never fails on positions reached by 500 random games (2, 3 and 4 players, every
-//! round): a snapshot at each round start, a few mid-round points and the final position, drawn
-//! as the board and one seat's public and private boards (the seat rotates).
+//! round; some on the Belt with a threat card, some with Luna): a snapshot at each round start,
+//! a few mid-round points and the final position, drawn as the board and one seat's public and
+//! private boards (the seat rotates).
 
 mod render_support;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use render_support::*;
-use skymines::data::BoardSide;
-use skymines::engine::{self, Phase};
+use skymines::engine::{self, BoardSide as EngineSide, GameOptions, Phase};
+use skymines::render;
 
 const GAMES: u64 = 500;
 
@@ -17,7 +18,22 @@ fn play_and_render(g: u64) -> usize {
     let d = data();
     let r = renderer();
     let players = 2 + (g % 3) as usize;
-    let mut state = new_game(players, None, 1000 + g);
+    let belt = g % 4 == 1;
+    let luna = (g % 5 == 2 && players < 4).then_some((g % 9) as u8);
+    let options = GameOptions {
+        players,
+        luna,
+        seed: 1000 + g,
+        board: if belt {
+            EngineSide::Belt
+        } else {
+            EngineSide::Moon
+        },
+        threats: belt,
+        ..GameOptions::default()
+    };
+    let mut state = engine::new_game(d, &options, &skymines::sim::seat_names(players))
+        .unwrap_or_else(|e| panic!("game {g}: {e}"));
     let mut rng = ChaCha8Rng::seed_from_u64(77 + g);
     // Two mid-round points per game, at random decisions of random rounds.
     let mid: Vec<(u8, u32)> = (0..2)
@@ -30,11 +46,14 @@ fn play_and_render(g: u64) -> usize {
         let seat = k % state.seats.len();
         let spectator = engine::view(d, state, None);
         let own = engine::view(d, state, Some(seat));
-        let board = r.board_image(d, &own, BoardSide::Moon);
+        let board = r.board_image(d, &own, render::side_of(&own));
         assert_eq!(board.width(), r.layout().canvas.width);
         let public = r
             .player_image(d, &spectator, seat, false)
             .unwrap_or_else(|e| panic!("game {g}: public image: {e}"));
+        if state.seats[seat].is_luna() {
+            return;
+        }
         let private = r
             .player_image(d, &own, seat, true)
             .unwrap_or_else(|e| panic!("game {g}: private image: {e}"));

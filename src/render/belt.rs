@@ -2,9 +2,9 @@
 //! printed-shuttle station paths, flight paths with their shuttle spaces and energy icons,
 //! asteroids with their outpost spaces and reward screens, and the threat card's place.
 //!
-//! The engine does not play the Belt yet, so `SeatView` carries no Belt occupancy: asteroids and
-//! shuttle spaces are drawn empty, and station columns show the outposts the view has for the
-//! company's columns. When the engine gains Belt state, only the occupancy lookups here change.
+//! Occupancy comes from the view's `belt` (outposts per asteroid outpost space, shuttles per
+//! flight path) and `stations` (the outer columns hold outposts, the middle one shuttles); a
+//! view without Belt state draws the Belt empty.
 
 use super::board::StationFrame;
 use super::geometry::MoonGeometry;
@@ -25,7 +25,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
     let ink = ctx.ink();
     let pt = |pos: [i32; 2]| g.px(pos[0] as f32, pos[1] as f32);
     let asteroid_at = |id: u32| belt.asteroid(id).map(|a| pt(a.pos));
-    // Threat card place.
+    // Threat card place, with the card while it is on the board.
     let ts = &belt.threat_space;
     let tr = g.rect(ts.rect.map(|v| v as f32));
     p.round_box(
@@ -35,15 +35,97 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
         ctx.layout.canvas.alert,
         2.0,
     );
-    p.text(
-        tr.cx(),
-        tr.cy(),
-        ctx.text().small,
-        Weight::Bold,
-        Colour::WHITE,
-        Align::Centre,
-        "threat",
-    );
+    let threat = view.threat.as_ref().and_then(|t| {
+        ctx.data
+            .threats
+            .threats
+            .get(t.card as usize)
+            .map(|c| (t, c))
+    });
+    let small = ctx.text().small;
+    match threat {
+        Some((t, card)) if t.on_board => {
+            p.text(
+                tr.cx(),
+                tr.y + 14.0,
+                small,
+                Weight::Bold,
+                Colour::WHITE,
+                Align::Centre,
+                "threat",
+            );
+            // The name, over as many lines as it needs.
+            let mut y = tr.y + 36.0;
+            let mut line = String::new();
+            for word in card.name.split_whitespace() {
+                let candidate = if line.is_empty() {
+                    word.to_string()
+                } else {
+                    format!("{line} {word}")
+                };
+                if p.text_width(small, Weight::Regular, &candidate) > tr.w - 8.0 && !line.is_empty()
+                {
+                    p.text(
+                        tr.cx(),
+                        y,
+                        small,
+                        Weight::Regular,
+                        Colour::WHITE,
+                        Align::Centre,
+                        &line,
+                    );
+                    y += 22.0;
+                    line = word.to_string();
+                } else {
+                    line = candidate;
+                }
+            }
+            p.text_fit(
+                tr.cx(),
+                y,
+                small,
+                Weight::Regular,
+                Colour::WHITE,
+                Align::Centre,
+                &line,
+                tr.w - 6.0,
+            );
+        }
+        Some((t, _)) => {
+            p.text(
+                tr.cx(),
+                tr.cy() - 12.0,
+                small,
+                Weight::Regular,
+                Colour::WHITE,
+                Align::Centre,
+                "threat",
+            );
+            p.text(
+                tr.cx(),
+                tr.cy() + 12.0,
+                small,
+                Weight::Regular,
+                Colour::WHITE,
+                Align::Centre,
+                "dealt with",
+            );
+            if let Some(seat) = t.removed_by.and_then(|s| view.seats.get(s)) {
+                icons::seat_marker(p, ctx, seat.colour, tr.cx(), tr.cy() + 40.0, 24.0);
+            }
+        }
+        None => {
+            p.text(
+                tr.cx(),
+                tr.cy(),
+                small,
+                Weight::Bold,
+                Colour::WHITE,
+                Align::Centre,
+                "threat",
+            );
+        }
+    }
     // Flight paths: asteroid - shuttle space - asteroid, energy icons on the parts.
     for fp in &belt.flight_paths {
         let s = pt(fp.pos);
@@ -74,57 +156,91 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
             energy_mark(p, ctx, ((mid.0 + a.0) / 2.0, (mid.1 + a.1) / 2.0));
         }
     }
-    // Shuttle spaces.
-    for fp in &belt.flight_paths {
+    // Shuttle spaces: the company's colour and letter when a shuttle stands there.
+    let shuttles = view
+        .belt
+        .as_ref()
+        .map(|b| b.shuttles.as_slice())
+        .unwrap_or(&[]);
+    for (i, fp) in belt.flight_paths.iter().enumerate() {
         let (x, y) = pt(fp.pos);
         let r = bl.shuttle_px / 2.0;
-        p.disc(x, y, r, Colour([0xE9, 0xEC, 0xF2]), ink, 2.0);
-        p.text(
-            x,
-            y,
-            ctx.text().small,
-            Weight::Bold,
-            ink,
-            Align::Centre,
-            &fp.shuttle_space.to_string(),
-        );
         if fp.reward_icon {
-            icons::icon(p, ctx, icons::Icon::Track, x + r + 12.0, y - r, 16.0, "");
+            icons::icon(p, ctx, icons::Icon::Track, x + r + 10.0, y + r, 16.0, "");
+        }
+        match shuttles.get(i).copied().flatten() {
+            Some(c) => {
+                let colour = ctx.company_colour(c);
+                p.disc(x, y, r + 2.0, colour, ink, 2.0);
+                p.text(
+                    x,
+                    y,
+                    small,
+                    Weight::Bold,
+                    colour.text_on(),
+                    Align::Centre,
+                    &fp.shuttle_space.to_string(),
+                );
+                icons::company_chip(p, ctx, c, x - r - 4.0, y - r - 2.0, 18.0);
+            }
+            None => {
+                p.disc(x, y, r, Colour([0xE9, 0xEC, 0xF2]), ink, 2.0);
+                p.text(
+                    x,
+                    y,
+                    small,
+                    Weight::Bold,
+                    ink,
+                    Align::Centre,
+                    &fp.shuttle_space.to_string(),
+                );
+            }
         }
     }
-    // Asteroids.
-    for a in &belt.asteroids {
+    // Asteroids: number, outpost spaces below (outpost tokens where taken), reward beside.
+    let outposts = view
+        .belt
+        .as_ref()
+        .map(|b| b.outposts.as_slice())
+        .unwrap_or(&[]);
+    for (ai, a) in belt.asteroids.iter().enumerate() {
         let (x, y) = pt(a.pos);
         let r = bl.asteroid_px / 2.0;
         p.disc(x, y, r, Colour([0x9A, 0x92, 0x86]), ink, 2.0);
         p.text(
             x,
-            y - r * 0.28,
-            ctx.text().small,
+            y,
+            small,
             Weight::Bold,
             ink,
             Align::Centre,
             &a.id.to_string(),
         );
-        // Outpost spaces as small squares under the number.
-        let n = a.outpost_spaces as f32;
-        let sq = 8.0;
-        for k in 0..a.outpost_spaces {
-            let sx = x - (n * (sq + 2.0)) / 2.0 + k as f32 * (sq + 2.0);
+        let n = a.outpost_spaces as usize;
+        let sq = super::geometry::BELT_OUTPOST_PX;
+        let taken = outposts.get(ai).map(Vec::as_slice).unwrap_or(&[]);
+        for k in 0..n {
+            let Some((cx, cy)) = g.belt_outpost_space(ctx.data, ctx.layout, ai, k) else {
+                continue;
+            };
             let linked = a
                 .linked_gas_spaces
                 .as_ref()
-                .is_some_and(|l| l.contains(&(k + 1)));
-            let fill = if linked {
-                ctx.layout.icons.tank.colour
-            } else {
-                Colour::WHITE
-            };
-            p.fill_rect(Rect::new(sx, y + r * 0.3, sq, sq), ink);
-            p.fill_rect(
-                Rect::new(sx + 1.0, y + r * 0.3 + 1.0, sq - 2.0, sq - 2.0),
-                fill,
-            );
+                .is_some_and(|l| l.contains(&(k as u32 + 1)));
+            match taken.get(k).copied().flatten() {
+                Some(c) => icons::outpost_token(p, ctx, c, cx, cy, sq),
+                None => {
+                    let fill = if linked {
+                        ctx.layout.icons.tank.colour
+                    } else {
+                        Colour::WHITE
+                    };
+                    let cell =
+                        Rect::new(cx - sq / 2.0 + 2.0, cy - sq / 2.0 + 2.0, sq - 4.0, sq - 4.0);
+                    p.fill_rect(cell.inset(-1.5), ink);
+                    p.fill_rect(cell, fill);
+                }
+            }
         }
         // Reward screen beside the asteroid.
         for (k, st) in a.reward.iter().enumerate() {
@@ -134,7 +250,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
                 ctx,
                 kind,
                 x + r + 14.0,
-                y - r * 0.4 + k as f32 * 24.0,
+                y - r * 0.5 + k as f32 * 24.0,
                 20.0,
                 &v.to_string(),
             );
@@ -164,7 +280,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
             let column = state_cols.and_then(|c| c.get(ci)).copied();
             for sp in 1..=spaces {
                 let cell = frame.rect(a0, col_w, 4.0 + (sp - 1) as f32 * sd + 0.5, sd - 1.0);
-                let covered = column.is_some_and(|c| c.outposts as usize > spaces - sp);
+                let covered = column.is_some_and(|c| c.covers_in(sp as u8, spaces as u8));
                 if covered {
                     p.fill_rect(cell, ink);
                     p.fill_rect(cell.inset(1.0), colour);

@@ -800,13 +800,23 @@ fn bonus_spaces(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
                 Some(TileState::Held { seat, .. }) => (Some(seat), "held"),
                 _ => (None, "free"),
             };
+            // With a bonus marker on the space, the tile's state moves left of it.
+            let (x0, align) = if marker.is_some() {
+                (r.x + 5.0, Align::Left)
+            } else {
+                (r.cx(), Align::Centre)
+            };
             match who.and_then(|s| view.seats.get(s)) {
-                Some(seat) if marker.is_none() => {
+                Some(seat) => {
                     let ww = p.text_width(t.small, Weight::Regular, word);
-                    let x0 = r.cx() - (20.0 + ww) / 2.0;
-                    icons::seat_marker(p, ctx, seat.colour, x0 + 9.0, by, 18.0);
+                    let left = if align == Align::Left {
+                        x0
+                    } else {
+                        x0 - (20.0 + ww) / 2.0
+                    };
+                    icons::seat_marker(p, ctx, seat.colour, left + 9.0, by, 18.0);
                     p.text(
-                        x0 + 20.0,
+                        left + 20.0,
                         by,
                         t.small,
                         Weight::Regular,
@@ -815,17 +825,8 @@ fn bonus_spaces(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
                         word,
                     );
                 }
-                Some(_) => {}
                 None => {
-                    p.text(
-                        r.cx(),
-                        by,
-                        t.small,
-                        Weight::Regular,
-                        ctx.muted(),
-                        Align::Centre,
-                        word,
-                    );
+                    p.text(x0, by, t.small, Weight::Regular, ctx.muted(), align, word);
                 }
             }
         }
@@ -856,7 +857,12 @@ fn bonus_spaces(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
         }
         if let Some(m) = marker {
             if let Some(seat) = view.seats.get(m.seat) {
-                icons::seat_marker(p, ctx, seat.colour, r.cx(), by - 2.0, 28.0);
+                let mx = if tile.is_some() {
+                    r.right() - 17.0
+                } else {
+                    r.cx()
+                };
+                icons::seat_marker(p, ctx, seat.colour, mx, by - 2.0, 28.0);
                 if m.one_time {
                     p.text(
                         r.cx() + 18.0,

@@ -11,13 +11,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Usage line for the command.
-pub const USAGE: &str = "skymines render --seed S --players P [--luna LEVEL] [--rounds R] [--decisions N] --out DIR
+pub const USAGE: &str = "skymines render --seed S --players P [--luna LEVEL] [--board moon|belt] [--threats] [--rounds R] [--decisions N] --out DIR
                                              play R rounds (then N more decisions) of a seeded random game and write board and player PNGs";
 
 struct Args {
     seed: u64,
     players: usize,
     luna: Option<u8>,
+    belt: bool,
+    threats: bool,
     rounds: u8,
     decisions: u32,
     out: PathBuf,
@@ -27,11 +29,18 @@ fn parse(rest: &[&str]) -> Result<Args, String> {
     let mut seed = 1u64;
     let mut players = 2usize;
     let mut luna = None;
+    let mut belt = false;
+    let mut threats = false;
     let mut rounds = 3u8;
     let mut decisions = 0u32;
     let mut out: Option<PathBuf> = None;
     let mut i = 0;
     while i < rest.len() {
+        if rest[i] == "--threats" {
+            threats = true;
+            i += 1;
+            continue;
+        }
         let value = rest
             .get(i + 1)
             .ok_or_else(|| format!("{} needs a value", rest[i]))?;
@@ -42,6 +51,13 @@ fn parse(rest: &[&str]) -> Result<Args, String> {
             "--luna" => luna = Some(value.parse().map_err(|_| num("a level 0-8"))?),
             "--rounds" => rounds = value.parse().map_err(|_| num("a number from 0 to 255"))?,
             "--decisions" => decisions = value.parse().map_err(|_| num("a number"))?,
+            "--board" => {
+                belt = match *value {
+                    "moon" => false,
+                    "belt" => true,
+                    _ => return Err(num("moon or belt")),
+                }
+            }
             "--out" => out = Some(PathBuf::from(value)),
             other => return Err(format!("unknown option {other}")),
         }
@@ -52,6 +68,8 @@ fn parse(rest: &[&str]) -> Result<Args, String> {
         seed,
         players,
         luna,
+        belt,
+        threats,
         rounds,
         decisions,
         out,
@@ -83,8 +101,19 @@ pub fn simulate_with(
         seed,
         ..GameOptions::default()
     };
-    let humans = crate::sim::seat_names(players);
-    let mut state = engine::new_game(data, &options, &humans)
+    simulate_options(data, &options, rounds, decisions)
+}
+
+/// Plays a game with these options: `rounds` rounds, then `decisions` more decisions.
+pub fn simulate_options(
+    data: &GameData,
+    options: &GameOptions,
+    rounds: u8,
+    decisions: u32,
+) -> Result<GameState, String> {
+    let seed = options.seed;
+    let humans = crate::sim::seat_names(options.players);
+    let mut state = engine::new_game(data, options, &humans)
         .map_err(|e| format!("cannot set up that game: {e}"))?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7265_6e64);
     let mut steps = 0u32;
@@ -130,14 +159,19 @@ pub fn run(rest: &[&str], out: &mut dyn Write) -> i32 {
             return 1;
         }
     };
-    let state = match simulate_with(
-        &data,
-        args.seed,
-        args.players,
-        args.luna,
-        args.rounds,
-        args.decisions,
-    ) {
+    let options = GameOptions {
+        players: args.players,
+        luna: args.luna,
+        seed: args.seed,
+        board: if args.belt {
+            engine::BoardSide::Belt
+        } else {
+            engine::BoardSide::Moon
+        },
+        threats: args.threats,
+        ..GameOptions::default()
+    };
+    let state = match simulate_options(&data, &options, args.rounds, args.decisions) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");

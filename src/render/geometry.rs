@@ -279,6 +279,31 @@ impl MoonGeometry {
     }
 }
 
+/// Size of an outpost space under a Belt asteroid.
+pub const BELT_OUTPOST_PX: f32 = 22.0;
+
+impl MoonGeometry {
+    /// Centre of outpost space `k` (0-based) of Belt asteroid `asteroid` (data.belt.asteroids
+    /// order): a row under the asteroid.
+    pub fn belt_outpost_space(
+        &self,
+        data: &GameData,
+        layout: &Layout,
+        asteroid: usize,
+        k: usize,
+    ) -> Option<(f32, f32)> {
+        let a = data.belt.asteroids.get(asteroid)?;
+        let (x, y) = self.px(a.pos[0] as f32, a.pos[1] as f32);
+        let r = layout.board.belt.asteroid_px / 2.0;
+        let sq = BELT_OUTPOST_PX;
+        let row_w = a.outpost_spaces as f32 * (sq + 2.0) - 2.0;
+        Some((
+            x - row_w / 2.0 + k as f32 * (sq + 2.0) + sq / 2.0,
+            y + r + sq / 2.0 + 2.0,
+        ))
+    }
+}
+
 /// The company tracks panel: one row per company (in company order).
 #[derive(Debug, Clone)]
 pub struct TrackGeometry {

@@ -227,9 +227,10 @@ impl Renderer {
         self.draw_board(data, &view, side).png()
     }
 
-    /// The main board as PNG (Moon side).
+    /// The main board as PNG, on the side the view is played on (the Belt when it has Belt
+    /// state, the Moon otherwise).
     pub fn board_png(&self, data: &GameData, view: &SeatView) -> Result<Vec<u8>, RenderError> {
-        self.board_png_on(data, view, BoardSide::Moon)
+        self.board_png_on(data, view, side_of(view))
     }
 
     /// The main board as PNG on either side of the board.
@@ -350,6 +351,15 @@ impl Renderer {
             seat,
             private,
         ))
+    }
+}
+
+/// The board side a view is played on.
+pub fn side_of(view: &SeatView) -> BoardSide {
+    if view.belt.is_some() {
+        BoardSide::Belt
+    } else {
+        BoardSide::Moon
     }
 }
 

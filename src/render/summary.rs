@@ -149,25 +149,80 @@ pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView) -> Strin
         out.push(if c == Company::Tawac { '.' } else { ',' });
     }
     out.push('\n');
-    out.push_str("Moon outposts:");
-    let mut free = 0;
-    for c in Company::ALL {
-        let sectors: Vec<String> = view
-            .sectors
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| **o == Some(c))
-            .map(|(i, _)| (i + 1).to_string())
-            .collect();
-        let list = if sectors.is_empty() {
-            "none".to_string()
-        } else {
-            sectors.join(" ")
-        };
-        let _ = write!(out, " {} {list};", ctx.company_letter(c));
+    match view.belt.as_ref() {
+        None => {
+            out.push_str("Moon outposts:");
+            for c in Company::ALL {
+                let sectors: Vec<String> = view
+                    .sectors
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| **o == Some(c))
+                    .map(|(i, _)| (i + 1).to_string())
+                    .collect();
+                let list = if sectors.is_empty() {
+                    "none".to_string()
+                } else {
+                    sectors.join(" ")
+                };
+                let _ = write!(out, " {} {list};", ctx.company_letter(c));
+            }
+            let free = view.sectors.iter().filter(|o| o.is_none()).count();
+            let _ = writeln!(out, " {free} free.");
+        }
+        Some(belt) => {
+            out.push_str("Belt outposts (asteroids) / shuttles (spaces):");
+            for c in Company::ALL {
+                let asteroids: Vec<String> = data
+                    .belt
+                    .asteroids
+                    .iter()
+                    .zip(belt.outposts.iter())
+                    .filter(|(_, spaces)| spaces.contains(&Some(c)))
+                    .map(|(a, spaces)| {
+                        let n = spaces.iter().filter(|s| **s == Some(c)).count();
+                        if n > 1 {
+                            format!("{}×{n}", a.id)
+                        } else {
+                            a.id.to_string()
+                        }
+                    })
+                    .collect();
+                let shuttles: Vec<String> = data
+                    .belt
+                    .flight_paths
+                    .iter()
+                    .zip(belt.shuttles.iter())
+                    .filter(|(_, s)| **s == Some(c))
+                    .map(|(f, _)| f.shuttle_space.to_string())
+                    .collect();
+                let list = |v: Vec<String>| {
+                    if v.is_empty() {
+                        "-".to_string()
+                    } else {
+                        v.join(" ")
+                    }
+                };
+                let _ = write!(
+                    out,
+                    " {} {} / {};",
+                    ctx.company_letter(c),
+                    list(asteroids),
+                    list(shuttles)
+                );
+            }
+            out.pop();
+            out.push_str(".\n");
+            if let Some(card) = view
+                .threat
+                .as_ref()
+                .filter(|t| t.on_board)
+                .and_then(|t| data.threats.threats.get(t.card as usize))
+            {
+                let _ = writeln!(out, "Threat: {}.", card.name);
+            }
+        }
     }
-    free += view.sectors.iter().filter(|o| o.is_none()).count();
-    let _ = writeln!(out, " {free} free.");
     for i in 0..view.seats.len() {
         out.push_str(&seat_line(&ctx, view, i));
         out.push('\n');
