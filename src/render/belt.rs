@@ -57,15 +57,26 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
             // The name, over as many lines as it needs.
             let mut y = tr.y + 36.0;
             let mut line = String::new();
-            for word in card.name.split_whitespace() {
+            // Words break at spaces and after hyphens.
+            let words: Vec<String> = card
+                .name
+                .split_whitespace()
+                .flat_map(|w| {
+                    let parts: Vec<&str> = w.split_inclusive('-').collect();
+                    parts.into_iter().map(str::to_string).collect::<Vec<_>>()
+                })
+                .collect();
+            for word in words {
                 let candidate = if line.is_empty() {
-                    word.to_string()
+                    word.clone()
+                } else if line.ends_with('-') {
+                    format!("{line}{word}")
                 } else {
                     format!("{line} {word}")
                 };
                 if p.text_width(small, Weight::Regular, &candidate) > tr.w - 8.0 && !line.is_empty()
                 {
-                    p.text(
+                    p.text_fit(
                         tr.cx(),
                         y,
                         small,
@@ -73,9 +84,10 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
                         Colour::WHITE,
                         Align::Centre,
                         &line,
+                        tr.w - 6.0,
                     );
                     y += 22.0;
-                    line = word.to_string();
+                    line = word;
                 } else {
                     line = candidate;
                 }
