@@ -13,15 +13,29 @@ pub struct Texts {
     messages: BTreeMap<String, String>,
 }
 
-/// The English catalog, built into the binary.
-const EN: &str = include_str!("../assets/lang/en.toml");
+/// The catalogs built into the binary: (language code, file).
+const BUILT_IN: &[(&str, &str)] = &[
+    ("en", include_str!("../assets/lang/en.toml")),
+    ("de", include_str!("../assets/lang/de.toml")),
+];
+
+/// The language codes with a built-in catalog, English first (the fallback).
+pub fn language_codes() -> impl Iterator<Item = &'static str> {
+    BUILT_IN.iter().map(|(code, _)| *code)
+}
 
 impl Texts {
     pub fn english() -> Texts {
-        Texts::parse("en", EN).unwrap_or_else(|_| Texts {
+        Texts::built_in("en").unwrap_or_else(|| Texts {
             code: "en".to_string(),
             messages: BTreeMap::new(),
         })
+    }
+
+    /// The built-in catalog for `code` (`en`, `de`), if there is one.
+    pub fn built_in(code: &str) -> Option<Texts> {
+        let (code, file) = BUILT_IN.iter().find(|(c, _)| *c == code)?;
+        Texts::parse(code, file).ok()
     }
 
     /// Parses a catalog (flat `key = "template"` pairs).
@@ -40,6 +54,11 @@ impl Texts {
 
     pub fn has(&self, key: &str) -> bool {
         self.messages.contains_key(key)
+    }
+
+    /// The raw template of `key`, arguments unfilled.
+    pub fn template(&self, key: &str) -> Option<&str> {
+        self.messages.get(key).map(String::as_str)
     }
 
     /// The template for `key` with its arguments filled in. A missing key shows itself, so a
@@ -76,4 +95,18 @@ impl Texts {
 pub fn english() -> &'static Texts {
     static EN_TEXTS: std::sync::OnceLock<Texts> = std::sync::OnceLock::new();
     EN_TEXTS.get_or_init(Texts::english)
+}
+
+/// The German catalog, parsed once (English if it failed to parse; the catalog test guards it).
+pub fn german() -> &'static Texts {
+    static DE_TEXTS: std::sync::OnceLock<Texts> = std::sync::OnceLock::new();
+    DE_TEXTS.get_or_init(|| Texts::built_in("de").unwrap_or_else(Texts::english))
+}
+
+/// The catalog for a language code; an unknown code falls back to English.
+pub fn for_language(code: &str) -> &'static Texts {
+    match code {
+        "de" => german(),
+        _ => english(),
+    }
 }

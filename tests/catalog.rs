@@ -99,7 +99,59 @@ fn every_language_file_has_the_english_keys() {
             missing.is_empty() && extra.is_empty(),
             "{code}: missing {missing:?}, extra {extra:?}"
         );
+        let mismatched: Vec<String> = keys
+            .intersection(&english)
+            .filter_map(|key| {
+                let theirs = placeholders(lang.template(key).unwrap_or(""));
+                let ours = placeholders(en.template(key).unwrap_or(""));
+                (theirs != ours).then(|| format!("{key}: {theirs:?} vs English {ours:?}"))
+            })
+            .collect();
+        assert!(
+            mismatched.is_empty(),
+            "{code}: arguments differ from English: {mismatched:#?}"
+        );
     }
+}
+
+/// The `{argument}` names a template uses.
+fn placeholders(template: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        rest = &rest[open + 1..];
+        let Some(close) = rest.find('}') else { break };
+        names.insert(rest[..close].to_string());
+        rest = &rest[close + 1..];
+    }
+    names
+}
+
+#[test]
+fn every_language_is_built_in_and_complete() {
+    let codes: Vec<&str> = skymines::text::language_codes().collect();
+    assert_eq!(codes, ["en", "de"]);
+    let en = Texts::english();
+    for code in codes {
+        let lang = Texts::built_in(code).expect("built-in catalog parses");
+        assert_eq!(lang.keys().count(), en.keys().count(), "{code}");
+    }
+    let de = skymines::text::german();
+    assert_eq!(de.code, "de");
+    assert_eq!(
+        de.f("event.gain_coins", &[("name", &"Lin"), ("n", &3)]),
+        "Lin erhält 3 CrypCoin"
+    );
+    assert_eq!(skymines::text::for_language("xx").code, "en");
+}
+
+#[test]
+fn placeholders_are_read_from_templates() {
+    let names = placeholders("{name} joined ({joined}/{players})");
+    assert_eq!(
+        names.into_iter().collect::<Vec<_>>(),
+        ["joined", "name", "players"]
+    );
 }
 
 #[test]
