@@ -34,7 +34,7 @@ const USAGE: &str = "usage:
                    [--luna L] [--board moon|belt] [--missions] [--threats] [--campaign]
                                              seeded random self-play with invariant checks
                                              (--campaign: N whole 4-chapter campaigns)
-  skymines render --seed S --players P [--luna L] [--board moon|belt] [--threats] [--rounds R] [--decisions N] --out DIR
+  skymines render --seed S --players P [--luna L] [--board moon|belt] [--missions] [--threats] [--rounds R] [--decisions N] --out DIR
                                              write board and player PNGs (and luna.png) of a seeded random game
   skymines store-torture --db PATH --seed S --moves N [--snapshot-every K]
                                              test helper: play a seeded game into a database (the kill tests stop it at random)";

@@ -372,3 +372,76 @@ fn the_summary_states_the_position_without_secrets() {
         .expect("public text");
     assert!(!public.contains("Your hand"));
 }
+
+#[test]
+fn the_missions_strip_shows_who_fulfilled_which_task() {
+    let r = renderer();
+    let d = data();
+    let options = GameOptions {
+        players: 3,
+        seed: 21,
+        missions: true,
+        ..GameOptions::default()
+    };
+    let mut state = engine::new_game(d, &options, &skymines::sim::seat_names(3)).expect("game");
+    let without = engine::new_game(
+        d,
+        &GameOptions {
+            missions: false,
+            ..options.clone()
+        },
+        &skymines::sim::seat_names(3),
+    )
+    .expect("game");
+    let plain = r.board_image(d, &engine::view(d, &without, None), BoardSide::Moon);
+    let before = r.board_image(d, &engine::view(d, &state, None), BoardSide::Moon);
+    // The strip makes the image taller and leaves the board above it as it was.
+    let strip = r.layout().board.missions.rect;
+    assert_eq!(plain.height(), r.layout().board.height);
+    assert!(before.height() as f32 >= strip.bottom());
+    for y in (0..plain.height()).step_by(7) {
+        for x in (0..plain.width()).step_by(7) {
+            assert_eq!(
+                plain.get_pixel(x, y),
+                before.get_pixel(x, y),
+                "pixel {x},{y} above the strip"
+            );
+        }
+    }
+    // Seat 1 fulfils the second task of the first face-up mission: its marker appears in the
+    // strip, on that card's half, and nowhere else changes.
+    let first = state.missions.as_ref().expect("missions").face_up[0];
+    let status = state.seats[1].mission.as_mut().expect("status card");
+    status.card = Some(first);
+    status.fulfilled[1] = true;
+    let after = r.board_image(d, &engine::view(d, &state, None), BoardSide::Moon);
+    let seat_colour = {
+        let id = &d.starting_cards.colours[state.seats[1].colour].id;
+        r.layout().seat_style(id).expect("style").colour
+    };
+    let mut changed_at = Vec::new();
+    for y in 0..after.height() {
+        for x in 0..after.width() {
+            if after.get_pixel(x, y) != before.get_pixel(x, y) {
+                changed_at.push((x, y));
+            }
+        }
+    }
+    assert!(!changed_at.is_empty(), "the fulfilled task shows");
+    let card_right = strip.x + strip.w / 2.0;
+    for (x, y) in &changed_at {
+        let (fx, fy) = (*x as f32, *y as f32);
+        assert!(
+            strip.contains(fx, fy) && fx < card_right,
+            "pixel {x},{y} changed outside the first card"
+        );
+    }
+    let marker_pixels = changed_at
+        .iter()
+        .filter(|p| pixel(&after, **p) == seat_colour)
+        .count();
+    assert!(
+        marker_pixels > 50,
+        "the seat's marker colour is drawn ({marker_pixels} px)"
+    );
+}

@@ -1,5 +1,6 @@
-//! Rendering never fails on positions reached by 500 random games (2, 3 and 4 players, every
-//! round; some on the Belt with a threat card, some with Luna): a snapshot at each round start,
+//! Rendering never fails on positions reached by 500 random games (1 to 4 players, every
+//! round; solo games against Luna, some on the Belt with a threat card, some with Luna, some
+//! with the mission cards): a snapshot at each round start,
 //! a few mid-round points and the final position, drawn as the board and one seat's public and
 //! private boards (the seat rotates).
 
@@ -17,9 +18,10 @@ const GAMES: u64 = 500;
 fn play_and_render(g: u64) -> usize {
     let d = data();
     let r = renderer();
-    let players = 2 + (g % 3) as usize;
-    let belt = g % 4 == 1;
-    let luna = (g % 5 == 2 && players < 4).then_some((g % 9) as u8);
+    let players = 1 + (g % 4) as usize;
+    let belt = g % 4 == 1 || g % 7 == 3;
+    // Solo games always have Luna; 2-3 player games sometimes.
+    let luna = (players == 1 || (g % 5 == 2 && players < 4)).then_some((g % 9) as u8);
     let options = GameOptions {
         players,
         luna,
@@ -30,6 +32,7 @@ fn play_and_render(g: u64) -> usize {
             EngineSide::Moon
         },
         threats: belt,
+        missions: g.is_multiple_of(3),
         ..GameOptions::default()
     };
     let mut state = engine::new_game(d, &options, &skymines::sim::seat_names(players))

@@ -55,53 +55,19 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
                 "threat",
             );
             // The name, over as many lines as it needs.
-            let mut y = tr.y + 36.0;
-            let mut line = String::new();
-            // Words break at spaces and after hyphens.
-            let words: Vec<String> = card
-                .name
-                .split_whitespace()
-                .flat_map(|w| {
-                    let parts: Vec<&str> = w.split_inclusive('-').collect();
-                    parts.into_iter().map(str::to_string).collect::<Vec<_>>()
-                })
-                .collect();
-            for word in words {
-                let candidate = if line.is_empty() {
-                    word.clone()
-                } else if line.ends_with('-') {
-                    format!("{line}{word}")
-                } else {
-                    format!("{line} {word}")
-                };
-                if p.text_width(small, Weight::Regular, &candidate) > tr.w - 8.0 && !line.is_empty()
-                {
-                    p.text_fit(
-                        tr.cx(),
-                        y,
-                        small,
-                        Weight::Regular,
-                        Colour::WHITE,
-                        Align::Centre,
-                        &line,
-                        tr.w - 6.0,
-                    );
-                    y += 22.0;
-                    line = word;
-                } else {
-                    line = candidate;
-                }
+            let lines = p.wrap(small, Weight::Regular, &card.name, tr.w - 8.0);
+            for (k, line) in lines.iter().enumerate() {
+                p.text_fit(
+                    tr.cx(),
+                    tr.y + 36.0 + 22.0 * k as f32,
+                    small,
+                    Weight::Regular,
+                    Colour::WHITE,
+                    Align::Centre,
+                    line,
+                    tr.w - 6.0,
+                );
             }
-            p.text_fit(
-                tr.cx(),
-                y,
-                small,
-                Weight::Regular,
-                Colour::WHITE,
-                Align::Centre,
-                &line,
-                tr.w - 6.0,
-            );
         }
         Some((t, _)) => {
             p.text(

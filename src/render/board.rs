@@ -1,6 +1,7 @@
 //! The main board image: header (round, phase, whose turn, the seats), the Moon map with its
 //! stations (or the Belt), the card display, the bonus spaces and tiles, the four company
-//! tracks, the research display with the supplement space, and the round track.
+//! tracks, the research display with the supplement space, the round track, and the mission
+//! cards strip when that module is in play.
 
 use super::geometry::{MoonGeometry, TrackGeometry};
 use super::icons::{self, Ctx, Icon, Piece};
@@ -30,6 +31,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, side: BoardSide)
     tracks(p, ctx, view);
     research_display(p, ctx, view);
     rounds(p, ctx, view);
+    super::missions::board_strip(p, ctx, view);
 }
 
 /// Short words for what the active seat is doing.

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Usage line for the command.
-pub const USAGE: &str = "skymines render --seed S --players P [--luna LEVEL] [--board moon|belt] [--threats] [--rounds R] [--decisions N] --out DIR
+pub const USAGE: &str = "skymines render --seed S --players P [--luna LEVEL] [--board moon|belt] [--missions] [--threats] [--rounds R] [--decisions N] --out DIR
                                              play R rounds (then N more decisions) of a seeded random game and write board and player PNGs";
 
 struct Args {
@@ -19,6 +19,7 @@ struct Args {
     players: usize,
     luna: Option<u8>,
     belt: bool,
+    missions: bool,
     threats: bool,
     rounds: u8,
     decisions: u32,
@@ -30,14 +31,16 @@ fn parse(rest: &[&str]) -> Result<Args, String> {
     let mut players = 2usize;
     let mut luna = None;
     let mut belt = false;
+    let mut missions = false;
     let mut threats = false;
     let mut rounds = 3u8;
     let mut decisions = 0u32;
     let mut out: Option<PathBuf> = None;
     let mut i = 0;
     while i < rest.len() {
-        if rest[i] == "--threats" {
-            threats = true;
+        if rest[i] == "--threats" || rest[i] == "--missions" {
+            threats |= rest[i] == "--threats";
+            missions |= rest[i] == "--missions";
             i += 1;
             continue;
         }
@@ -69,6 +72,7 @@ fn parse(rest: &[&str]) -> Result<Args, String> {
         players,
         luna,
         belt,
+        missions,
         threats,
         rounds,
         decisions,
@@ -168,6 +172,7 @@ pub fn run(rest: &[&str], out: &mut dyn Write) -> i32 {
         } else {
             engine::BoardSide::Moon
         },
+        missions: args.missions,
         threats: args.threats,
         ..GameOptions::default()
     };

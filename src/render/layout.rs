@@ -253,6 +253,8 @@ pub struct BoardLayout {
     pub research: ResearchLayout,
     pub rounds: Panel,
     pub belt: BeltLayout,
+    /// The mission cards strip below the board (only when the module is in play).
+    pub missions: Panel,
 }
 
 #[derive(Debug, Clone, Deserialize)]

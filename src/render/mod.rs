@@ -20,6 +20,7 @@ pub mod geometry;
 mod icons;
 pub mod layout;
 mod luna;
+mod missions;
 mod paint;
 mod player;
 mod summary;
@@ -206,7 +207,7 @@ impl Renderer {
     }
 
     fn draw_board(&self, data: &GameData, view: &SeatView, side: BoardSide) -> paint::Painter<'_> {
-        let mut p = self.painter(self.layout.board.height);
+        let mut p = self.painter(missions::board_height(&self.layout, view));
         let ctx = icons::Ctx {
             data,
             layout: &self.layout,

@@ -634,6 +634,29 @@ impl<'f> Painter<'f> {
         self.text(x, cy, sz, w, c, align, &fitted)
     }
 
+    /// Splits `s` into lines no wider than `max_w` at `size`; words break at spaces and after
+    /// hyphens (a single word wider than `max_w` keeps its own line, for `text_fit` to shorten).
+    pub fn wrap(&self, size: f32, w: Weight, s: &str, max_w: f32) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut line = String::new();
+        for word in s.split_whitespace().flat_map(|w| w.split_inclusive('-')) {
+            let candidate = if line.is_empty() || line.ends_with('-') {
+                format!("{line}{word}")
+            } else {
+                format!("{line} {word}")
+            };
+            if self.text_width(size, w, &candidate) > max_w && !line.is_empty() {
+                lines.push(std::mem::replace(&mut line, word.to_string()));
+            } else {
+                line = candidate;
+            }
+        }
+        if !line.is_empty() {
+            lines.push(line);
+        }
+        lines
+    }
+
     /// Encodes the canvas as PNG.
     pub fn png(&self) -> Result<Vec<u8>, RenderError> {
         use image::ImageEncoder;

@@ -839,6 +839,7 @@ pub(crate) fn footer(
         pieces.push(Piece::Gap(10.0));
         pieces.push(Piece::Muted(format!("token {}", tok.id)));
     }
+    super::missions::status_pieces(ctx, view, seat, &mut pieces);
     // Wrap onto two lines if needed.
     let max_w = l.rect.w - 28.0;
     let mut line: Vec<Piece> = Vec::new();

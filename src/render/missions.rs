@@ -1,0 +1,139 @@
+//! The mission cards module on the images: a strip under the main board with the face-up
+//! mission cards, their three tasks and the seats that fulfilled each; on a player board, the
+//! seat's mission status card (linked card, fulfilled columns, markers still to place).
+
+use super::board::panel;
+use super::icons::{self, Ctx, Piece};
+use super::layout::Colour;
+use super::paint::{Align, Painter, Weight};
+use crate::engine::view::SeatView;
+
+/// The main board's height: taller by the missions strip when the module is in play.
+pub(crate) fn board_height(ctx_layout: &super::layout::Layout, view: &SeatView) -> u32 {
+    let b = &ctx_layout.board;
+    if view.missions.is_some() {
+        (b.missions.rect.bottom() + 8.0).ceil() as u32
+    } else {
+        b.height
+    }
+}
+
+/// The face-up mission cards, side by side, each task with the markers of the seats that
+/// fulfilled it.
+pub(crate) fn board_strip(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
+    let Some(missions) = view.missions.as_ref() else {
+        return;
+    };
+    let l = &ctx.layout.board.missions;
+    let body = panel(p, ctx, l.rect, &l.title, "");
+    let t = ctx.text();
+    let n = missions.face_up.len().max(1) as f32;
+    let card_w = (body.w - l.gap * (n - 1.0)) / n;
+    for (k, id) in missions.face_up.iter().enumerate() {
+        let Some(card) = ctx.data.missions.card(*id) else {
+            continue;
+        };
+        let x = body.x + k as f32 * (card_w + l.gap);
+        let box_rect = super::layout::Rect::new(x, body.y, card_w, body.h);
+        p.round_box(
+            box_rect,
+            8.0,
+            ctx.panel(),
+            ctx.layout.canvas.panel_border,
+            1.5,
+        );
+        let row_h = (body.h - 8.0) / card.tasks.len().max(1) as f32;
+        for (row, task) in card.tasks.iter().enumerate() {
+            let cy = body.y + 4.0 + row_h * (row as f32 + 0.5);
+            let column = task.column;
+            // Seats whose status card is linked to this mission and fulfilled this column.
+            let done: Vec<usize> = view
+                .seats
+                .iter()
+                .filter(|s| {
+                    s.mission.as_ref().is_some_and(|m| {
+                        m.card == Some(*id) && m.fulfilled.get(column - 1).copied() == Some(true)
+                    })
+                })
+                .map(|s| s.colour)
+                .collect();
+            icons::tag(
+                p,
+                ctx,
+                x + 22.0,
+                cy,
+                &column.to_string(),
+                ctx.layout.canvas.faint,
+            );
+            let markers_w = done.len() as f32 * 28.0;
+            for (m, colour) in done.iter().enumerate() {
+                icons::seat_marker(
+                    p,
+                    ctx,
+                    *colour,
+                    box_rect.right() - 18.0 - m as f32 * 28.0,
+                    cy,
+                    24.0,
+                );
+            }
+            // Two lines at most; whatever is left goes on the second, shortened with "…".
+            let mut lines = p.wrap(
+                t.small,
+                Weight::Regular,
+                &task.text,
+                card_w - 52.0 - markers_w,
+            );
+            if lines.len() > 2 {
+                let rest = lines.split_off(1).join(" ");
+                lines.push(rest);
+            }
+            let shown = lines.len();
+            for (k, line) in lines.iter().enumerate() {
+                let y = cy + (k as f32 - (shown as f32 - 1.0) / 2.0) * 21.0;
+                p.text_fit(
+                    x + 40.0,
+                    y,
+                    t.small,
+                    Weight::Regular,
+                    ctx.ink(),
+                    Align::Left,
+                    line,
+                    card_w - 52.0 - markers_w,
+                );
+            }
+        }
+    }
+}
+
+/// The seat's mission status card as row pieces for the player board's footer.
+pub(crate) fn status_pieces(ctx: &Ctx, view: &SeatView, seat: usize, out: &mut Vec<Piece>) {
+    let Some(status) = view.seats.get(seat).and_then(|s| s.mission.as_ref()) else {
+        return;
+    };
+    out.push(Piece::Gap(10.0));
+    out.push(Piece::Muted("mission".into()));
+    match status.card {
+        Some(id) => out.push(Piece::Chip(ctx.layout.canvas.highlight, format!("M{id}"))),
+        None => out.push(Piece::Muted("–".into())),
+    }
+    for (k, done) in status.fulfilled.iter().enumerate() {
+        let (colour, label) = if *done {
+            (
+                ctx.layout.canvas.positive.mix(Colour::WHITE, 0.5),
+                format!("{}✓", k + 1),
+            )
+        } else {
+            (ctx.layout.canvas.faint, (k + 1).to_string())
+        };
+        out.push(Piece::Chip(colour, label));
+    }
+    if status.one_time_reserve > 0 {
+        out.push(Piece::Muted(format!(
+            "+{} to place",
+            status.one_time_reserve
+        )));
+    }
+    if status.personal_unlocked() {
+        out.push(Piece::Muted("personal space open".into()));
+    }
+}
