@@ -4,6 +4,7 @@
 //! plays, plus `summary.txt`.
 
 use crate::data::GameData;
+use crate::engine::view::SeatView;
 use crate::engine::{self, GameOptions, GameState, Phase};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -197,48 +198,29 @@ pub fn run(rest: &[&str], out: &mut dyn Write) -> i32 {
         )?;
         written.push(path);
         let mut summary = renderer.summary_text(&data, &public);
+        // One player board image (public or the owner's private one) and its summary text.
+        let mut seat_image = |file: String, view: &SeatView, seat: usize, private: bool| {
+            let path = args.out.join(file);
+            let png = renderer
+                .player_png(&data, view, seat, private)
+                .map_err(|e| e.to_string())?;
+            write(&path, &png)?;
+            written.push(path);
+            renderer
+                .player_summary_text(&data, view, seat, private)
+                .map_err(|e| e.to_string())
+        };
         for seat in 0..state.seats.len() {
-            if state.seats[seat].is_luna() {
-                let path = args.out.join("luna.png");
-                write(
-                    &path,
-                    &renderer
-                        .player_png(&data, &public, seat, false)
-                        .map_err(|e| e.to_string())?,
-                )?;
-                written.push(path);
-                summary.push_str("\n\n");
-                summary.push_str(
-                    &renderer
-                        .player_summary_text(&data, &public, seat, false)
-                        .map_err(|e| e.to_string())?,
-                );
-                continue;
-            }
-            let own = engine::view(&data, &state, Some(seat));
-            let n = seat + 1;
-            let path = args.out.join(format!("player-{n}.png"));
-            write(
-                &path,
-                &renderer
-                    .player_png(&data, &public, seat, false)
-                    .map_err(|e| e.to_string())?,
-            )?;
-            written.push(path);
-            let path = args.out.join(format!("player-{n}-private.png"));
-            write(
-                &path,
-                &renderer
-                    .player_png(&data, &own, seat, true)
-                    .map_err(|e| e.to_string())?,
-            )?;
-            written.push(path);
+            let text = if state.seats[seat].is_luna() {
+                seat_image("luna.png".into(), &public, seat, false)?
+            } else {
+                let n = seat + 1;
+                let own = engine::view(&data, &state, Some(seat));
+                seat_image(format!("player-{n}.png"), &public, seat, false)?;
+                seat_image(format!("player-{n}-private.png"), &own, seat, true)?
+            };
             summary.push_str("\n\n");
-            summary.push_str(
-                &renderer
-                    .player_summary_text(&data, &own, seat, true)
-                    .map_err(|e| e.to_string())?,
-            );
+            summary.push_str(&text);
         }
         let path = args.out.join("summary.txt");
         write(&path, summary.as_bytes())?;
