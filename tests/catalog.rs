@@ -161,3 +161,41 @@ fn templates_fill_their_arguments() {
     assert_eq!(s, "Lin gains 3 CrypCoin");
     assert_eq!(en.t("no.such.key"), "[no.such.key]");
 }
+
+#[test]
+fn every_help_topic_the_overview_names_has_its_text_in_every_language() {
+    let english = Texts::english();
+    let overview = english.t("help.overview");
+    let (_, list) = overview
+        .rsplit_once(':')
+        .expect("the overview ends with its list of topics");
+    let topics: Vec<&str> = list
+        .trim_end_matches('.')
+        .split(',')
+        .map(str::trim)
+        .collect();
+    assert!(topics.len() >= 12, "topics listed: {topics:?}");
+    let help_keys: BTreeSet<String> = english
+        .keys()
+        .filter_map(|k| k.strip_prefix("help."))
+        .filter(|k| *k != "overview")
+        .map(str::to_string)
+        .collect();
+    let listed: BTreeSet<String> = topics.iter().map(|t| t.to_string()).collect();
+    assert_eq!(
+        listed, help_keys,
+        "the overview lists exactly the help topics"
+    );
+    for code in skymines::text::language_codes() {
+        let texts = Texts::built_in(code).expect("built in");
+        for topic in &topics {
+            let key = format!("help.{topic}");
+            assert!(texts.has(&key), "{code}: {key}");
+            // The overview names the topics by their command words in every language.
+            assert!(
+                texts.t("help.overview").contains(topic),
+                "{code}: overview names {topic}"
+            );
+        }
+    }
+}
