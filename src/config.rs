@@ -47,6 +47,8 @@ pub struct Config {
     pub deadline_hours: f64,
     /// error, warn, info, debug or trace.
     pub log_level: String,
+    /// The language of replies when neither the player nor the game chose one: en or de.
+    pub default_language: String,
 }
 
 impl Default for Config {
@@ -60,6 +62,7 @@ impl Default for Config {
             reminder_hours: 12.0,
             deadline_hours: 0.0,
             log_level: "info".to_string(),
+            default_language: "en".to_string(),
         }
     }
 }
@@ -73,6 +76,15 @@ impl Config {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
             Err(e) => return Err(format!("{}: {e}", path.display())),
         };
+        if !crate::text::language_codes().any(|c| c == config.default_language) {
+            let known: Vec<&str> = crate::text::language_codes().collect();
+            return Err(format!(
+                "{}: default_language `{}` is not one of {}",
+                path.display(),
+                config.default_language,
+                known.join(", ")
+            ));
+        }
         if let Ok(token) = std::env::var("DISCORD_TOKEN") {
             if !token.trim().is_empty() {
                 config.discord_token = Secret(token);
@@ -96,6 +108,7 @@ impl Config {
             owners: self.owners.clone(),
             reminder_after_ms: hours(self.reminder_hours.max(0.01)),
             deadline_ms: (self.deadline_hours > 0.0).then(|| hours(self.deadline_hours)),
+            default_language: self.default_language.clone(),
             ..crate::chat::ChatConfig::default()
         }
     }

@@ -7,6 +7,7 @@ use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, ManualClock, Rep
 use skymines::data::GameData;
 use skymines::local::{parse_line, LOCAL_CHANNEL};
 use skymines::store::{Location, Store, StoreOptions, Synchronous};
+use skymines::text;
 use std::sync::Arc;
 
 struct Table {
@@ -127,9 +128,11 @@ fn play_out(t: &mut Table, names: &[&str], seed: u64) -> usize {
             !choices.is_empty(),
             "{name} is waited on but offered nothing"
         );
-        // Mild bias against dropping out early, as in self-play.
+        // Mild bias against dropping out early, as in self-play (in either language).
         let mut pick = rng.gen_range(0..choices.len());
-        if choices[pick].label == "Drop out" && choices.len() > 1 && rng.gen_bool(0.7) {
+        let drop_out = text::for_language("en").t("label.drop_out") == choices[pick].label
+            || text::for_language("de").t("label.drop_out") == choices[pick].label;
+        if drop_out && choices.len() > 1 && rng.gen_bool(0.7) {
             pick = (pick + 1) % choices.len();
         }
         let replies = t.say(&format!("{name} /choose option:{}", pick + 1));
@@ -412,4 +415,222 @@ fn mygames_and_spectator_boards_show_public_information() {
     assert!(!r[0].text.contains("carbon2"));
     let r = t.say("eve /skymines board player:luna");
     assert!(r[0].text.contains("Luna"), "{}", r[0].text);
+}
+
+/// The English catalog's own words: the literal pieces between the arguments of every English
+/// template, at least 12 characters long, that the German catalog does not share.
+fn english_sentences() -> Vec<String> {
+    let (en, de) = (text::for_language("en"), text::for_language("de"));
+    let german: Vec<&str> = de.keys().filter_map(|k| de.template(k)).collect();
+    let mut pieces = Vec::new();
+    for template in en.keys().filter_map(|k| en.template(k)) {
+        let mut rest = template;
+        loop {
+            let (piece, tail) = match rest.find('{') {
+                Some(open) => (
+                    &rest[..open],
+                    rest[open..].find('}').map(|c| &rest[open + c + 1..]),
+                ),
+                None => (rest, None),
+            };
+            let piece = piece.trim();
+            if piece.chars().count() >= 12 && !german.iter().any(|g| g.contains(piece)) {
+                pieces.push(piece.to_string());
+            }
+            match tail {
+                Some(tail) => rest = tail,
+                None => break,
+            }
+        }
+    }
+    pieces
+}
+
+/// Every reply's text and button labels.
+fn everything_said(t: &Table) -> Vec<String> {
+    t.log
+        .iter()
+        .flat_map(|(_, r)| {
+            std::iter::once(r.text.clone()).chain(r.choices.iter().map(|c| c.label.clone()))
+        })
+        .collect()
+}
+
+#[test]
+fn a_whole_game_runs_in_german() {
+    let mut t = table("german");
+    let r = t.say("alice /skymines new players:2 seed:13 language:de");
+    assert!(public_text(&r).contains("eröffnet"), "{r:?}");
+    assert_eq!(r[0].choices[0].label, "Mitspielen");
+    t.say("bob /skymines join");
+    let r = t.say("alice /skymines start");
+    assert!(public_text(&r).contains("beginnt"), "{r:?}");
+    play_out(&mut t, &NAMES[..2], 13);
+    let finals = t
+        .log
+        .iter()
+        .filter(|(_, r)| r.audience == Audience::Public && r.text.starts_with("Schlusswertung:"))
+        .count();
+    assert_eq!(finals, 1, "the final scores are announced once, in German");
+    for line in [
+        "alice /skymines scores",
+        "alice /skymines status",
+        "bob /hand",
+        "bob /skymines log",
+        "alice /skymines help",
+        "alice /skymines help topic:energy",
+        "bob /skymines settings",
+        "alice /frobnicate",
+    ] {
+        t.say(line);
+    }
+    let said = everything_said(&t);
+    let english = english_sentences();
+    assert!(
+        english.len() > 100,
+        "the check has teeth: {}",
+        english.len()
+    );
+    for text in &said {
+        if let Some(sentence) = english.iter().find(|e| text.contains(e.as_str())) {
+            panic!("English in a German game: {sentence:?} in {text:?}");
+        }
+    }
+    let all = said.join("\n");
+    for german in [
+        "Planungsphase",
+        "Aktionsphase",
+        "steigt aus der Aktionsphase aus",
+        "hat geplant",
+        "Sammelreihen",
+        "Bargeld",
+        "Hilfethemen",
+        "Energie: mit allen deinen Energiekarten",
+        "Unbekannter Befehl",
+        "Deine Sprache: Deutsch",
+    ] {
+        assert!(all.contains(german), "missing {german:?}");
+    }
+}
+
+#[test]
+fn a_german_player_reads_private_replies_in_german_while_public_ones_follow_the_game() {
+    let mut t = table("mixed");
+    let bob = local_user_id("bob");
+    let r = t.say("bob /skymines settings language:fr");
+    assert!(
+        r[0].text.contains("`fr` is not a valid value"),
+        "{}",
+        r[0].text
+    );
+    let r = t.say("bob /skymines settings language:de");
+    assert_eq!(r[0].audience, Audience::Private(bob));
+    assert!(
+        r[0].text.contains("Deine Sprache: Deutsch"),
+        "{}",
+        r[0].text
+    );
+    let r = t.say("bob /skymines settings language:fr");
+    assert!(
+        r[0].text.contains("ist kein gültiger Wert"),
+        "{}",
+        r[0].text
+    );
+    // An English game (start() checks the English announcement).
+    start(&mut t, 2, "", 17);
+    let r = t.say("bob /hand");
+    assert_eq!(r[0].audience, Audience::Private(bob));
+    assert!(r[0].text.contains("Aktionsbereich"), "{}", r[0].text);
+    let r = t.say("alice /hand");
+    assert!(r[0].text.contains("Action area"), "{}", r[0].text);
+    let labels: Vec<String> = t
+        .chat
+        .pending_choices(&place(), bob)
+        .into_iter()
+        .map(|c| c.label)
+        .collect();
+    assert!(labels.iter().any(|l| l == "Fertig geplant"), "{labels:?}");
+    t.say("bob /skymines settings notify:dm");
+    let r = t.say("bob /plan cards:energy2,minerals2,researcher");
+    assert!(public_text(&r).contains("bob has planned"), "{r:?}");
+    let r = t.say("alice /plan cards:carbon2,titanium2,researcher");
+    assert!(public_text(&r).contains("Action phase"), "{r:?}");
+    // bob is refused in German; the pings and the DM prompt of his turn follow the audience.
+    let mut replies = Vec::new();
+    while !t.waiting().contains(&bob) {
+        replies.extend(t.say("alice /choose option:1"));
+    }
+    let ping = replies
+        .iter()
+        .find(|r| r.audience == Audience::Ping(bob))
+        .expect("bob is pinged");
+    assert!(ping.text.contains("it is your turn"), "{}", ping.text);
+    assert_eq!(ping.choices[0].label, "Your turn");
+    let dm = replies
+        .iter()
+        .find(|r| r.audience == Audience::Dm(bob))
+        .expect("bob's prompt comes by DM");
+    assert!(dm.text.starts_with("Skymines-Partie #1:"), "{}", dm.text);
+    assert!(dm.text.contains("Du bist am Zug"), "{}", dm.text);
+    // Only the host sets the game's language; then public replies (and the private replies of
+    // players without a language of their own) are German.
+    let mut not_owner = parse_line("bob /skymines settings game_language:de")
+        .expect("parses")
+        .expect("a line");
+    not_owner.user.owner = false;
+    let r = t.chat.handle(&not_owner);
+    assert!(r[0].text.contains("Spielleitung"), "{}", r[0].text);
+    let r = t.say("alice /skymines status");
+    assert!(r[0].text.starts_with("Round"), "{}", r[0].text);
+    let r = t.say("alice /skymines settings game_language:de");
+    assert!(r[0].text.contains("Deutsch"), "{}", r[0].text);
+    let r = t.say("alice /skymines status");
+    assert!(r[0].text.starts_with("Runde"), "{}", r[0].text);
+    let r = t.say("alice /hand");
+    assert!(r[0].text.contains("Aktionsbereich"), "{}", r[0].text);
+    let r = t.say("alice /skymines settings language:en");
+    assert!(
+        r[0].text.contains("Your language: English"),
+        "{}",
+        r[0].text
+    );
+    let r = t.say("alice /hand");
+    assert!(r[0].text.contains("Action area"), "{}", r[0].text);
+    // Settings survive a new Chat over the same store (they are stored).
+    t.chat = Chat::new(
+        t.chat_store(),
+        t.clock.clone(),
+        ChatConfig {
+            images: false,
+            rate_limit: 0,
+            ..ChatConfig::default()
+        },
+    );
+    assert!(t.say("bob /hand")[0].text.contains("Aktionsbereich"));
+    assert!(t.say("eve /skymines status")[0].text.starts_with("Runde"));
+}
+
+#[test]
+fn the_configured_default_language_applies_when_nobody_chose_one() {
+    let mut t = table("default-de");
+    t.chat = Chat::new(
+        t.chat_store(),
+        t.clock.clone(),
+        ChatConfig {
+            images: false,
+            rate_limit: 0,
+            default_language: "de".to_string(),
+            ..ChatConfig::default()
+        },
+    );
+    let r = t.say("alice /skymines new players:2");
+    assert!(public_text(&r).contains("eröffnet"), "{r:?}");
+    let r = t.say("bob /skymines settings language:en");
+    assert!(
+        r[0].text.contains("Your language: English"),
+        "{}",
+        r[0].text
+    );
+    let r = t.say("bob /skymines start");
+    assert!(r[0].text.contains("Only the host"), "{}", r[0].text);
 }

@@ -59,7 +59,9 @@ impl Chat {
     /// Whether `reply` is the refusal of an out-of-date button (the adapter then removes the
     /// buttons of the message that was clicked).
     pub fn is_stale_refusal(&self, reply: &Reply) -> bool {
-        matches!(reply.audience, Audience::Private(_)) && reply.text == self.texts.t("error.stale")
+        matches!(reply.audience, Audience::Private(_))
+            && crate::text::language_codes()
+                .any(|code| reply.text == crate::text::for_language(code).t("error.stale"))
     }
 
     /// Suggestions for `option` of the command in `req` (its other options as typed so far),
@@ -130,6 +132,9 @@ impl Chat {
                 return words(&["none", "0", "1", "2", "3", "4", "5", "6", "7", "8"])
             }
             ("skymines settings", "notify") => return words(&["ephemeral", "dm"]),
+            ("skymines settings", "language" | "game_language") | ("skymines new", "language") => {
+                return words(&crate::text::language_codes().collect::<Vec<_>>())
+            }
             ("skymines log", "mode") => return words(&["since-my-turn"]),
             ("skymines help", "topic") => {
                 return self

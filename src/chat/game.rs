@@ -121,10 +121,11 @@ impl Chat {
         before: Option<&GameState>,
     ) -> Vec<Reply> {
         let mut replies = Vec::new();
+        let public_texts = self.game_texts(game);
         let public: Vec<String> = events
             .iter()
             .filter(|e| e.visibility == Visibility::Public)
-            .map(|e| e.render(&self.texts))
+            .map(|e| e.render(public_texts))
             .collect();
         if !public.is_empty() {
             replies.push(Reply::public(public.join("\n")));
@@ -136,7 +137,8 @@ impl Chat {
                         Some((_, actor_user)) if actor_user == user => Audience::Private(user),
                         _ => Audience::Dm(user),
                     };
-                    replies.push(Reply::new(audience, e.render(&self.texts)));
+                    let reader = self.reader_texts(user, Some(game));
+                    replies.push(Reply::new(audience, e.render(reader)));
                 }
             }
         }
@@ -151,7 +153,9 @@ impl Chat {
         replies.push(status);
         if state.phase == Phase::Finished {
             let _ = self.store.clear_reminders(game, None);
-            replies.push(Reply::public(self.scores_text(state)));
+            replies.push(Reply::public(
+                self.speaking(public_texts, || self.scores_text(state)),
+            ));
             return replies;
         }
         let last_planner = state.phase == Phase::Planning
@@ -180,20 +184,20 @@ impl Chat {
                 _ => ("ping.turn", "button.turn"),
             };
             let name = state.seats[*seat].name.clone();
-            let mut ping = Reply::new(Audience::Ping(user), self.texts.f(key, &[("name", &name)]));
+            let mut ping = Reply::new(
+                Audience::Ping(user),
+                public_texts.f(key, &[("name", &name)]),
+            );
             ping.choices = vec![Choice {
                 custom_id: ClickId::Open { game }.encode(),
-                label: self.texts.t(button),
+                label: public_texts.t(button),
             }];
             replies.push(ping);
             if notify == Notify::Dm && newly_waited {
                 if let Some(mut p) = self.prompt(game, state, *seat, user, 0) {
                     p.audience = Audience::Dm(user);
-                    p.text = format!(
-                        "{}\n{}",
-                        self.texts.f("dm.game", &[("game", &game)]),
-                        p.text
-                    );
+                    let reader = self.reader_texts(user, Some(game));
+                    p.text = format!("{}\n{}", reader.f("dm.game", &[("game", &game)]), p.text);
                     replies.push(p);
                 }
             }
@@ -203,10 +207,12 @@ impl Chat {
 
     /// The public status: text (spectator view) and the board image.
     pub(crate) fn status_reply(&self, game: GameId, state: &GameState) -> Reply {
-        let view = engine::view(&self.data, state, None);
-        let text = self.status_text(&view, super::lobby::is_user_seed(state.options.seed));
-        let image = self.board_image(game, state);
-        Reply::public(text).with_image(image)
+        self.speaking(self.game_texts(game), || {
+            let view = engine::view(&self.data, state, None);
+            let text = self.status_text(&view, super::lobby::is_user_seed(state.options.seed));
+            let image = self.board_image(game, state);
+            Reply::public(text).with_image(image)
+        })
     }
 
     fn board_image(&self, game: GameId, state: &GameState) -> Option<Image> {
@@ -247,8 +253,22 @@ impl Chat {
         })
     }
 
-    /// The private prompt of a seat: the question and its choices, one page.
+    /// The private prompt of a seat: the question and its choices, one page, in the user's
+    /// language.
     pub(crate) fn prompt(
+        &self,
+        game: GameId,
+        state: &GameState,
+        seat: usize,
+        user: u64,
+        page: usize,
+    ) -> Option<Reply> {
+        self.speaking(self.reader_texts(user, Some(game)), || {
+            self.prompt_in_language(game, state, seat, user, page)
+        })
+    }
+
+    fn prompt_in_language(
         &self,
         game: GameId,
         state: &GameState,
@@ -302,7 +322,8 @@ impl Chat {
         Some(Reply::private(user, text).with_choices(choices))
     }
 
-    /// Every choice the user's pending question offers (all pages), for adapters and tests.
+    /// Every choice the user's pending question offers (all pages, in the user's language), for
+    /// adapters and tests.
     pub fn pending_choices(&self, place: &crate::store::Location, user: u64) -> Vec<Choice> {
         let Ok(Some(game)) = self.store.game_in_channel(place.channel) else {
             return Vec::new();
@@ -314,18 +335,20 @@ impl Chat {
             return Vec::new();
         };
         let version = prompt::version(&state, seat);
-        prompt::offered(&self.data, &state, seat)
-            .into_iter()
-            .map(|d| Choice {
-                custom_id: ClickId::Decide {
-                    game,
-                    version,
-                    decision: d,
-                }
-                .encode(),
-                label: self.label(&state, seat, d),
-            })
-            .collect()
+        self.speaking(self.reader_texts(user, Some(game)), || {
+            prompt::offered(&self.data, &state, seat)
+                .into_iter()
+                .map(|d| Choice {
+                    custom_id: ClickId::Decide {
+                        game,
+                        version,
+                        decision: d,
+                    }
+                    .encode(),
+                    label: self.label(&state, seat, d),
+                })
+                .collect()
+        })
     }
 
     /// Users the game in this channel waits on now.
@@ -485,7 +508,7 @@ impl Chat {
         if let Ok(lobbies) = self.lobbies.lock() {
             if let Some(l) = lobbies.get(&req.place.channel) {
                 let names: Vec<&str> = l.players.iter().map(|(_, n)| n.as_str()).collect();
-                return Ok(vec![Reply::public(self.texts.f(
+                return Ok(vec![Reply::public(l.texts(self).f(
                     "lobby.status",
                     &[
                         ("joined", &names.join(", ")),
@@ -502,12 +525,32 @@ impl Chat {
     pub(crate) fn scores(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let (game, _) = self.find_game(req, None)?;
         let state = self.state(game)?;
-        Ok(vec![Reply::public(self.scores_text(&state))])
+        let text = self.speaking(self.game_texts(game), || self.scores_text(&state));
+        Ok(vec![Reply::public(text)])
     }
 
     /// The game's public log, rebuilt by replaying its decisions (no hidden information).
     pub(crate) fn log(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
         let (game, seat) = self.find_game(req, Some(opts))?;
+        let since_my_turn = opts.get("since").is_some()
+            || opts.flag("since_my_turn") == Some(true)
+            || opts.get("mode") == Some("since-my-turn");
+        // The catch-up is private (the reader's language), the whole log public (the game's).
+        let texts = if since_my_turn {
+            self.texts.current()
+        } else {
+            self.game_texts(game)
+        };
+        self.speaking(texts, || self.log_text(req, game, seat, since_my_turn))
+    }
+
+    fn log_text(
+        &self,
+        req: &Request,
+        game: GameId,
+        seat: Option<usize>,
+        since_my_turn: bool,
+    ) -> Result<Vec<Reply>, String> {
         let export = self.store.export(game).map_err(|e| self.err(e))?;
         let undone = crate::store::replay::undone_set(&export.log);
         let mut state = engine::new_game(&self.data, &export.options, &export.seat_names)
@@ -534,9 +577,6 @@ impl Chat {
                 }
             }
         }
-        let since_my_turn = opts.get("since").is_some()
-            || opts.flag("since_my_turn") == Some(true)
-            || opts.get("mode") == Some("since-my-turn");
         let from = match (since_my_turn, seat) {
             (true, Some(me)) => lines
                 .iter()
@@ -578,37 +618,112 @@ impl Chat {
         Ok(vec![Reply::private(req.user.id, doc.to_json())])
     }
 
+    /// `/skymines settings`: where private prompts go (`notify:`, per seat), the user's own
+    /// language (`language:`, every game) and the channel game's public language
+    /// (`game_language:`, host or moderator). Every option is checked before any is changed.
     pub(crate) fn settings(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
-        let (game, seat) = self.find_game(req, Some(opts))?;
-        let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
-        if let Some(n) = opts.get("notify") {
-            let notify = match n {
-                "dm" => Notify::Dm,
-                "ephemeral" | "private" => Notify::Ephemeral,
-                other => {
-                    return Err(self.texts.f(
-                        "error.bad_value",
-                        &[("option", &"notify"), ("value", &other)],
-                    ))
-                }
-            };
+        let language = self.language_option(opts, "language")?;
+        let game_language = self.language_option(opts, "game_language")?;
+        let notify = match opts.get("notify") {
+            None => None,
+            Some("dm") => Some(Notify::Dm),
+            Some("ephemeral" | "private") => Some(Notify::Ephemeral),
+            Some(other) => {
+                return Err(self.texts.f(
+                    "error.bad_value",
+                    &[("option", &"notify"), ("value", &other)],
+                ))
+            }
+        };
+        // Only `notify:` needs a seat; the languages (and showing them) work anywhere.
+        let seat = match self.find_game(req, Some(opts)) {
+            Ok((game, Some(seat))) => Some((game, seat)),
+            Ok((_, None)) if notify.is_some() => return Err(self.texts.t("error.not_a_player")),
+            Err(e) if notify.is_some() => return Err(e),
+            _ => None,
+        };
+        if let Some(code) = game_language {
+            self.set_channel_language(req, code)?;
+        }
+        if let (Some(notify), Some((game, seat))) = (notify, seat) {
             self.store
                 .set_notify(game, seat, notify)
                 .map_err(|e| self.err(e))?;
         }
-        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
-        let notify = seats
-            .iter()
-            .find(|s| s.seat == seat)
-            .map(|s| s.notify)
-            .unwrap_or_default();
-        Ok(vec![Reply::private(
-            req.user.id,
-            self.texts.f(
-                "settings.show",
-                &[("notify", &format!("{notify:?}").to_lowercase())],
-            ),
-        )])
+        if let Some(code) = language {
+            self.store
+                .set_user_language(req.user.id, code)
+                .map_err(|e| self.err(e))?;
+        }
+        // The answer is in the language just chosen.
+        self.speaking(self.requester_texts(req), || {
+            let mut lines = Vec::new();
+            if let Some((game, seat)) = seat {
+                let seats = self.store.seats(game).map_err(|e| self.err(e))?;
+                let notify = seats
+                    .iter()
+                    .find(|s| s.seat == seat)
+                    .map(|s| s.notify)
+                    .unwrap_or_default();
+                lines.push(self.texts.f(
+                    "settings.show",
+                    &[("notify", &format!("{notify:?}").to_lowercase())],
+                ));
+            }
+            lines.push(self.texts.f(
+                "settings.language",
+                &[("language", &self.texts.t("settings.language_name"))],
+            ));
+            if !req.in_dm {
+                let channel = self.channel_texts(req.place.channel);
+                lines.push(self.texts.f(
+                    "settings.game_language",
+                    &[("language", &channel.t("settings.language_name"))],
+                ));
+            }
+            Ok(vec![Reply::private(req.user.id, lines.join("\n"))])
+        })
+    }
+
+    /// A language option, checked (`en`, `de`).
+    fn language_option(
+        &self,
+        opts: &Options,
+        option: &str,
+    ) -> Result<Option<&'static str>, String> {
+        opts.get(option)
+            .map(|value| {
+                super::language::parse_language(value).ok_or_else(|| {
+                    self.texts
+                        .f("error.bad_value", &[("option", &option), ("value", &value)])
+                })
+            })
+            .transpose()
+    }
+
+    /// Sets the public language of the channel's lobby or game (its host or a moderator).
+    fn set_channel_language(&self, req: &Request, code: &'static str) -> Result<(), String> {
+        if let Ok(mut lobbies) = self.lobbies.lock() {
+            if let Some(lobby) = lobbies.get_mut(&req.place.channel) {
+                if lobby.host != req.user.id && !req.user.moderator {
+                    return Err(self.texts.t("error.host_only"));
+                }
+                lobby.language = Some(code);
+                return Ok(());
+            }
+        }
+        let game = self
+            .store
+            .game_in_channel(req.place.channel)
+            .map_err(|e| self.err(e))?
+            .ok_or_else(|| self.texts.t("error.no_game"))?;
+        let host_seat = Some(0);
+        if self.seat_of(game, req.user.id)? != host_seat && !req.user.moderator && !req.user.owner {
+            return Err(self.texts.t("error.host_only"));
+        }
+        self.store
+            .set_game_language(game, code)
+            .map_err(|e| self.err(e))
     }
 
     /// `/undo`: the seat's own last decisions, only while nothing hidden or random was revealed
@@ -638,7 +753,7 @@ impl Chat {
         }
         let outcome = self.store.undo(game, seat).map_err(|e| self.err(e))?;
         let mut replies = vec![Reply::public(
-            self.texts
+            self.game_texts(game)
                 .f("undo.done", &[("name", &after.seats[seat].name)]),
         )];
         let mut status = self.status_reply(game, &outcome.state);
@@ -656,10 +771,9 @@ impl Chat {
                 if l.host != req.user.id && !req.user.moderator {
                     return Err(self.texts.t("error.host_only"));
                 }
+                let closed = l.texts(self).f("lobby.closed", &[("name", &req.user.name)]);
                 lobbies.remove(&req.place.channel);
-                return Ok(vec![Reply::public(
-                    self.texts.f("lobby.closed", &[("name", &req.user.name)]),
-                )]);
+                return Ok(vec![Reply::public(closed)]);
             }
         }
         let (game, seat) = self.find_game(req, None)?;
@@ -670,7 +784,8 @@ impl Chat {
         self.store.abandon(game).map_err(|e| self.err(e))?;
         let _ = self.store.clear_reminders(game, None);
         Ok(vec![Reply::public(
-            self.texts.f("game.aborted", &[("name", &req.user.name)]),
+            self.game_texts(game)
+                .f("game.aborted", &[("name", &req.user.name)]),
         )])
     }
 
@@ -729,14 +844,14 @@ impl Chat {
                     REMIND,
                     now + self.config.reminder_after_ms,
                 );
+                let public_texts = self.game_texts(r.game);
                 let mut ping = Reply::new(
                     Audience::Ping(user),
-                    self.texts
-                        .f("ping.reminder", &[("name", &state.seats[r.seat].name)]),
+                    public_texts.f("ping.reminder", &[("name", &state.seats[r.seat].name)]),
                 );
                 ping.choices = vec![Choice {
                     custom_id: ClickId::Open { game: r.game }.encode(),
-                    label: self.texts.t("button.turn"),
+                    label: public_texts.t("button.turn"),
                 }];
                 replies.push(ping);
             }
@@ -778,7 +893,7 @@ impl Chat {
             return Vec::new();
         };
         let mut replies = vec![Reply::public(
-            self.texts
+            self.game_texts(game)
                 .f("deadline.played", &[("name", &state.seats[seat].name)]),
         )];
         replies.extend(self.after_move(game, &outcome.state, &outcome.events, None, Some(state)));

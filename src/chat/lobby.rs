@@ -3,7 +3,7 @@
 
 use super::commands::Options;
 use super::prompt::ClickId;
-use super::{Chat, Choice, Reply, Request};
+use super::{Chat, Choice, Reply, Request, Texts};
 use crate::engine::{self, BoardSide, GameOptions, TokenSetup, TrackSetup};
 use crate::store::{Location, NewGame, NewSeat, Notify, SeatOwner};
 
@@ -24,6 +24,8 @@ pub(crate) struct Lobby {
     pub seeded: bool,
     /// Joined humans (id, name), host first.
     pub players: Vec<(u64, String)>,
+    /// The language chosen with `language:` (public replies; None: the default).
+    pub language: Option<&'static str>,
 }
 
 fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), String> {
@@ -38,6 +40,7 @@ fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), Str
         "threats",
         "chapter",
         "seed",
+        "language",
     ];
     if let Some(k) = opts.keys().find(|k| !known.contains(k)) {
         return Err(format!(
@@ -105,15 +108,15 @@ fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), Str
 }
 
 impl Chat {
-    fn lobby_choices(&self) -> Vec<Choice> {
+    fn lobby_choices(&self, texts: &Texts) -> Vec<Choice> {
         vec![
             Choice {
                 custom_id: ClickId::Lobby("join".to_string()).encode(),
-                label: self.texts.t("button.join"),
+                label: texts.t("button.join"),
             },
             Choice {
                 custom_id: ClickId::Lobby("start".to_string()).encode(),
-                label: self.texts.t("button.start"),
+                label: texts.t("button.start"),
             },
         ]
     }
@@ -139,6 +142,15 @@ impl Chat {
             return Err(self.texts.t("error.channel_busy"));
         }
         let (mut options, seeded) = parse_options(opts, req.user.owner)?;
+        let language = match opts.get("language") {
+            None => None,
+            Some(code) => Some(super::language::parse_language(code).ok_or_else(|| {
+                self.texts.f(
+                    "error.bad_value",
+                    &[("option", &"language"), ("value", &code)],
+                )
+            })?),
+        };
         if !seeded {
             options.seed = self.fresh_seed(req);
         }
@@ -151,8 +163,10 @@ impl Chat {
             options: options.clone(),
             seeded,
             players: vec![(req.user.id, req.user.name.clone())],
+            language,
         };
-        let text = self.texts.f(
+        let texts = lobby.texts(self);
+        let text = texts.f(
             "lobby.opened",
             &[
                 ("host", &req.user.name),
@@ -161,7 +175,7 @@ impl Chat {
                     "luna",
                     &options
                         .luna
-                        .map(|l| self.texts.f("lobby.with_luna", &[("level", &l)]))
+                        .map(|l| texts.f("lobby.with_luna", &[("level", &l)]))
                         .unwrap_or_default(),
                 ),
                 ("joined", &1),
@@ -171,7 +185,9 @@ impl Chat {
             .lock()
             .map_err(|_| self.texts.t("error.internal"))?
             .insert(req.place.channel, lobby);
-        Ok(vec![Reply::public(text).with_choices(self.lobby_choices())])
+        Ok(vec![
+            Reply::public(text).with_choices(self.lobby_choices(texts))
+        ])
     }
 
     /// A seed for an unseeded game: from the clock and the place, with the top bit set so a
@@ -199,7 +215,8 @@ impl Chat {
             return Err(self.texts.t("error.lobby_full"));
         }
         lobby.players.push((req.user.id, req.user.name.clone()));
-        let text = self.texts.f(
+        let texts = lobby.texts(self);
+        let text = texts.f(
             "lobby.joined",
             &[
                 ("name", &req.user.name),
@@ -207,7 +224,9 @@ impl Chat {
                 ("players", &lobby.options.players),
             ],
         );
-        Ok(vec![Reply::public(text).with_choices(self.lobby_choices())])
+        Ok(vec![
+            Reply::public(text).with_choices(self.lobby_choices(texts))
+        ])
     }
 
     pub(crate) fn lobby_leave(&self, req: &Request) -> Result<Vec<Reply>, String> {
@@ -221,15 +240,16 @@ impl Chat {
         if !lobby.players.iter().any(|(id, _)| *id == req.user.id) {
             return Err(self.texts.t("error.not_joined"));
         }
+        let texts = lobby.texts(self);
         if lobby.host == req.user.id {
             lobbies.remove(&req.place.channel);
             return Ok(vec![Reply::public(
-                self.texts.f("lobby.closed", &[("name", &req.user.name)]),
+                texts.f("lobby.closed", &[("name", &req.user.name)]),
             )]);
         }
         lobby.players.retain(|(id, _)| *id != req.user.id);
         Ok(vec![Reply::public(
-            self.texts.f("lobby.left", &[("name", &req.user.name)]),
+            texts.f("lobby.left", &[("name", &req.user.name)]),
         )])
     }
 
@@ -274,16 +294,20 @@ impl Chat {
                 seats,
             })
             .map_err(|e| e.to_string())?;
+        if let Some(code) = lobby.language {
+            // The game exists already: a failure here leaves it in the default language.
+            if let Err(e) = self.store.set_game_language(game, code) {
+                tracing::warn!("game {game}: language {code} not stored: {e}");
+            }
+        }
+        let texts = lobby.texts(self);
         if let Ok(mut lobbies) = self.lobbies.lock() {
             lobbies.remove(&req.place.channel);
         }
-        let mut replies = vec![Reply::public(
-            self.texts.f("game.started", &[("game", &game)]),
-        )];
+        let mut replies = vec![Reply::public(texts.f("game.started", &[("game", &game)]))];
         if lobby.seeded {
             replies.push(Reply::public(
-                self.texts
-                    .f("game.seeded", &[("seed", &lobby.options.seed)]),
+                texts.f("game.seeded", &[("seed", &lobby.options.seed)]),
             ));
         }
         replies.extend(self.after_move(game, &state, &[], None, None));

@@ -10,6 +10,7 @@ mod adapter;
 mod commands;
 mod describe;
 mod game;
+mod language;
 mod lobby;
 mod prompt;
 mod weeks;
@@ -18,6 +19,7 @@ use crate::data::GameData;
 use crate::store::{GameId, Location, Store};
 pub use crate::text::Texts;
 pub use adapter::{click_game, open_click_id, Suggestion};
+pub use language::Voice;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -177,6 +179,8 @@ pub struct ChatConfig {
     /// At most this many requests per user in `rate_window_ms` (0 = no limit).
     pub rate_limit: usize,
     pub rate_window_ms: i64,
+    /// The language of replies nobody chose one for (`en`, `de`).
+    pub default_language: String,
 }
 
 impl Default for ChatConfig {
@@ -188,6 +192,7 @@ impl Default for ChatConfig {
             images: true,
             rate_limit: 12,
             rate_window_ms: 10_000,
+            default_language: "en".to_string(),
         }
     }
 }
@@ -196,7 +201,8 @@ impl Default for ChatConfig {
 pub struct Chat {
     pub(crate) data: Arc<GameData>,
     pub(crate) store: Arc<Store>,
-    pub(crate) texts: Texts,
+    /// The catalog of the reply being written (see `language`).
+    pub(crate) texts: Voice,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) config: ChatConfig,
     pub(crate) lobbies: Mutex<BTreeMap<u64, lobby::Lobby>>,
@@ -209,7 +215,7 @@ impl Chat {
         Chat {
             data: store.data().clone(),
             store,
-            texts: Texts::english(),
+            texts: Voice::new(&config.default_language),
             clock,
             config,
             lobbies: Mutex::new(BTreeMap::new()),
@@ -225,8 +231,13 @@ impl Chat {
         &self.texts
     }
 
-    /// Handles one request; never panics on user input, always answers something.
+    /// Handles one request; never panics on user input, always answers something. Replies
+    /// are written in the requester's language unless they speak to others (see `language`).
     pub fn handle(&self, req: &Request) -> Vec<Reply> {
+        self.speaking(self.requester_texts(req), || self.handle_in_language(req))
+    }
+
+    fn handle_in_language(&self, req: &Request) -> Vec<Reply> {
         if self.rate_limited(req.user.id) {
             return vec![Reply::private(
                 req.user.id,

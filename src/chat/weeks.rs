@@ -55,6 +55,8 @@ impl Chat {
             .map_err(|e| e.to_string())?
             .ok_or_else(|| self.texts.t("error.no_game"))?;
         let state = self.store.state(game).map_err(|e| e.to_string())?;
+        // Public: the game's language (an unknown name is answered privately, in the user's).
+        let public_texts = self.game_texts(game);
         let Some(who) = opts.get("player") else {
             return Ok(vec![self.status_reply(game, &state)]);
         };
@@ -74,7 +76,7 @@ impl Chat {
             .ok_or_else(|| self.texts.f("error.no_such_player", &[("name", &wanted)]))?;
         let view = engine::view(&self.data, &state, None);
         let p = &view.seats[seat];
-        let text = self.texts.f(
+        let text = public_texts.f(
             "board.player",
             &[
                 ("name", &p.name),
@@ -91,9 +93,7 @@ impl Chat {
                 .map(|png| Image {
                     file_name: format!("skymines-{game}-player-{}.png", seat + 1),
                     png,
-                    alt: self
-                        .texts
-                        .f("alt.player", &[("name", &state.seats[seat].name)]),
+                    alt: public_texts.f("alt.player", &[("name", &state.seats[seat].name)]),
                 })
         } else {
             None

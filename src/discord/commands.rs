@@ -94,6 +94,9 @@ async fn sk_new(
     #[max = 4]
     chapter: Option<u8>,
     #[description = "Seed (the bot's owners only)"] seed: Option<String>,
+    #[description = "Language of the game's public messages: en or de"]
+    #[autocomplete = "complete"]
+    language: Option<String>,
 ) -> Result<(), Error> {
     let opts = options([
         ("players", players.map(|v| v.to_string())),
@@ -106,6 +109,7 @@ async fn sk_new(
         ("threats", threats.map(yes_no)),
         ("chapter", chapter.map(|v| v.to_string())),
         ("seed", seed),
+        ("language", language),
     ]);
     interact::command(ctx, "skymines new", opts).await
 }
@@ -184,18 +188,29 @@ async fn sk_help(
     interact::command(ctx, "skymines help", options([("topic", topic)])).await
 }
 
-/// Your settings in this game: where private prompts go.
+/// Your settings: where private prompts go, your language, the game's language.
 #[poise::command(slash_command, rename = "settings")]
 async fn sk_settings(
     ctx: Ctx<'_>,
     #[description = "Private prompts: ephemeral (in the channel) or dm"]
     #[autocomplete = "complete"]
     notify: Option<String>,
+    #[description = "Your language for private replies: en or de"]
+    #[autocomplete = "complete"]
+    language: Option<String>,
+    #[description = "This game's public language (host): en or de"]
+    #[autocomplete = "complete"]
+    game_language: Option<String>,
     #[description = "In a DM: which game"]
     #[autocomplete = "complete"]
     game: Option<String>,
 ) -> Result<(), Error> {
-    let opts = options([("notify", notify), ("game", game)]);
+    let opts = options([
+        ("notify", notify),
+        ("language", language),
+        ("game_language", game_language),
+        ("game", game),
+    ]);
     interact::command(ctx, "skymines settings", opts).await
 }
 

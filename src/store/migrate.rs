@@ -36,6 +36,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0002_discord.sql",
         sql: include_str!("../../migrations/0002_discord.sql"),
     },
+    Migration {
+        version: 3,
+        name: "0003_languages.sql",
+        sql: include_str!("../../migrations/0003_languages.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").

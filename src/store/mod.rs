@@ -54,6 +54,7 @@ mod error;
 pub mod export;
 pub mod hub;
 mod images;
+mod languages;
 pub mod migrate;
 mod outbox;
 pub mod replay;
