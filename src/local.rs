@@ -72,8 +72,12 @@ pub fn parse_line(line: &str) -> Result<Option<Request>, String> {
             Some((k, v)) if !k.is_empty() && name != "click" => {
                 options.insert(k.to_string(), v.to_string());
             }
-            _ if options.is_empty() && positional.is_empty() && name == "skymines" => {
-                name = format!("skymines {w}");
+            // Subcommands (and the campaign's own): `/skymines campaign next`.
+            _ if options.is_empty()
+                && positional.is_empty()
+                && (name == "skymines" || name == "skymines campaign") =>
+            {
+                name = format!("{name} {w}");
             }
             _ => positional.push(w.clone()),
         }

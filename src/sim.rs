@@ -184,7 +184,7 @@ pub fn run_campaigns(data: &GameData, config: &SimConfig) -> SimReport {
             if failed {
                 break;
             }
-            let mut result = match campaign::average_loop(&games) {
+            let mut result = match campaign::average_loop(data, &games) {
                 Ok(r) => r,
                 Err(e) => {
                     violation(&mut report, format!("campaign {i} chapter {chapter}: {e}"));

@@ -336,7 +336,7 @@ fn play_campaign(humans: usize, luna: bool, seed: u64) -> (Vec<ChapterResult>, V
             }
             options = campaign::next_loop_options(data(), &s, options.seed + 1000);
         }
-        let mut result = campaign::average_loop(&games).expect("the chapter's games");
+        let mut result = campaign::average_loop(data(), &games).expect("the chapter's games");
         if let Some(l) = level {
             let choices = campaign::luna_level_choices(data(), l, result.luna_won());
             // The players keep her level when she lost (she gains 2 SP) and lower it when she won.

@@ -499,18 +499,34 @@ fn the_loops_scores_and_success_points_are_averaged_rounding_up() {
         games: 1,
         luna_level: None,
     };
-    let avg = campaign::average_loop(&[
-        game([40, 51], [2, 3]),
-        game([45, 50], [3, 3]),
-        game([41, 50], [2, 4]),
-    ])
+    let avg = campaign::average_loop(
+        data(),
+        &[
+            game([40, 51], [2, 3]),
+            game([45, 50], [3, 3]),
+            game([41, 50], [2, 4]),
+        ],
+    )
     .expect("the loop's games");
     assert_eq!(avg.games, 3);
     assert_eq!(avg.seats[0].score, 42, "126 / 3");
     assert_eq!(avg.seats[1].score, 51, "151 / 3 = 50.33 rounds up");
     assert_eq!(avg.seats[0].sp, 3, "7 / 3 rounds up");
-    assert_eq!(avg.seats[1].sp, 4, "10 / 3 rounds up");
-    assert!(campaign::average_loop(&[]).is_err());
+    // The loop's games have no winner: the winner point goes once to the best averaged score.
+    assert_eq!(
+        avg.seats[1].sp,
+        4 + 1,
+        "10 / 3 rounds up, + the winner point"
+    );
+    assert_eq!(
+        avg.seats[1]
+            .lines
+            .iter()
+            .map(|l| l.rule.as_str())
+            .collect::<Vec<_>>(),
+        ["time_loop_average", "winner"]
+    );
+    assert!(campaign::average_loop(data(), &[]).is_err());
 }
 
 #[test]

@@ -21,10 +21,10 @@ pub struct Suggestion {
 }
 
 impl ClickId {
-    /// The game a click id names (lobby clicks name none).
+    /// The game a click id names (lobby and campaign clicks name none).
     pub(crate) fn game(&self) -> Option<GameId> {
         match self {
-            ClickId::Lobby(_) => None,
+            ClickId::Lobby(_) | ClickId::Level { .. } => None,
             ClickId::Open { game } | ClickId::Decide { game, .. } | ClickId::Page { game, .. } => {
                 Some(*game)
             }
@@ -130,6 +130,9 @@ impl Chat {
             ("skymines new", "tokens") => return words(&["fixed", "draft"]),
             ("skymines new", "luna") => {
                 return words(&["none", "0", "1", "2", "3", "4", "5", "6", "7", "8"])
+            }
+            ("skymines campaign new", "luna") => {
+                return words(&["yes", "no", "0", "1", "2", "3", "4", "5", "6", "7", "8"])
             }
             ("skymines settings", "notify") => return words(&["ephemeral", "dm"]),
             ("skymines settings", "language" | "game_language") | ("skymines new", "language") => {

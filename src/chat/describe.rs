@@ -195,9 +195,10 @@ impl Chat {
                 "label.rest_card",
                 &[("card", &self.card_name(card)), ("slot", &(slot + 1))],
             ),
-            Decision::ClaimTask { card, column } => {
-                t.f("label.claim_task", &[("card", &card), ("column", &column)])
-            }
+            Decision::ClaimTask { card, column } => t.f(
+                "label.claim_task",
+                &[("task", &self.mission_task_text(state, card, column))],
+            ),
             Decision::EndClaims => t.t("label.end_claims"),
             Decision::EnterBelt {
                 target,
@@ -217,6 +218,23 @@ impl Chat {
                 &[("space", &self.bonus_space_name(space))],
             ),
         }
+    }
+
+    /// A mission task in words, as it reads on this game's board side.
+    fn mission_task_text(&self, state: &GameState, card: u8, column: u8) -> String {
+        let task = self
+            .data
+            .missions
+            .card(card as u32)
+            .and_then(|c| c.tasks.iter().find(|t| t.column == column as usize));
+        let Some(task) = task else {
+            return format!("{card}/{column}");
+        };
+        let side = match state.options.board {
+            crate::engine::BoardSide::Moon => task.moon.as_ref(),
+            crate::engine::BoardSide::Belt => task.belt.as_ref(),
+        };
+        side.unwrap_or(&task.text).clone()
     }
 
     /// A research plan in words: requirements → reward.

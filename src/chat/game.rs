@@ -156,6 +156,7 @@ impl Chat {
             replies.push(Reply::public(
                 self.speaking(public_texts, || self.scores_text(state)),
             ));
+            replies.extend(self.speaking(public_texts, || self.campaign_game_over(game, state)));
             return replies;
         }
         let last_planner = state.phase == Phase::Planning

@@ -1,5 +1,6 @@
 //! Before a game: `/skymines new` opens a lobby in a channel, others join, the host starts it.
-//! One game per channel: a lobby or an active game blocks another.
+//! One game per channel: a lobby or an active game blocks another. `/skymines campaign new`
+//! gathers a campaign's players through the same lobby; starting it starts chapter 1.
 
 use super::commands::Options;
 use super::prompt::ClickId;
@@ -26,6 +27,8 @@ pub(crate) struct Lobby {
     pub players: Vec<(u64, String)>,
     /// The language chosen with `language:` (public replies; None: the default).
     pub language: Option<&'static str>,
+    /// Set when the lobby gathers a campaign's players (its game is chapter 1).
+    pub campaign: Option<super::campaign::CampaignSetup>,
 }
 
 fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), String> {
@@ -108,7 +111,7 @@ fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), Str
 }
 
 impl Chat {
-    fn lobby_choices(&self, texts: &Texts) -> Vec<Choice> {
+    pub(crate) fn lobby_choices(&self, texts: &Texts) -> Vec<Choice> {
         vec![
             Choice {
                 custom_id: ClickId::Lobby("join".to_string()).encode(),
@@ -121,7 +124,7 @@ impl Chat {
         ]
     }
 
-    fn channel_busy(&self, place: &Location) -> Result<bool, String> {
+    pub(crate) fn channel_busy(&self, place: &Location) -> Result<bool, String> {
         let game = self
             .store
             .game_in_channel(place.channel)
@@ -151,10 +154,76 @@ impl Chat {
                 )
             })?),
         };
+        self.check_chapter_options(opts, &options)?;
         if !seeded {
             options.seed = self.fresh_seed(req);
         }
-        // Let the engine refuse impossible options now, not at start.
+        Ok(vec![self.open_lobby(req, options, seeded, language, None)?])
+    }
+
+    /// A chapter fixes the board side, the tracks, the token setup and the modules
+    /// (DECISIONS A14): a given option that disagrees with the chapter is refused, naming it,
+    /// rather than silently replaced. Options the chapter leaves open (players, Luna, the linked
+    /// slots variant, chosen tracks where the chapter lets the players choose) stay free.
+    fn check_chapter_options(&self, opts: &Options, options: &GameOptions) -> Result<(), String> {
+        let Some(chapter) = options.chapter else {
+            return Ok(());
+        };
+        let fixed =
+            engine::campaign::effective_options(&self.data, options).map_err(|e| e.to_string())?;
+        let conflicts = [
+            (
+                "board",
+                options.board != fixed.board,
+                format!("{:?}", fixed.board),
+            ),
+            (
+                "tracks",
+                options.tracks != fixed.tracks,
+                format!("{:?}", fixed.tracks),
+            ),
+            (
+                "tokens",
+                options.tokens != fixed.tokens,
+                format!("{:?}", fixed.tokens),
+            ),
+            (
+                "missions",
+                options.missions != fixed.missions,
+                yes_no(fixed.missions),
+            ),
+            (
+                "threats",
+                options.threats != fixed.threats,
+                yes_no(fixed.threats),
+            ),
+        ];
+        match conflicts
+            .into_iter()
+            .find(|(key, differs, _)| *differs && opts.get(key).is_some())
+        {
+            Some((option, _, value)) => Err(self.texts.f(
+                "error.chapter_fixes",
+                &[
+                    ("chapter", &chapter),
+                    ("option", &option),
+                    ("value", &value.to_lowercase()),
+                ],
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Opens a lobby in the request's channel (the engine checks the options first, so an
+    /// impossible game is refused now, not at start); returns the opening reply.
+    pub(crate) fn open_lobby(
+        &self,
+        req: &Request,
+        options: GameOptions,
+        seeded: bool,
+        language: Option<&'static str>,
+        campaign: Option<super::campaign::CampaignSetup>,
+    ) -> Result<Reply, String> {
         let names: Vec<String> = (0..options.players).map(|i| format!("P{i}")).collect();
         engine::new_game(&self.data, &options, &names).map_err(|e| e.to_string())?;
         let lobby = Lobby {
@@ -164,6 +233,7 @@ impl Chat {
             seeded,
             players: vec![(req.user.id, req.user.name.clone())],
             language,
+            campaign,
         };
         let texts = lobby.texts(self);
         let text = texts.f(
@@ -185,14 +255,12 @@ impl Chat {
             .lock()
             .map_err(|_| self.texts.t("error.internal"))?
             .insert(req.place.channel, lobby);
-        Ok(vec![
-            Reply::public(text).with_choices(self.lobby_choices(texts))
-        ])
+        Ok(Reply::public(text).with_choices(self.lobby_choices(texts)))
     }
 
     /// A seed for an unseeded game: from the clock and the place, with the top bit set so a
     /// chosen seed (always below 2^63) and a drawn one can be told apart.
-    fn fresh_seed(&self, req: &Request) -> u64 {
+    pub(crate) fn fresh_seed(&self, req: &Request) -> u64 {
         let now = self.clock.now_ms() as u64;
         (now.wrapping_mul(6364136223846793005)
             ^ req.place.channel.rotate_left(17)
@@ -276,22 +344,12 @@ impl Chat {
                 ],
             ));
         }
-        // Human seats only: the store gives Luna's seat (added by the engine) to Luna.
-        let seats: Vec<NewSeat> = lobby
-            .players
-            .iter()
-            .map(|(id, name)| NewSeat {
-                owner: SeatOwner::Discord(*id),
-                name: sanitize_name(name),
-                notify: Notify::Ephemeral,
-            })
-            .collect();
         let (game, state) = self
             .store
             .create_game(NewGame {
                 location: lobby.place,
                 options: lobby.options.clone(),
-                seats,
+                seats: new_seats(&lobby.players),
             })
             .map_err(|e| e.to_string())?;
         if let Some(code) = lobby.language {
@@ -305,6 +363,9 @@ impl Chat {
             lobbies.remove(&req.place.channel);
         }
         let mut replies = vec![Reply::public(texts.f("game.started", &[("game", &game)]))];
+        if let Some(setup) = &lobby.campaign {
+            replies.push(self.speaking(texts, || self.campaign_begun(&lobby, setup, game))?);
+        }
         if lobby.seeded {
             replies.push(Reply::public(
                 texts.f("game.seeded", &[("seed", &lobby.options.seed)]),
@@ -313,6 +374,23 @@ impl Chat {
         replies.extend(self.after_move(game, &state, &[], None, None));
         Ok(replies)
     }
+}
+
+/// The stored seats of a game's humans, in order (the store gives Luna's seat, added by the
+/// engine, to Luna).
+pub(crate) fn new_seats(players: &[(u64, String)]) -> Vec<NewSeat> {
+    players
+        .iter()
+        .map(|(id, name)| NewSeat {
+            owner: SeatOwner::Discord(*id),
+            name: sanitize_name(name),
+            notify: Notify::Ephemeral,
+        })
+        .collect()
+}
+
+fn yes_no(b: bool) -> String {
+    if b { "yes" } else { "no" }.to_string()
 }
 
 /// Names drawn into messages and images: trimmed, at most 24 characters, no control or

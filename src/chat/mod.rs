@@ -7,6 +7,7 @@
 //! `engine::view(…, None)` (the spectator's view) or from public events only.
 
 mod adapter;
+mod campaign;
 mod commands;
 mod describe;
 mod game;
@@ -206,6 +207,8 @@ pub struct Chat {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) config: ChatConfig,
     pub(crate) lobbies: Mutex<BTreeMap<u64, lobby::Lobby>>,
+    /// Serialises campaign steps (recording a chapter, starting the next one).
+    pub(crate) campaign_lock: Mutex<()>,
     /// Recent request times per user (rate limit).
     pub(crate) recent: Mutex<BTreeMap<u64, Vec<i64>>>,
 }
@@ -219,6 +222,7 @@ impl Chat {
             clock,
             config,
             lobbies: Mutex::new(BTreeMap::new()),
+            campaign_lock: Mutex::new(()),
             recent: Mutex::new(BTreeMap::new()),
         }
     }
@@ -276,6 +280,13 @@ impl Chat {
             "skymines settings" => self.settings(req, &opts),
             "skymines mygames" => self.mygames(req),
             "skymines board" => self.board(req, &opts),
+            "skymines campaign new" => self.campaign_new(req, &opts),
+            // Public campaign texts speak the channel's language.
+            "skymines campaign status" => self
+                .speaking(self.channel_texts(req.place.channel), || {
+                    self.campaign_status(req)
+                }),
+            "skymines campaign next" => self.campaign_next(req),
             "hand" => self.hand(req),
             "undo" => self.undo(req),
             "choose" => self.choose(req, &opts),
@@ -303,6 +314,13 @@ impl Chat {
                 version,
                 page,
             }) => self.page_click(req, game, version, page),
+            Some(prompt::ClickId::Level {
+                campaign,
+                chapter,
+                change,
+            }) => self.speaking(self.channel_texts(req.place.channel), || {
+                self.campaign_level_click(req, campaign, chapter, change)
+            }),
             None => Err(self.texts.t("error.stale")),
         }
     }

@@ -2,6 +2,7 @@
 //! after a restart and a stale click is recognised. A prompt lists the legal decisions of the
 //! pending question as choices, a page at a time (Discord allows 25 components a message).
 
+use crate::engine::campaign::LevelChange;
 use crate::engine::state::{GameState, Phase};
 use crate::engine::{self, Decision};
 use crate::store::GameId;
@@ -27,6 +28,12 @@ pub(crate) enum ClickId {
         version: u64,
         page: usize,
     },
+    /// A campaign's level choice for Luna before `chapter`.
+    Level {
+        campaign: crate::store::CampaignId,
+        chapter: u8,
+        change: LevelChange,
+    },
 }
 
 impl ClickId {
@@ -47,6 +54,18 @@ impl ClickId {
                 version,
                 page,
             } => format!("p:{game}:{version}:{page}"),
+            ClickId::Level {
+                campaign,
+                chapter,
+                change,
+            } => format!(
+                "c:{campaign}:{chapter}:{}",
+                match change {
+                    LevelChange::Decrease => "decrease",
+                    LevelChange::Keep => "keep",
+                    LevelChange::Increase => "increase",
+                }
+            ),
         }
     }
 
@@ -74,6 +93,19 @@ impl ClickId {
                     game: parts.next()?.parse().ok()?,
                     version: parts.next()?.parse().ok()?,
                     page: parts.next()?.parse().ok()?,
+                })
+            }
+            "c" => {
+                let mut parts = rest.splitn(3, ':');
+                Some(ClickId::Level {
+                    campaign: parts.next()?.parse().ok()?,
+                    chapter: parts.next()?.parse().ok()?,
+                    change: match parts.next()? {
+                        "decrease" => LevelChange::Decrease,
+                        "keep" => LevelChange::Keep,
+                        "increase" => LevelChange::Increase,
+                        _ => return None,
+                    },
                 })
             }
             _ => None,

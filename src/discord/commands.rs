@@ -57,7 +57,8 @@ async fn complete(ctx: Ctx<'_>, partial: &str) -> Vec<AutocompleteChoice> {
         "sk_log",
         "sk_export",
         "sk_help",
-        "sk_settings"
+        "sk_settings",
+        "sk_campaign"
     ),
     subcommand_required
 )]
@@ -212,6 +213,54 @@ async fn sk_settings(
         ("game", game),
     ]);
     interact::command(ctx, "skymines settings", opts).await
+}
+
+/// A campaign in this channel: four chapters with the same players.
+#[poise::command(
+    slash_command,
+    rename = "campaign",
+    subcommands("campaign_new", "campaign_status", "campaign_next"),
+    subcommand_required
+)]
+async fn sk_campaign(_ctx: Ctx<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Open a campaign in this channel; others join, then you start chapter 1.
+#[poise::command(slash_command, rename = "new")]
+async fn campaign_new(
+    ctx: Ctx<'_>,
+    #[description = "Human players, 1-4 (default 2)"]
+    #[min = 1]
+    #[max = 4]
+    players: Option<u8>,
+    #[description = "Luna: yes or no (default yes with 1-3 players), or her starting level 0-8"]
+    #[autocomplete = "complete"]
+    luna: Option<String>,
+    #[description = "Luna starts one level lower"] easier: Option<bool>,
+    #[description = "Linked action slots variant (every chapter)"] linked_slots: Option<bool>,
+    #[description = "Seed (the bot's owners only)"] seed: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([
+        ("players", players.map(|v| v.to_string())),
+        ("luna", luna),
+        ("easier", easier.map(yes_no)),
+        ("linked_slots", linked_slots.map(yes_no)),
+        ("seed", seed),
+    ]);
+    interact::command(ctx, "skymines campaign new", opts).await
+}
+
+/// The campaign's chapters, success points, running totals and rating.
+#[poise::command(slash_command, rename = "status")]
+async fn campaign_status(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines campaign status", Vec::new()).await
+}
+
+/// Start the campaign's next chapter (its players or a moderator).
+#[poise::command(slash_command, rename = "next")]
+async fn campaign_next(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines campaign next", Vec::new()).await
 }
 
 /// Your hand and your private board (only you see it).

@@ -170,6 +170,7 @@ pub fn chapter_result(data: &GameData, state: &GameState) -> Result<ChapterResul
     let scores = score::final_scores(data, state);
     let totals: Vec<u32> = scores.iter().map(|s| s.total).collect();
     let best = totals.iter().copied().max().unwrap_or(0);
+    let in_loop = in_time_loop(data, state);
     let mut seats = Vec::new();
     for (i, s) in state.seats.iter().enumerate() {
         let mine = totals[i];
@@ -184,8 +185,10 @@ pub fn chapter_result(data: &GameData, state: &GameState) -> Result<ChapterResul
                         0
                     }
                 }
+                // A game of the Time anomaly's loop has no winner yet (DECISIONS A8, AM-12):
+                // `average_loop` gives this point to the best averaged score.
                 SpRuleKind::ChapterWinner { .. } => {
-                    if mine == best {
+                    if mine == best && !in_loop {
                         rule.sp
                     } else {
                         0
@@ -311,10 +314,16 @@ fn div_up(sum: u32, n: u32) -> u32 {
     sum.div_ceil(n.max(1))
 }
 
-/// The Time anomaly's final result: the scores and success points of every game spent in the
-/// loop (the last one removed the card), added up and divided by the number of games, fractions
-/// rounded up.
-pub fn average_loop(games: &[ChapterResult]) -> Result<ChapterResult, CampaignError> {
+/// The Time anomaly's final result (DECISIONS A8, AM-12; 001 ~L1595): the scores and the
+/// success points of every game spent in the loop (the last one removed the card), added up and
+/// divided by the number of games, fractions rounded up. The loop's games have no winner, so the
+/// chapter-winner point is not part of any game's points: it goes to the seats with the best
+/// averaged score (ties share), once. The last game's own winner point is replaced by that one.
+/// A chapter of a single game is returned unchanged, with its line-by-line breakdown.
+pub fn average_loop(
+    data: &GameData,
+    games: &[ChapterResult],
+) -> Result<ChapterResult, CampaignError> {
     let first = games.first().ok_or(CampaignError::Empty)?;
     for g in games {
         if g.chapter != first.chapter || g.seats.len() != first.seats.len() {
@@ -327,11 +336,40 @@ pub fn average_loop(games: &[ChapterResult]) -> Result<ChapterResult, CampaignEr
             )));
         }
     }
+    if games.len() == 1 {
+        return Ok(first.clone());
+    }
+    let winner_rules: Vec<&str> = data
+        .campaign
+        .sp_rules
+        .iter()
+        .filter(|r| matches!(r.rule, SpRuleKind::ChapterWinner { .. }))
+        .map(|r| r.id.as_str())
+        .collect();
+    let winner_sp: u32 = data
+        .campaign
+        .sp_rules
+        .iter()
+        .filter(|r| matches!(r.rule, SpRuleKind::ChapterWinner { .. }))
+        .map(|r| r.sp)
+        .sum();
+    // Each game's points without a winner point (only the loop's last game can have one).
+    let points_without_winner = |s: &SeatSp| -> u32 {
+        s.sp - s
+            .lines
+            .iter()
+            .filter(|l| winner_rules.contains(&l.rule.as_str()))
+            .map(|l| l.sp)
+            .sum::<u32>()
+    };
     let n: u32 = games.iter().map(|g| g.games).sum();
-    let seats = (0..first.seats.len())
+    let mut seats: Vec<SeatSp> = (0..first.seats.len())
         .map(|i| {
             let score: u32 = games.iter().map(|g| g.seats[i].score * g.games).sum();
-            let sp: u32 = games.iter().map(|g| g.seats[i].sp * g.games).sum();
+            let sp: u32 = games
+                .iter()
+                .map(|g| points_without_winner(&g.seats[i]) * g.games)
+                .sum();
             SeatSp {
                 seat: i,
                 name: first.seats[i].name.clone(),
@@ -345,6 +383,16 @@ pub fn average_loop(games: &[ChapterResult]) -> Result<ChapterResult, CampaignEr
             }
         })
         .collect();
+    let best = seats.iter().map(|s| s.score).max().unwrap_or(0);
+    for s in seats.iter_mut().filter(|s| s.score == best) {
+        if let Some(rule) = winner_rules.first() {
+            s.sp += winner_sp;
+            s.lines.push(SpLine {
+                rule: rule.to_string(),
+                sp: winner_sp,
+            });
+        }
+    }
     Ok(ChapterResult {
         chapter: first.chapter,
         seats,

@@ -52,6 +52,14 @@ pub struct CampaignRecord {
     pub created_at: i64,
 }
 
+/// What a campaign step writes about one chapter (see [`Store::save_campaign`]).
+#[derive(Debug, Clone, Copy)]
+pub struct ChapterWrite<'a> {
+    pub chapter: u8,
+    pub game: Option<GameId>,
+    pub result: Option<&'a serde_json::Value>,
+}
+
 fn check_chapter(chapter: u8) -> Result<()> {
     if (1..=4).contains(&chapter) {
         Ok(())
@@ -120,6 +128,46 @@ impl Store {
         })
     }
 
+    /// Saves one step of a campaign in a single transaction: the campaign layer's document
+    /// (the `options` JSON), its status and, when given, a chapter's game and/or result (a
+    /// `None` field keeps what is stored). A crash never leaves the document and the chapter
+    /// record disagreeing.
+    pub fn save_campaign(
+        &self,
+        campaign: CampaignId,
+        options: &serde_json::Value,
+        status: CampaignStatus,
+        chapter: Option<ChapterWrite<'_>>,
+    ) -> Result<()> {
+        if let Some(c) = &chapter {
+            check_chapter(c.chapter)?;
+        }
+        let now = now_ms();
+        let text = options.to_string();
+        self.write(|tx| {
+            let changed = tx
+                .prepare_cached("UPDATE campaigns SET options = ?2, status = ?3 WHERE id = ?1")?
+                .execute(params![campaign, text, status.as_str()])?;
+            if changed == 0 {
+                return Err(StoreError::Invalid(format!("no campaign {campaign}")));
+            }
+            if let Some(c) = chapter {
+                let result = c.result.map(|r| r.to_string());
+                let completed = result.as_ref().map(|_| now);
+                tx.prepare_cached(
+                    "INSERT INTO campaign_chapters (campaign_id, chapter, game_id, result, completed_at) \
+                     VALUES (?1, ?2, ?3, ?4, ?5) \
+                     ON CONFLICT (campaign_id, chapter) DO UPDATE SET \
+                     game_id = COALESCE(excluded.game_id, game_id), \
+                     result = COALESCE(excluded.result, result), \
+                     completed_at = COALESCE(excluded.completed_at, completed_at)",
+                )?
+                .execute(params![campaign, c.chapter, c.game, result, completed])?;
+            }
+            Ok(())
+        })
+    }
+
     /// A campaign with its chapters in order; None if there is no such campaign.
     pub fn campaign(&self, campaign: CampaignId) -> Result<Option<CampaignRecord>> {
         self.read(|c| {
@@ -169,6 +217,17 @@ impl Store {
                 chapters,
                 created_at,
             }))
+        })
+    }
+
+    /// The newest campaign of a channel, whatever its status (a finished one stays readable).
+    pub fn last_campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>> {
+        self.read(|c| {
+            Ok(c.prepare_cached(
+                "SELECT id FROM campaigns WHERE channel = ?1 ORDER BY id DESC LIMIT 1",
+            )?
+            .query_row([to_db(channel)], |r| r.get(0))
+            .optional()?)
         })
     }
 

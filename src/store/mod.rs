@@ -60,7 +60,7 @@ mod outbox;
 pub mod replay;
 pub mod torture;
 
-pub use campaigns::{CampaignId, CampaignRecord, CampaignStatus, ChapterRecord};
+pub use campaigns::{CampaignId, CampaignRecord, CampaignStatus, ChapterRecord, ChapterWrite};
 pub use discord::StatusMessage;
 pub use error::{Result, StoreError};
 pub use export::GameExport;
