@@ -52,6 +52,7 @@ fn used_keys() -> BTreeSet<String> {
                 "dm.",
                 "alt.",
                 "deadline.",
+                "campaign.",
             ];
             if prefixes.iter().any(|p| word.starts_with(p))
                 && word
