@@ -7,7 +7,9 @@ use rand::{Rng, SeedableRng};
 use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, ManualClock, Reply, Request};
 use skymines::data::GameData;
 use skymines::engine::campaign::{self, ChapterResult};
+use skymines::engine::Decision;
 use skymines::local::{parse_line, LOCAL_CHANNEL};
+use skymines::sim;
 use skymines::store::{CampaignStatus, Store, StoreOptions, Synchronous};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,6 +19,8 @@ struct Table {
     db: PathBuf,
     dir: PathBuf,
     log: Vec<Reply>,
+    /// Every choice label `play_out` was offered.
+    labels: std::collections::BTreeSet<String>,
 }
 
 impl Drop for Table {
@@ -57,6 +61,7 @@ fn table(tag: &str) -> Table {
         db,
         dir,
         log: Vec::new(),
+        labels: Default::default(),
     }
 }
 
@@ -112,6 +117,51 @@ impl Table {
                 pick = (pick + 1) % choices.len();
             }
             last = self.say(&format!("{name} /choose option:{}", pick + 1));
+        }
+        panic!("the game does not end");
+    }
+}
+
+impl Table {
+    /// Like `play_out`, but each choice is the one the module-aware self-play policy
+    /// (`sim::choose`) picks among the offered buttons, so mission tasks get fulfilled.
+    fn play_out_by_policy(&mut self, names: &[&str], seed: u64) {
+        let data = GameData::embedded().expect("data");
+        let place = Table::request("x /skymines status").place;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..20_000 {
+            let waiting = self.chat.waiting_users(&place);
+            let Some(&user) = waiting.first() else {
+                return;
+            };
+            let name = names
+                .iter()
+                .find(|n| local_user_id(n) == user)
+                .expect("a waited-on user is a player");
+            let store = self.chat.store();
+            let game = store
+                .game_in_channel(LOCAL_CHANNEL)
+                .expect("query")
+                .expect("a game");
+            let state = store.state(game).expect("state");
+            let seat = store
+                .seats(game)
+                .expect("seats")
+                .iter()
+                .position(|s| s.owner == skymines::store::SeatOwner::Discord(user))
+                .expect("a seat");
+            let choices = self.chat.pending_choices(&place, user);
+            self.labels.extend(choices.iter().map(|c| c.label.clone()));
+            let offered: Vec<Decision> = choices
+                .iter()
+                .map(|c| {
+                    let json = c.custom_id.splitn(4, ':').nth(3).expect("a decision id");
+                    serde_json::from_str(json).expect("a decision")
+                })
+                .collect();
+            let pick = sim::choose(&mut rng, &data, &state, seat, &offered).expect("a choice");
+            let n = offered.iter().position(|d| *d == pick).expect("offered") + 1;
+            self.say(&format!("{name} /choose option:{n}"));
         }
         panic!("the game does not end");
     }
@@ -431,4 +481,52 @@ fn a_chapter_game_refuses_options_the_chapter_fixes() {
     // Agreeing options and the linked slots variant (no chapter fixes it) are fine.
     let ok = public(&t.say("alice /skymines new players:2 chapter:2 board:belt linked_slots:yes"));
     assert!(ok.contains("opened a Skymines game"), "{ok}");
+}
+
+#[test]
+fn mission_tasks_and_one_time_markers_are_offered_as_labelled_buttons() {
+    let data = GameData::embedded().expect("data");
+    let tasks: Vec<String> = data
+        .missions
+        .tasks()
+        .flat_map(|(_, t)| [Some(t.text.clone()), t.moon.clone()])
+        .flatten()
+        .collect();
+    let mut t = table("missions");
+    for seed in 1..=30u64 {
+        t.say(&format!(
+            "alice /skymines new players:2 missions:yes seed:{seed}"
+        ));
+        t.say("bob /skymines join");
+        let started = public(&t.say("alice /skymines start"));
+        assert!(started.contains("begins"), "{started}");
+        t.play_out_by_policy(&NAMES, seed);
+        let claimed = t.labels.iter().any(|l| l.starts_with("Claim mission: "));
+        let marker = t
+            .labels
+            .iter()
+            .any(|l| l.starts_with("Place a one-time bonus marker: "));
+        if claimed && marker {
+            break;
+        }
+    }
+    let claims: Vec<&String> = t
+        .labels
+        .iter()
+        .filter(|l| l.starts_with("Claim mission: "))
+        .collect();
+    assert!(
+        !claims.is_empty(),
+        "a claimable task was offered as a button"
+    );
+    for label in &claims {
+        let task = label.trim_start_matches("Claim mission: ");
+        assert!(tasks.iter().any(|t| t == task), "{label} names a task");
+    }
+    assert!(
+        t.labels
+            .iter()
+            .any(|l| l.starts_with("Place a one-time bonus marker: ")),
+        "the one-time bonus marker placement was offered as a button"
+    );
 }
