@@ -8,6 +8,7 @@ pub mod data;
 pub mod discord;
 pub mod engine;
 pub mod local;
+pub mod memory;
 pub mod render;
 pub mod sim;
 pub mod store;

@@ -634,3 +634,50 @@ fn the_configured_default_language_applies_when_nobody_chose_one() {
     let r = t.say("bob /skymines start");
     assert!(r[0].text.contains("Only the host"), "{}", r[0].text);
 }
+
+#[test]
+fn the_status_board_image_is_stored_per_state_version_and_read_back() {
+    let mut t = table("board-images");
+    t.chat = Chat::new(
+        t.chat_store(),
+        t.clock.clone(),
+        ChatConfig {
+            images: true,
+            rate_limit: 0,
+            ..ChatConfig::default()
+        },
+    );
+    start(&mut t, 1, "luna:2", 40);
+    let store = t.chat_store();
+    let game = store.live_games()[0];
+    let (_, version) = store.live_state(game).expect("live");
+    let board = |replies: &[Reply]| {
+        replies
+            .iter()
+            .find_map(|r| {
+                r.image
+                    .as_ref()
+                    .filter(|i| i.file_name.ends_with("board.png"))
+            })
+            .map(|i| i.png.clone())
+            .expect("a board image")
+    };
+    let shown = board(&t.say("alice /skymines status"));
+    assert_eq!(
+        store.board_png(game, version).expect("read"),
+        Some(shown.clone()),
+        "the board of the current version is kept in the database"
+    );
+    // Stand-in bytes in the database prove the next status reads it instead of drawing.
+    store
+        .store_board_png(game, version, b"stored board")
+        .expect("write");
+    assert_eq!(board(&t.say("alice /skymines status")), b"stored board");
+    // A move makes a new version with its own image.
+    t.say("alice /plan cards:carbon2 done:no");
+    let (_, next) = store.live_state(game).expect("live");
+    assert!(next > version);
+    let moved = board(&t.say("alice /skymines status"));
+    assert_ne!(moved, b"stored board");
+    assert_eq!(store.board_png(game, next).expect("read"), Some(moved));
+}

@@ -221,12 +221,38 @@ impl Chat {
             return None;
         }
         let view = engine::view(&self.data, state, None);
-        let png = crate::render::board_png(&self.data, &view).ok()?;
+        let png = self.stored_board_png(game, state, &view)?;
         Some(Image {
             file_name: format!("skymines-{game}-board.png"),
             png,
             alt: crate::render::summary_text(&self.data, &view),
         })
+    }
+
+    /// The public board PNG of `state`: when it is the game's live state, the one stored for
+    /// its version (DECISIONS B8), drawn and stored on first request; otherwise drawn.
+    fn stored_board_png(
+        &self,
+        game: GameId,
+        state: &GameState,
+        view: &engine::SeatView,
+    ) -> Option<Vec<u8>> {
+        let version = match self.store.live_state(game) {
+            Ok((live, seq)) if std::ptr::eq(live.as_ref(), state) => Some(seq),
+            _ => None,
+        };
+        if let Some(version) = version {
+            if let Ok(Some(png)) = self.store.board_png(game, version) {
+                return Some(png);
+            }
+        }
+        let png = crate::render::board_png(&self.data, view).ok()?;
+        if let Some(version) = version {
+            if let Err(e) = self.store.store_board_png(game, version, &png) {
+                tracing::warn!(game, version, error = %e, "cannot store the board image");
+            }
+        }
+        Some(png)
     }
 
     fn player_image(

@@ -144,6 +144,7 @@ pub async fn start(
     if settings.token.is_empty() {
         return Err(DiscordError::NoToken);
     }
+    crate::memory::tune_allocator();
     let mut http = HttpBuilder::new(settings.token.expose());
     if let Some(proxy) = &settings.api_proxy {
         http = http.proxy(proxy.clone()).ratelimiter_disabled(true);

@@ -68,13 +68,23 @@ enum Kind {
 
 type Key = [u8; 32];
 
-/// A small least-recently-used cache of encoded PNGs.
+/// A least-recently-used cache of encoded PNGs, bounded by their total size (a board is about
+/// 400 KiB, a player board about 150 KiB).
 struct Lru {
-    capacity: usize,
+    budget: usize,
+    bytes: usize,
     entries: VecDeque<(Key, Arc<Vec<u8>>)>,
 }
 
 impl Lru {
+    fn new(budget: usize) -> Lru {
+        Lru {
+            budget,
+            bytes: 0,
+            entries: VecDeque::new(),
+        }
+    }
+
     fn get(&mut self, key: &Key) -> Option<Arc<Vec<u8>>> {
         let i = self.entries.iter().position(|(k, _)| k == key)?;
         let entry = self.entries.remove(i)?;
@@ -85,11 +95,20 @@ impl Lru {
 
     fn put(&mut self, key: Key, png: Arc<Vec<u8>>) {
         if let Some(i) = self.entries.iter().position(|(k, _)| *k == key) {
-            self.entries.remove(i);
+            if let Some((_, old)) = self.entries.remove(i) {
+                self.bytes -= old.len();
+            }
         }
+        if png.len() > self.budget {
+            return;
+        }
+        self.bytes += png.len();
         self.entries.push_back((key, png));
-        while self.entries.len() > self.capacity {
-            self.entries.pop_front();
+        while self.bytes > self.budget {
+            match self.entries.pop_front() {
+                Some((_, old)) => self.bytes -= old.len(),
+                None => break,
+            }
         }
     }
 }
@@ -126,8 +145,10 @@ pub fn public_view(view: &SeatView) -> SeatView {
 }
 
 impl Renderer {
-    /// Cached images kept by default.
-    pub const CACHE_SIZE: usize = 64;
+    /// The cache keeps at most this many bytes of PNG (a handful of images: the bot keeps the
+    /// public board of every stored state in the database, and private images are cheap to
+    /// draw again, so a large cache only holds memory).
+    pub const CACHE_BYTES: usize = 4 * 1024 * 1024;
 
     /// A renderer with the built-in layout.
     pub fn new() -> Result<Renderer, RenderError> {
@@ -138,10 +159,7 @@ impl Renderer {
         Ok(Renderer {
             fonts: paint::Fonts::load()?,
             layout,
-            cache: Mutex::new(Lru {
-                capacity: Self::CACHE_SIZE,
-                entries: VecDeque::new(),
-            }),
+            cache: Mutex::new(Lru::new(Self::CACHE_BYTES)),
             renders: AtomicU64::new(0),
             hits: AtomicU64::new(0),
         })
@@ -396,5 +414,35 @@ pub fn summary_text(data: &GameData, view: &SeatView) -> String {
             Ok(l) => summary::board_summary(data, &l, &public_view(view)),
             Err(e) => format!("(no summary: {e})"),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Key, Lru};
+    use std::sync::Arc;
+
+    fn key(n: u8) -> Key {
+        [n; 32]
+    }
+
+    #[test]
+    fn the_image_cache_stays_within_its_byte_budget() {
+        let mut lru = Lru::new(1000);
+        lru.put(key(1), Arc::new(vec![0; 400]));
+        lru.put(key(2), Arc::new(vec![0; 400]));
+        assert!(lru.get(&key(1)).is_some(), "1 is now the most recent");
+        lru.put(key(3), Arc::new(vec![0; 400]));
+        assert_eq!(lru.bytes, 800);
+        assert!(lru.get(&key(2)).is_none(), "the least recent went first");
+        assert!(lru.get(&key(1)).is_some() && lru.get(&key(3)).is_some());
+        // Replacing an entry counts its new size only.
+        lru.put(key(3), Arc::new(vec![0; 100]));
+        assert_eq!(lru.bytes, 500);
+        // An image larger than the whole budget is not kept and evicts nothing.
+        lru.put(key(4), Arc::new(vec![0; 1001]));
+        assert!(lru.get(&key(4)).is_none());
+        assert_eq!(lru.bytes, 500);
+        assert_eq!(lru.entries.len(), 2);
     }
 }
