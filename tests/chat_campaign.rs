@@ -530,3 +530,95 @@ fn mission_tasks_and_one_time_markers_are_offered_as_labelled_buttons() {
         "the one-time bonus marker placement was offered as a button"
     );
 }
+
+/// A campaign seed whose chapter 4 deals the Time anomaly (chapter games take their seeds from
+/// the campaign's: `seed + 100 × chapter + loop game`), whatever Luna's level by then.
+fn seed_with_time_anomaly_in_chapter_4(data: &GameData) -> u64 {
+    (1..10_000u64)
+        .find(|s| {
+            (1..=5u8).all(|level| {
+                let o =
+                    campaign::chapter_options(data, 4, 2, Some(level), s + 400).expect("options");
+                let names = sim::seat_names(2);
+                let g = skymines::engine::new_game(data, &o, &names).expect("game");
+                skymines::engine::threats::card(data, &g).map(|c| c.id.as_str())
+                    == Some("time_anomaly")
+            })
+        })
+        .expect("a seed")
+}
+
+#[test]
+fn the_time_anomaly_loop_runs_through_next_and_can_be_ended() {
+    let data = GameData::embedded().expect("data");
+    let seed = seed_with_time_anomaly_in_chapter_4(&data);
+    let mut t = table("loop");
+    open_campaign(&mut t, seed);
+    // Chapters 1-3, keeping Luna's level.
+    for chapter in 1..=3u8 {
+        let end = t.play_out(&NAMES, chapter as u64);
+        let buttons = level_buttons(&end);
+        let keep = buttons
+            .iter()
+            .find(|(_, l)| l.starts_with("Keep"))
+            .expect("a keep button");
+        t.click("alice", &keep.0.clone());
+        t.say("alice /skymines campaign next");
+    }
+    let early = t.say("alice /skymines campaign next end_loop:yes");
+    assert!(private_to(&early, "alice").contains("still being played"));
+    // Chapter 4's first game: random clicking leaves the Time anomaly on the board.
+    let end = public(&t.play_out(&NAMES, 4));
+    assert!(
+        end.contains("Time anomaly! The threat card stayed on the board"),
+        "{end}"
+    );
+    assert!(end.contains("game 1 of the loop"), "{end}");
+    let (recorded, status) = results(&t);
+    assert_eq!(recorded.len(), 3, "the chapter is not over yet");
+    assert_eq!(status, CampaignStatus::Active);
+    let status_text = public(&t.say("bob /skymines campaign status"));
+    assert!(status_text.contains("Time anomaly loop: 1 game(s) of chapter 4"));
+    // `next` plays the loop's next game with the same threat card.
+    let next = public(&t.say("bob /skymines campaign next"));
+    assert!(next.contains("Campaign chapter 4/4"), "{next}");
+    assert!(next.contains("Time anomaly loop: game 2"), "{next}");
+    let store = t.chat.store();
+    let game = store
+        .game_in_channel(LOCAL_CHANNEL)
+        .expect("query")
+        .expect("the loop's game");
+    let state = store.state(game).expect("state");
+    assert_eq!(
+        skymines::engine::threats::card(&data, &state).map(|c| c.id.as_str()),
+        Some("time_anomaly")
+    );
+    let end = public(&t.play_out(&NAMES, 44));
+    assert!(end.contains("game 2 of the loop"), "{end}");
+    // The players end the loop: chapter 4 counts the average of its two games.
+    let stranger = t.say("carol /skymines campaign next end_loop:yes");
+    assert!(private_to(&stranger, "carol").contains("Only the campaign's players"));
+    let ended = public(&t.say("alice /skymines campaign next end_loop:yes"));
+    assert!(
+        ended.contains("alice ends the Time anomaly loop of chapter 4"),
+        "{ended}"
+    );
+    assert!(
+        ended.contains("the average of 2 games in the Time anomaly's loop"),
+        "{ended}"
+    );
+    assert!(
+        ended.contains("The campaign is over! The final rating:"),
+        "{ended}"
+    );
+    let (recorded, status) = results(&t);
+    assert_eq!(status, CampaignStatus::Finished);
+    let chapter4 = &recorded[3];
+    assert_eq!(chapter4.games, 2);
+    // The winner point went once, to the best averaged score.
+    let best = chapter4.seats.iter().map(|s| s.score).max().expect("seats");
+    for s in &chapter4.seats {
+        let winner = s.lines.iter().any(|l| l.rule == "winner");
+        assert_eq!(winner, s.score == best, "{s:?}");
+    }
+}

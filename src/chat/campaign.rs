@@ -371,9 +371,23 @@ impl Chat {
         }
         let mut games = std::mem::take(&mut doc.loop_games);
         games.push(result);
+        self.finish_chapter(campaign, doc, &games, Some(game))
+    }
+
+    /// Records a chapter's result from its games (one, or a Time anomaly loop's, averaged),
+    /// then asks for Luna's level or announces the final rating.
+    fn finish_chapter(
+        &self,
+        campaign: &CampaignRecord,
+        mut doc: CampaignDoc,
+        games: &[ChapterResult],
+        game: Option<GameId>,
+    ) -> Result<Vec<Reply>, String> {
+        let chapter = doc.chapter;
+        doc.current_game = None;
+        doc.loop_games.clear();
         doc.loop_last_game = None;
-        let result =
-            campaign::average_loop(&self.data, &games).map_err(|e| self.campaign_err(e))?;
+        let result = campaign::average_loop(&self.data, games).map_err(|e| self.campaign_err(e))?;
         let mut results = self.chapter_results(campaign);
         results.retain(|r| r.chapter != chapter);
         results.push(result.clone());
@@ -392,7 +406,7 @@ impl Chat {
             status,
             Some(ChapterWrite {
                 chapter,
-                game: Some(game),
+                game,
                 result: Some(&json),
             }),
         )?;
@@ -641,10 +655,23 @@ impl Chat {
 
     /// `/skymines campaign next`: starts the next chapter's game (or the Time anomaly loop's
     /// next game) with the campaign's players and the chapter's own options.
-    pub(crate) fn campaign_next(&self, req: &Request) -> Result<Vec<Reply>, String> {
+    /// With `end_loop:yes` the players end a Time anomaly loop instead (DECISIONS A8: a loop
+    /// may be abandoned): the chapter's result is the average of the loop's games so far.
+    pub(crate) fn campaign_next(
+        &self,
+        req: &Request,
+        opts: &Options,
+    ) -> Result<Vec<Reply>, String> {
         if req.in_dm {
             return Err(self.texts.t("error.not_in_dm"));
         }
+        if let Some(k) = opts.keys().find(|k| *k != "end_loop") {
+            return Err(self.texts.f(
+                "error.unknown_option",
+                &[("option", &k), ("options", &"end_loop")],
+            ));
+        }
+        let end_loop = opts.flag("end_loop").unwrap_or(false);
         let (mut replies, doc, game, state) = {
             let _guard = self
                 .campaign_lock
@@ -666,6 +693,24 @@ impl Chat {
                     "error.campaign_chapter_running",
                     &[("chapter", &doc.chapter), ("game", &game)],
                 ));
+            }
+            if end_loop {
+                if doc.loop_games.is_empty() {
+                    return Err(self.texts.t("error.campaign_no_loop"));
+                }
+                let games = doc.loop_games.clone();
+                let mut text = self.texts.f(
+                    "campaign.loop_ended",
+                    &[("name", &req.user.name), ("chapter", &doc.chapter)],
+                );
+                let mut out = self.finish_chapter(&record, doc, &games, None)?;
+                if let Some(first) = out.first_mut() {
+                    text.push('\n');
+                    text.push_str(&first.text);
+                    first.text = text;
+                }
+                replies.extend(out);
+                return Ok(replies);
             }
             if doc.level_choice_pending {
                 let finished = doc.chapter - 1;

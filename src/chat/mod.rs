@@ -286,7 +286,7 @@ impl Chat {
                 .speaking(self.channel_texts(req.place.channel), || {
                     self.campaign_status(req)
                 }),
-            "skymines campaign next" => self.campaign_next(req),
+            "skymines campaign next" => self.campaign_next(req, &opts),
             "hand" => self.hand(req),
             "undo" => self.undo(req),
             "choose" => self.choose(req, &opts),

@@ -259,8 +259,13 @@ async fn campaign_status(ctx: Ctx<'_>) -> Result<(), Error> {
 
 /// Start the campaign's next chapter (its players or a moderator).
 #[poise::command(slash_command, rename = "next")]
-async fn campaign_next(ctx: Ctx<'_>) -> Result<(), Error> {
-    interact::command(ctx, "skymines campaign next", Vec::new()).await
+async fn campaign_next(
+    ctx: Ctx<'_>,
+    #[description = "End a Time anomaly loop: the chapter counts its games so far"]
+    end_loop: Option<bool>,
+) -> Result<(), Error> {
+    let opts = options([("end_loop", end_loop.map(yes_no))]);
+    interact::command(ctx, "skymines campaign next", opts).await
 }
 
 /// Your hand and your private board (only you see it).

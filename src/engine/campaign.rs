@@ -319,7 +319,7 @@ fn div_up(sum: u32, n: u32) -> u32 {
 /// divided by the number of games, fractions rounded up. The loop's games have no winner, so the
 /// chapter-winner point is not part of any game's points: it goes to the seats with the best
 /// averaged score (ties share), once. The last game's own winner point is replaced by that one.
-/// A chapter of a single game is returned unchanged, with its line-by-line breakdown.
+/// A chapter of a single ordinary game is returned unchanged, with its line-by-line breakdown.
 pub fn average_loop(
     data: &GameData,
     games: &[ChapterResult],
@@ -336,9 +336,6 @@ pub fn average_loop(
             )));
         }
     }
-    if games.len() == 1 {
-        return Ok(first.clone());
-    }
     let winner_rules: Vec<&str> = data
         .campaign
         .sp_rules
@@ -346,6 +343,16 @@ pub fn average_loop(
         .filter(|r| matches!(r.rule, SpRuleKind::ChapterWinner { .. }))
         .map(|r| r.id.as_str())
         .collect();
+    // A chapter of one ordinary game (it has its winner) stays as it is. A single game of a
+    // loop the players ended early has no winner yet: it goes through the averaging below.
+    let has_winner = first.seats.iter().any(|s| {
+        s.lines
+            .iter()
+            .any(|l| winner_rules.contains(&l.rule.as_str()))
+    });
+    if games.len() == 1 && (has_winner || winner_rules.is_empty()) {
+        return Ok(first.clone());
+    }
     let winner_sp: u32 = data
         .campaign
         .sp_rules
