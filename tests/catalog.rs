@@ -39,6 +39,7 @@ fn used_keys() -> BTreeSet<String> {
                 "ping.",
                 "game.",
                 "help.",
+                "image.",
                 "hand.",
                 "status.",
                 "scores.",

@@ -445,3 +445,53 @@ fn the_missions_strip_shows_who_fulfilled_which_task() {
         "the seat's marker colour is drawn ({marker_pixels} px)"
     );
 }
+
+#[test]
+fn german_images_carry_german_labels_and_stay_legible() {
+    let r = Renderer::new().expect("renderer");
+    let d = data();
+    let (en, de) = (
+        skymines::text::for_language("en"),
+        skymines::text::for_language("de"),
+    );
+    let min = r.layout().canvas.min_text_px;
+    for (seed, players, rounds) in [(1, 4, 7), (2, 2, 4)] {
+        let state = position(seed, players, rounds);
+        let view = engine::view(d, &state, Some(0));
+        assert!(
+            r.smallest_text_in(d, &view, de) >= min,
+            "German text shrinks too far"
+        );
+        let pairs = [
+            (
+                r.board_png_in(d, &view, en).expect("png"),
+                r.board_png_in(d, &view, de).expect("png"),
+            ),
+            (
+                r.player_png_in(d, &view, 0, true, en).expect("png"),
+                r.player_png_in(d, &view, 0, true, de).expect("png"),
+            ),
+        ];
+        for (english, german) in pairs {
+            let (english, german) = (decode(&english), decode(&german));
+            assert_eq!(english.dimensions(), german.dimensions());
+            assert!(
+                differing_pixels(&english, &german, 16) > 200,
+                "the German labels differ from the English ones"
+            );
+        }
+        // English stays what the plain entry points (and the golden images) draw.
+        assert_eq!(
+            r.board_png_in(d, &view, en).expect("png"),
+            r.board_png(d, &view).expect("png")
+        );
+    }
+    // The language is part of the cache key: both languages rendered once each, then cached.
+    let fresh = Renderer::new().expect("renderer");
+    let view = engine::view(d, &position(5, 2, 3), None);
+    for texts in [en, de, en, de] {
+        fresh.board_png_in(d, &view, texts).expect("png");
+    }
+    assert_eq!(fresh.stats().renders, 2);
+    assert_eq!(fresh.stats().cache_hits, 2);
+}

@@ -237,8 +237,15 @@ impl Chat {
         state: &GameState,
         view: &engine::SeatView,
     ) -> Option<Vec<u8>> {
+        // The stored image is in the game's language; another language is drawn, not stored.
+        let texts = self.texts.current();
         let version = match self.store.live_state(game) {
-            Ok((live, seq)) if std::ptr::eq(live.as_ref(), state) => Some(seq),
+            Ok((live, seq))
+                if std::ptr::eq(live.as_ref(), state)
+                    && texts.code == self.game_texts(game).code =>
+            {
+                Some(seq)
+            }
             _ => None,
         };
         if let Some(version) = version {
@@ -246,7 +253,7 @@ impl Chat {
                 return Some(png);
             }
         }
-        let png = crate::render::board_png(&self.data, view).ok()?;
+        let png = crate::render::board_png_in(&self.data, view, texts).ok()?;
         if let Some(version) = version {
             if let Err(e) = self.store.store_board_png(game, version, &png) {
                 tracing::warn!(game, version, error = %e, "cannot store the board image");
@@ -266,7 +273,9 @@ impl Chat {
             return None;
         }
         let view = engine::view(&self.data, state, if private { Some(seat) } else { None });
-        let png = crate::render::player_png(&self.data, &view, seat, private).ok()?;
+        let png =
+            crate::render::player_png_in(&self.data, &view, seat, private, self.texts.current())
+                .ok()?;
         Some(Image {
             file_name: format!(
                 "skymines-{game}-player-{}{}.png",

@@ -88,7 +88,7 @@ impl Chat {
             ],
         );
         let image = if self.config.images {
-            crate::render::player_png(&self.data, &view, seat, false)
+            crate::render::player_png_in(&self.data, &view, seat, false, public_texts)
                 .ok()
                 .map(|png| Image {
                     file_name: format!("skymines-{game}-player-{}.png", seat + 1),

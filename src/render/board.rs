@@ -72,12 +72,13 @@ pub(crate) fn task_words(ctx: &Ctx, task: &Task) -> String {
     }
 }
 
-pub(crate) fn phase_word(phase: &Phase) -> &'static str {
+/// The catalog key of a phase's name on the images.
+pub(crate) fn phase_key(phase: &Phase) -> &'static str {
     match phase {
-        Phase::Setup => "Setup",
-        Phase::Planning => "Planning",
-        Phase::Action => "Action",
-        Phase::Finished => "Game over",
+        Phase::Setup => "image.phase_setup",
+        Phase::Planning => "image.phase_planning",
+        Phase::Action => "image.phase_action",
+        Phase::Finished => "image.game_over",
     }
 }
 
@@ -98,7 +99,7 @@ fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             Weight::Bold,
             Colour::WHITE,
             Align::Left,
-            "Game over",
+            &ctx.t("image.game_over"),
         );
     } else {
         x += p.text(
@@ -108,7 +109,10 @@ fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             Weight::Bold,
             Colour::WHITE,
             Align::Left,
-            &format!("Round {}/{rounds}", view.round),
+            &ctx.f(
+                "image.round",
+                &[("round", &view.round), ("rounds", &rounds)],
+            ),
         );
         x += 14.0;
         x += p.text(
@@ -118,7 +122,7 @@ fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             Weight::Regular,
             light,
             Align::Left,
-            phase_word(&view.phase),
+            &ctx.t(phase_key(&view.phase)),
         );
     }
     // Whose turn.
@@ -169,7 +173,8 @@ fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             }
         }
         (Phase::Planning | Phase::Setup, _) if !view.waiting_on.is_empty() => {
-            let label = "waiting for";
+            let label = ctx.t("image.waiting_for");
+            let label = label.as_str();
             let lw = p.text_width(t.body, Weight::Regular, label);
             let n = view.waiting_on.len() as f32;
             let total = lw + 8.0 + n * 30.0;
@@ -670,12 +675,14 @@ fn moon_station(
 
 fn card_display(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
     let l = &ctx.layout.board.cards;
-    let note = format!(
-        "stack {} · discard {}",
-        view.action_stack_size,
-        view.discard.len()
+    let note = ctx.f(
+        "image.stack_discard",
+        &[
+            ("stack", &view.action_stack_size),
+            ("discard", &view.discard.len()),
+        ],
     );
-    let body = panel(p, ctx, l.rect, &l.title, &note);
+    let body = panel(p, ctx, l.rect, &ctx.title(&l.title), &note);
     let d = &ctx.data.board.card_display;
     let (cols, rows) = (d.columns.max(1) as f32, d.rows.max(1) as f32);
     let cw = (body.w - l.gap * (cols - 1.0)) / cols;
@@ -733,7 +740,7 @@ pub(crate) fn empty_slot(p: &mut Painter, ctx: &Ctx, r: Rect, label: &str) {
 
 fn bonus_spaces(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
     let l = &ctx.layout.board.bonus;
-    let body = panel(p, ctx, l.rect, &l.title, "");
+    let body = panel(p, ctx, l.rect, &ctx.title(&l.title), "");
     let area = &ctx.data.board.bonus_area;
     let (cols, rows) = (area.columns.max(1) as f32, area.rows.max(1) as f32);
     let cw = (body.w - l.gap * (cols - 1.0)) / cols;
@@ -798,10 +805,11 @@ fn bonus_spaces(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             let (who, word) = match state {
                 Some(TileState::Held {
                     seat, used: true, ..
-                }) => (Some(seat), "used"),
-                Some(TileState::Held { seat, .. }) => (Some(seat), "held"),
-                _ => (None, "free"),
+                }) => (Some(seat), ctx.t("image.used")),
+                Some(TileState::Held { seat, .. }) => (Some(seat), ctx.t("image.held")),
+                _ => (None, ctx.t("image.free")),
             };
+            let word = word.as_str();
             // With a bonus marker on the space, the tile's state moves left of it.
             let (x0, align) = if marker.is_some() {
                 (r.x + 5.0, Align::Left)
@@ -895,14 +903,14 @@ pub(crate) fn bonus_space_label(
         (BonusSpaceKind::Majority, Some(cmp), _) => {
             let st = ctx.layout.card_style(compare_style(cmp));
             vec![
-                Piece::Muted("most".into()),
+                Piece::Muted(ctx.t("image.most")),
                 Piece::Chip(st.colour, st.short),
             ]
         }
         (BonusSpaceKind::Tile, _, Some(tile)) => {
             let st = ctx.layout.card_style(tile);
             vec![
-                Piece::Muted("tile".into()),
+                Piece::Muted(ctx.t("image.tile")),
                 Piece::Chip(st.colour, st.short),
             ]
         }
@@ -1131,7 +1139,7 @@ pub(crate) fn markers_in(p: &mut Painter, ctx: &Ctx, area: Rect, colours: &[usiz
 
 fn research_display(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
     let l = &ctx.layout.board.research;
-    let body = panel(p, ctx, l.rect, &l.title, "");
+    let body = panel(p, ctx, l.rect, &ctx.title(&l.title), "");
     let rd = &ctx.data.board.research_display;
     let rows = rd.rows.max(1) as f32;
     let per_row = rd.positions_per_row.max(1) as f32;
@@ -1226,7 +1234,7 @@ fn research_display(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
 
 fn rounds(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
     let l = &ctx.layout.board.rounds;
-    let body = panel(p, ctx, l.rect, &l.title, "");
+    let body = panel(p, ctx, l.rect, &ctx.title(&l.title), "");
     let spaces = &ctx.data.board.round_track.spaces;
     let n = spaces.len().max(1) as f32;
     let rh = body.h / n;
@@ -1293,7 +1301,7 @@ fn rounds(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
                 Weight::Regular,
                 ctx.muted(),
                 Align::Left,
-                "taken",
+                &ctx.t("image.taken"),
             );
         } else {
             let pieces = [
@@ -1310,7 +1318,7 @@ fn rounds(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
                     Weight::Bold,
                     ctx.layout.canvas.positive,
                     Align::Left,
-                    "open",
+                    &ctx.t("image.open"),
                 );
             }
         }

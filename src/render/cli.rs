@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Usage line for the command.
-pub const USAGE: &str = "skymines render --seed S --players P [--luna LEVEL] [--board moon|belt] [--missions] [--threats] [--rounds R] [--decisions N] --out DIR
+pub const USAGE: &str = "skymines render --seed S --players P [--luna LEVEL] [--board moon|belt] [--missions] [--threats] [--rounds R] [--decisions N] [--language en|de] --out DIR
                                              play R rounds (then N more decisions) of a seeded random game and write board and player PNGs";
 
 struct Args {
@@ -24,6 +24,8 @@ struct Args {
     threats: bool,
     rounds: u8,
     decisions: u32,
+    /// The language of the image labels.
+    texts: &'static crate::text::Texts,
     out: PathBuf,
 }
 
@@ -37,6 +39,7 @@ fn parse(rest: &[&str]) -> Result<Args, String> {
     let mut rounds = 3u8;
     let mut decisions = 0u32;
     let mut out: Option<PathBuf> = None;
+    let mut texts = crate::text::english();
     let mut i = 0;
     while i < rest.len() {
         if rest[i] == "--threats" || rest[i] == "--missions" {
@@ -63,6 +66,12 @@ fn parse(rest: &[&str]) -> Result<Args, String> {
                 }
             }
             "--out" => out = Some(PathBuf::from(value)),
+            "--language" => {
+                texts = crate::text::language_codes()
+                    .find(|code| code == value)
+                    .map(crate::text::for_language)
+                    .ok_or_else(|| num("a language: en or de"))?
+            }
             other => return Err(format!("unknown option {other}")),
         }
         i += 2;
@@ -77,6 +86,7 @@ fn parse(rest: &[&str]) -> Result<Args, String> {
         threats,
         rounds,
         decisions,
+        texts,
         out,
     })
 }
@@ -193,7 +203,7 @@ pub fn run(rest: &[&str], out: &mut dyn Write) -> i32 {
         write(
             &path,
             &renderer
-                .board_png(&data, &public)
+                .board_png_in(&data, &public, args.texts)
                 .map_err(|e| e.to_string())?,
         )?;
         written.push(path);
@@ -202,7 +212,7 @@ pub fn run(rest: &[&str], out: &mut dyn Write) -> i32 {
         let mut seat_image = |file: String, view: &SeatView, seat: usize, private: bool| {
             let path = args.out.join(file);
             let png = renderer
-                .player_png(&data, view, seat, private)
+                .player_png_in(&data, view, seat, private, args.texts)
                 .map_err(|e| e.to_string())?;
             write(&path, &png)?;
             written.push(path);

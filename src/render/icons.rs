@@ -6,14 +6,37 @@ use super::layout::{Colour, Layout, Rect, Shape};
 use super::paint::{Align, Painter, Weight};
 use crate::data::cards::{CardDef, CardKind, CardOrigin};
 use crate::data::{CardId, Company, GameData, Requirement, Reward, Structure};
+use crate::text::Texts;
 
-/// What every drawing function needs: the data and the layout.
+/// What every drawing function needs: the data, the layout and the language of the labels.
 pub struct Ctx<'a> {
     pub data: &'a GameData,
     pub layout: &'a Layout,
+    pub texts: &'a Texts,
 }
 
 impl<'a> Ctx<'a> {
+    /// An image label (`image.*` in the catalog) in the image's language.
+    pub fn t(&self, key: &str) -> String {
+        self.texts.t(key)
+    }
+
+    /// An image label with arguments.
+    pub fn f(&self, key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+        self.texts.f(key, args)
+    }
+
+    /// A panel title from the layout, in the image's language when the catalog has
+    /// `image.title.<title>` (e.g. `image.title.bonus_spaces`).
+    pub fn title(&self, title: &str) -> String {
+        let key = format!("image.title.{}", title.to_lowercase().replace(' ', "_"));
+        if self.texts.has(&key) {
+            self.texts.t(&key)
+        } else {
+            title.to_string()
+        }
+    }
+
     pub fn ink(&self) -> Colour {
         self.layout.canvas.ink
     }

@@ -27,8 +27,9 @@ pub(crate) fn draw(
     slots(p, ctx, s, luna);
     majority_and_deck(p, ctx, luna);
     let lb = &ctx.data.luna_board;
+    let (tank_title, research_title) = (ctx.t("image.tank"), ctx.t("image.research"));
     let tank = StepTrack {
-        title: "Tank",
+        title: &tank_title,
         steps: lb.tank_track.final_step as usize + 1,
         on_step: Some(lb.tank_track.switch_on_step as usize),
         links: thresholds(&lb.tank_track),
@@ -41,7 +42,7 @@ pub(crate) fn draw(
     let research_rect = ctx.layout.player.research.rect;
     let upload = s.upload.map(|u| u as usize);
     let research = StepTrack {
-        title: "Research",
+        title: &research_title,
         steps: lb.research_track.final_step as usize + 1,
         on_step: Some(lb.research_track.switch_on_step as usize),
         links: thresholds(&lb.research_track),
@@ -221,7 +222,7 @@ fn slots(p: &mut Painter, ctx: &Ctx, s: &PublicSeat, luna: &LunaView) {
             Weight::Bold,
             ctx.ink(),
             Align::Left,
-            &format!("slot {letter}"),
+            &ctx.f("image.slot", &[("slot", &letter)]),
         );
         if !on {
             p.text(
@@ -231,7 +232,7 @@ fn slots(p: &mut Painter, ctx: &Ctx, s: &PublicSeat, luna: &LunaView) {
                 Weight::Regular,
                 ctx.muted(),
                 Align::Right,
-                "off",
+                &ctx.t("image.off"),
             );
         }
         let card_r = Rect::new(col.x + 8.0, col.y + 34.0, col.w - 16.0, col.h - 42.0);
@@ -242,7 +243,7 @@ fn slots(p: &mut Painter, ctx: &Ctx, s: &PublicSeat, luna: &LunaView) {
                 None => icons::card_back(p, ctx, card_r, "?"),
             },
             None if face_down => icons::card_back(p, ctx, card_r, "Luna"),
-            None if on => empty_slot(p, ctx, card_r, "empty"),
+            None if on => empty_slot(p, ctx, card_r, &ctx.t("image.empty")),
             None => {}
         }
     }
@@ -307,7 +308,7 @@ fn majority_and_deck(p: &mut Painter, ctx: &Ctx, luna: &LunaView) {
     let half = (rect.w - 10.0) / 2.0;
     let left = Rect::new(rect.x, rect.y, half, rect.h);
     let right = Rect::new(rect.x + half + 10.0, rect.y, half, rect.h);
-    let body = panel(p, ctx, left, "Majority slots", "");
+    let body = panel(p, ctx, left, &ctx.t("image.majority_slots"), "");
     let slots = &ctx.data.luna_board.majority_slots;
     let mut pieces: Vec<Piece> = Vec::new();
     let mut scientists = 0;
@@ -339,7 +340,7 @@ fn majority_and_deck(p: &mut Painter, ctx: &Ctx, luna: &LunaView) {
                     pieces.push(Piece::Text(v.to_string(), Weight::Bold));
                 }
             }
-            None => pieces.push(Piece::Muted("empty".into())),
+            None => pieces.push(Piece::Muted(ctx.t("image.empty"))),
         }
     }
     if luna.majority.iter().any(Option::is_some) {
@@ -349,15 +350,15 @@ fn majority_and_deck(p: &mut Painter, ctx: &Ctx, luna: &LunaView) {
         pieces.push(Piece::Text(scientists.to_string(), Weight::Bold));
     }
     icons::draw_row(p, ctx, body.x + 4.0, body.cy(), &pieces);
-    let body = panel(p, ctx, right, "Luna's cards", "");
+    let body = panel(p, ctx, right, &ctx.t("image.luna_cards"), "");
     let deck = [
-        Piece::Muted("deck".into()),
+        Piece::Muted(ctx.t("image.deck")),
         Piece::Text(luna.deck_size.to_string(), Weight::Bold),
         Piece::Gap(10.0),
         Piece::Muted("grade II".into()),
         Piece::Text(luna.grade2_size.to_string(), Weight::Bold),
         Piece::Gap(10.0),
-        Piece::Muted("discard".into()),
+        Piece::Muted(ctx.t("image.discard")),
         Piece::Text(luna.discard.len().to_string(), Weight::Bold),
     ];
     icons::draw_row(p, ctx, body.x + 4.0, body.cy(), &deck);

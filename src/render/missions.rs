@@ -25,7 +25,7 @@ pub(crate) fn board_strip(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
         return;
     };
     let l = &ctx.layout.board.missions;
-    let body = panel(p, ctx, l.rect, &l.title, "");
+    let body = panel(p, ctx, l.rect, &ctx.title(&l.title), "");
     let t = ctx.text();
     let n = missions.face_up.len().max(1) as f32;
     let card_w = (body.w - l.gap * (n - 1.0)) / n;

@@ -30,6 +30,7 @@ pub use layout::Layout;
 use crate::data::{BoardSide, GameData};
 use crate::engine::view::{SeatView, SlotView};
 use crate::engine::GameState;
+use crate::text::{self, Texts};
 use sha2::{Digest, Sha256};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -186,10 +187,15 @@ impl Renderer {
         )
     }
 
-    fn key(data: &GameData, kind: Kind, view: &SeatView) -> Result<Key, RenderError> {
+    fn key(
+        data: &GameData,
+        kind: Kind,
+        view: &SeatView,
+        texts: &Texts,
+    ) -> Result<Key, RenderError> {
         let mut h = Sha256::new();
         h.update(data.hash.as_bytes());
-        h.update(format!("{kind:?}").as_bytes());
+        h.update(format!("{kind:?} {}", texts.code).as_bytes());
         h.update(serde_json::to_vec(view).map_err(|e| RenderError::Hash(e.to_string()))?);
         Ok(h.finalize().into())
     }
@@ -221,14 +227,21 @@ impl Renderer {
         side: BoardSide,
     ) -> image::RgbImage {
         let view = public_view(view);
-        self.draw_board(data, &view, side).img
+        self.draw_board(data, &view, side, text::english()).img
     }
 
-    fn draw_board(&self, data: &GameData, view: &SeatView, side: BoardSide) -> paint::Painter<'_> {
+    fn draw_board(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        side: BoardSide,
+        texts: &Texts,
+    ) -> paint::Painter<'_> {
         let mut p = self.painter(missions::board_height(&self.layout, view));
         let ctx = icons::Ctx {
             data,
             layout: &self.layout,
+            texts,
         };
         board::draw(&mut p, &ctx, view, side);
         p
@@ -243,13 +256,23 @@ impl Renderer {
     ) -> Result<Vec<u8>, RenderError> {
         let view = public_view(view);
         self.renders.fetch_add(1, Ordering::Relaxed);
-        self.draw_board(data, &view, side).png()
+        self.draw_board(data, &view, side, text::english()).png()
     }
 
     /// The main board as PNG, on the side the view is played on (the Belt when it has Belt
     /// state, the Moon otherwise).
     pub fn board_png(&self, data: &GameData, view: &SeatView) -> Result<Vec<u8>, RenderError> {
         self.board_png_on(data, view, side_of(view))
+    }
+
+    /// The main board as PNG with its labels in the language of `texts`.
+    pub fn board_png_in(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        texts: &Texts,
+    ) -> Result<Vec<u8>, RenderError> {
+        self.board_png_on_in(data, view, side_of(view), texts)
     }
 
     /// The main board as PNG on either side of the board.
@@ -259,9 +282,20 @@ impl Renderer {
         view: &SeatView,
         side: BoardSide,
     ) -> Result<Vec<u8>, RenderError> {
+        self.board_png_on_in(data, view, side, text::english())
+    }
+
+    /// The main board as PNG on either side, with labels in the language of `texts`.
+    pub fn board_png_on_in(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        side: BoardSide,
+        texts: &Texts,
+    ) -> Result<Vec<u8>, RenderError> {
         let view = public_view(view);
-        let key = Self::key(data, Kind::Board(side), &view)?;
-        self.cached(key, || self.draw_board(data, &view, side).png())
+        let key = Self::key(data, Kind::Board(side), &view, texts)?;
+        self.cached(key, || self.draw_board(data, &view, side, texts).png())
     }
 
     /// The main board for a state, on the side the game is played on.
@@ -299,6 +333,7 @@ impl Renderer {
         view: &SeatView,
         seat: usize,
         private: bool,
+        texts: &Texts,
     ) -> paint::Painter<'_> {
         let height = if private {
             self.layout.player.private_height
@@ -309,6 +344,7 @@ impl Renderer {
         let ctx = icons::Ctx {
             data,
             layout: &self.layout,
+            texts,
         };
         player::draw(&mut p, &ctx, view, seat, private);
         p
@@ -323,7 +359,9 @@ impl Renderer {
         private: bool,
     ) -> Result<image::RgbImage, RenderError> {
         let view = Self::player_view(view, seat, private)?;
-        Ok(self.draw_player(data, &view, seat, private).img)
+        Ok(self
+            .draw_player(data, &view, seat, private, text::english())
+            .img)
     }
 
     /// A player board as PNG: public (anyone may see it) or private (the owner's, with the hand
@@ -335,16 +373,37 @@ impl Renderer {
         seat: usize,
         private: bool,
     ) -> Result<Vec<u8>, RenderError> {
+        self.player_png_in(data, view, seat, private, text::english())
+    }
+
+    /// A player board as PNG with its labels in the language of `texts`.
+    pub fn player_png_in(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        seat: usize,
+        private: bool,
+        texts: &Texts,
+    ) -> Result<Vec<u8>, RenderError> {
         let view = Self::player_view(view, seat, private)?;
-        let key = Self::key(data, Kind::Player { seat, private }, &view)?;
-        self.cached(key, || self.draw_player(data, &view, seat, private).png())
+        let key = Self::key(data, Kind::Player { seat, private }, &view, texts)?;
+        self.cached(key, || {
+            self.draw_player(data, &view, seat, private, texts).png()
+        })
     }
 
     /// The smallest text size (em pixels) the board and a player image of this view use.
     pub fn smallest_text(&self, data: &GameData, view: &SeatView) -> f32 {
+        self.smallest_text_in(data, view, text::english())
+    }
+
+    /// The smallest text size of the board and a player image with labels in `texts`.
+    pub fn smallest_text_in(&self, data: &GameData, view: &SeatView, texts: &Texts) -> f32 {
         let view = public_view(view);
-        let b = self.draw_board(data, &view, BoardSide::Moon).smallest_text;
-        let p = self.draw_player(data, &view, 0, false).smallest_text;
+        let b = self
+            .draw_board(data, &view, BoardSide::Moon, texts)
+            .smallest_text;
+        let p = self.draw_player(data, &view, 0, false, texts).smallest_text;
         b.min(p)
     }
 
@@ -394,6 +453,26 @@ pub fn shared() -> Result<&'static Renderer, RenderError> {
 /// The main board as PNG (public information only).
 pub fn board_png(data: &GameData, view: &SeatView) -> Result<Vec<u8>, RenderError> {
     shared()?.board_png(data, view)
+}
+
+/// The main board as PNG with labels in the language of `texts`.
+pub fn board_png_in(
+    data: &GameData,
+    view: &SeatView,
+    texts: &Texts,
+) -> Result<Vec<u8>, RenderError> {
+    shared()?.board_png_in(data, view, texts)
+}
+
+/// A player board as PNG with labels in the language of `texts`.
+pub fn player_png_in(
+    data: &GameData,
+    view: &SeatView,
+    seat: usize,
+    private: bool,
+    texts: &Texts,
+) -> Result<Vec<u8>, RenderError> {
+    shared()?.player_png_in(data, view, seat, private, texts)
 }
 
 /// A player board as PNG; `private` needs the owner's own view.

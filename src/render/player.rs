@@ -77,19 +77,21 @@ pub(crate) fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s
     rx -= cw + 6.0;
     icons::card_back(p, ctx, Rect::new(rx - 28.0, cy - 20.0, 28.0, 40.0), "");
     rx -= 28.0 + 18.0;
-    let mut tags: Vec<(&str, Colour)> = Vec::new();
+    let mut tags: Vec<(String, Colour)> = Vec::new();
     if view.first_player == seat {
-        tags.push(("1st", Colour::WHITE));
+        tags.push((ctx.t("image.first"), Colour::WHITE));
     }
     if view.active == Some(seat) {
-        tags.push(("to play", ctx.layout.canvas.highlight));
+        tags.push((ctx.t("image.to_play"), ctx.layout.canvas.highlight));
     } else if view.waiting_on.contains(&seat) {
-        tags.push(("deciding", ctx.layout.canvas.highlight));
+        tags.push((ctx.t("image.deciding"), ctx.layout.canvas.highlight));
     }
     if s.dropped_out {
-        tags.push(("dropped out", Colour([0x8E, 0x96, 0xA8])));
+        tags.push((ctx.t("image.dropped_out"), Colour([0x8E, 0x96, 0xA8])));
     }
-    for (word, bg) in tags {
+    for (word, bg) in &tags {
+        let word = word.as_str();
+        let bg = *bg;
         let w = p.text_width(t.body, Weight::Bold, word) + 16.0;
         let tr = Rect::new(rx - w, cy - 15.0, w, 30.0);
         p.round_rect(tr, 8.0, bg);
@@ -174,15 +176,18 @@ fn slots(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSea
             Weight::Bold,
             ctx.ink(),
             Align::Left,
-            &format!("slot {}", i + 1),
+            &ctx.f("image.slot", &[("slot", &(i + 1))]),
         );
         if !on {
             let why = if i == pb.tank_slot() {
-                format!("off · tank {}", pb.tank_track.on_step)
+                ctx.f("image.off_tank", &[("step", &pb.tank_track.on_step)])
             } else if i == pb.research_slot() {
-                format!("off · screen {}", pb.research_track.on_screen)
+                ctx.f(
+                    "image.off_screen",
+                    &[("screen", &pb.research_track.on_screen)],
+                )
             } else {
-                "off".to_string()
+                ctx.t("image.off")
             };
             p.text_fit(
                 col.right() - 10.0,
@@ -219,12 +224,12 @@ fn slots(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSea
         match slot {
             SlotView::Empty => {
                 if on {
-                    empty_slot(p, ctx, card_r, "empty");
+                    empty_slot(p, ctx, card_r, &ctx.t("image.empty"));
                 }
             }
-            SlotView::Hidden => icons::card_back(p, ctx, card_r, "planned"),
+            SlotView::Hidden => icons::card_back(p, ctx, card_r, &ctx.t("image.planned")),
             SlotView::OwnPlanned(id) if private => face(id, CardFace::Planned, p),
-            SlotView::OwnPlanned(_) => icons::card_back(p, ctx, card_r, "planned"),
+            SlotView::OwnPlanned(_) => icons::card_back(p, ctx, card_r, &ctx.t("image.planned")),
             SlotView::Up(id) => face(id, CardFace::Up, p),
             SlotView::Used(id) => face(id, CardFace::Used, p),
         }
@@ -255,7 +260,7 @@ fn resting(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
             Weight::Regular,
             ctx.muted(),
             Align::Left,
-            "resting",
+            &ctx.t("image.resting"),
         );
         p.text(
             col.right() - 12.0,
@@ -301,8 +306,9 @@ fn link_badge(p: &mut Painter, ctx: &Ctx, x: f32, cy: f32, value: u32) {
 
 fn tank(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
     let tt = &ctx.data.player_board.tank_track;
+    let title = ctx.t("image.tank");
     let track = StepTrack {
-        title: "Tank",
+        title: &title,
         steps: tt.final_step as usize + 1,
         on_step: Some(tt.on_step as usize),
         links: tt
@@ -364,7 +370,7 @@ pub(crate) fn step_track(p: &mut Painter, ctx: &Ctx, rect: Rect, tr: &StepTrack,
             Weight::Regular,
             ctx.muted(),
             Align::Left,
-            &format!("step {pos}"),
+            &ctx.f("image.step", &[("step", &pos)]),
         );
     }
     let steps = tr.steps.max(1);
@@ -443,9 +449,10 @@ fn research(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
         .copied()
         .unwrap_or(0);
     let t = ctx.text();
-    let body = panel(p, ctx, l.rect, "Research", "");
+    let title = ctx.t("image.research");
+    let body = panel(p, ctx, l.rect, &title, "");
     // Score next to the title.
-    let tw = p.text_width(t.body, Weight::Bold, "Research");
+    let tw = p.text_width(t.body, Weight::Bold, &title);
     icons::icon(
         p,
         ctx,
@@ -722,7 +729,7 @@ pub(crate) fn footer(
         Weight::Bold,
         ctx.ink(),
         Align::Left,
-        "Shares",
+        &ctx.t("image.shares"),
     );
     x += 12.0;
     for c in Company::ALL {
@@ -764,7 +771,7 @@ pub(crate) fn footer(
         Weight::Regular,
         ctx.muted(),
         Align::Right,
-        "markers",
+        &ctx.t("image.markers"),
     );
     for k in 0..total {
         let cx = mx + 15.0;
@@ -778,7 +785,7 @@ pub(crate) fn footer(
     }
     // Second line: track bonuses, tiles, starting token.
     let mut pieces: Vec<Piece> = Vec::new();
-    pieces.push(Piece::Text("Bonuses".into(), Weight::Bold));
+    pieces.push(Piece::Text(ctx.t("image.bonuses"), Weight::Bold));
     let mut any = false;
     for (i, b) in ctx.data.tracks.bonuses.iter().enumerate() {
         let active = s.bonus_active & (1u32 << i) != 0;
@@ -809,27 +816,28 @@ pub(crate) fn footer(
         };
         pieces.push(Piece::Chip(colour, format!("{}{kind}", b.id)));
         if pending {
-            pieces.push(Piece::Muted("next turn".into()));
+            pieces.push(Piece::Muted(ctx.t("image.next_turn")));
         }
     }
     if !any {
-        pieces.push(Piece::Muted("none".into()));
+        pieces.push(Piece::Muted(ctx.t("image.none")));
     }
     // Tiles.
     for (k, ts) in view.tiles.iter().enumerate() {
         let kind = TileKind::ALL.get(k).copied();
         let (mine, word) = match ts {
             TileState::Held { seat: h, used, .. } if *h == seat => {
-                (true, if *used { "used" } else { "ready" })
+                let word = if *used { "image.used" } else { "image.ready" };
+                (true, ctx.t(word))
             }
-            _ => (false, ""),
+            _ => (false, String::new()),
         };
         if let (true, Some(kind)) = (mine, kind) {
             let st = ctx.layout.card_style(kind.data_id());
             pieces.push(Piece::Gap(10.0));
-            pieces.push(Piece::Muted("tile".into()));
+            pieces.push(Piece::Muted(ctx.t("image.tile")));
             pieces.push(Piece::Chip(st.colour, st.short));
-            pieces.push(Piece::Muted(word.into()));
+            pieces.push(Piece::Muted(word));
         }
     }
     if let Some(tok) = s
@@ -837,7 +845,7 @@ pub(crate) fn footer(
         .and_then(|i| ctx.data.research.starting_tokens.get(i))
     {
         pieces.push(Piece::Gap(10.0));
-        pieces.push(Piece::Muted(format!("token {}", tok.id)));
+        pieces.push(Piece::Muted(ctx.f("image.token_id", &[("token", &tok.id)])));
     }
     super::missions::status_pieces(ctx, view, seat, &mut pieces);
     // Wrap onto two lines if needed.
@@ -870,7 +878,10 @@ fn hand(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             .filter_map(|i| ctx.data.research.starting_tokens.get(*i))
             .map(|tk| tk.id.as_str())
             .collect();
-        note = format!("keep one token: {}", ids.join(" or "));
+        note = ctx.f(
+            "image.keep_token",
+            &[("tokens", &ids.join(&ctx.t("image.or")))],
+        );
     } else if !own.pending_rest.is_empty() {
         note = format!("{} cards to rest", own.pending_rest.len());
     }
@@ -878,7 +889,7 @@ fn hand(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
         p,
         ctx,
         l.rect,
-        &format!("Your hand ({}) · only you see this", own.hand.len()),
+        &ctx.f("image.your_hand", &[("count", &own.hand.len())]),
         &note,
     );
     let (cw, ch) = (l.card[0], l.card[1]);

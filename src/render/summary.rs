@@ -2,7 +2,7 @@
 //! screen readers and for chats where images are off. Public information only, unless a
 //! private player summary is asked for by its owner's view.
 
-use super::board::{phase_word, task_words};
+use super::board::{phase_key, task_words};
 use super::icons::Ctx;
 use super::layout::Layout;
 use crate::data::cards::CardKind;
@@ -98,7 +98,9 @@ fn status_line(ctx: &Ctx, view: &SeatView) -> String {
         _ => format!(
             "Skymines, round {}/{rounds}, {}",
             view.round,
-            phase_word(&view.phase).to_lowercase()
+            crate::text::english()
+                .t(phase_key(&view.phase))
+                .to_lowercase()
         ),
     };
     match (&view.phase, view.active) {
@@ -134,7 +136,11 @@ fn status_line(ctx: &Ctx, view: &SeatView) -> String {
 
 /// The alt text / text-only status of the main board: public information only.
 pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView) -> String {
-    let ctx = Ctx { data, layout };
+    let ctx = Ctx {
+        data,
+        layout,
+        texts: crate::text::english(),
+    };
     let mut out = status_line(&ctx, view);
     out.push('\n');
     out.push_str("Share values:");
@@ -287,7 +293,11 @@ pub fn player_summary(
     seat: usize,
     private: bool,
 ) -> String {
-    let ctx = Ctx { data, layout };
+    let ctx = Ctx {
+        data,
+        layout,
+        texts: crate::text::english(),
+    };
     let mut out = seat_line(&ctx, view, seat);
     let shares = super::player::shares(&ctx, view, seat, private);
     out.push_str("\nShares:");
