@@ -681,3 +681,32 @@ fn the_status_board_image_is_stored_per_state_version_and_read_back() {
     assert_ne!(moved, b"stored board");
     assert_eq!(store.board_png(game, next).expect("read"), Some(moved));
 }
+
+#[test]
+fn a_button_shown_before_an_undo_is_refused_as_stale_after_it() {
+    let mut t = table("undo-stale");
+    start(&mut t, 2, "", 21);
+    let alice = local_user_id("alice");
+    let before = t.chat.pending_choices(&place(), alice);
+    t.say("alice /plan cards:carbon2 done:no");
+    let r = t.say("alice /undo");
+    assert!(public_text(&r).contains("took back"), "{r:?}");
+    // The undo restored the planning state exactly: the same question and choices…
+    let after = t.chat.pending_choices(&place(), alice);
+    let labels =
+        |c: &[skymines::chat::Choice]| c.iter().map(|c| c.label.clone()).collect::<Vec<_>>();
+    assert_eq!(labels(&after), labels(&before));
+    // …but a button from before the undo is out of date and changes nothing.
+    let r = t.say(&format!("alice /click {}", before[0].custom_id));
+    assert_eq!(r.len(), 1);
+    assert!(matches!(r[0].audience, Audience::Private(_)));
+    assert!(r[0].text.contains("out of date"), "{}", r[0].text);
+    assert_eq!(
+        labels(&t.chat.pending_choices(&place(), alice)),
+        labels(&before)
+    );
+    // Another player's plan does not outdate alice's new buttons.
+    t.say("bob /plan cards:energy2 done:no");
+    let r = t.say(&format!("alice /click {}", after[0].custom_id));
+    assert!(r.iter().all(|r| !r.text.contains("out of date")), "{r:?}");
+}

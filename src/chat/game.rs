@@ -319,7 +319,7 @@ impl Chat {
         if offered.is_empty() {
             return None;
         }
-        let version = prompt::version(state, seat);
+        let version = self.click_version(game, state, seat).ok()?;
         let pages = offered.len().div_ceil(PAGE);
         let page = page.min(pages.saturating_sub(1));
         let mut choices: Vec<Choice> = offered
@@ -358,6 +358,17 @@ impl Chat {
         Some(Reply::private(user, text).with_choices(choices))
     }
 
+    /// The version `seat`'s buttons of `game` carry now (see [`prompt::version`]).
+    pub(crate) fn click_version(
+        &self,
+        game: GameId,
+        state: &GameState,
+        seat: usize,
+    ) -> Result<u64, String> {
+        let (last, own) = self.store.log_marks(game, seat).map_err(|e| self.err(e))?;
+        Ok(prompt::version(state, seat, prompt::LogMark { last, own }))
+    }
+
     /// Every choice the user's pending question offers (all pages, in the user's language), for
     /// adapters and tests.
     pub fn pending_choices(&self, place: &crate::store::Location, user: u64) -> Vec<Choice> {
@@ -370,7 +381,9 @@ impl Chat {
         let Ok(state) = self.state(game) else {
             return Vec::new();
         };
-        let version = prompt::version(&state, seat);
+        let Ok(version) = self.click_version(game, &state, seat) else {
+            return Vec::new();
+        };
         self.speaking(self.reader_texts(user, Some(game)), || {
             prompt::offered(&self.data, &state, seat)
                 .into_iter()
@@ -423,7 +436,7 @@ impl Chat {
             .seat_of(game, req.user.id)?
             .ok_or_else(|| self.texts.t("error.not_a_player"))?;
         let state = self.state(game)?;
-        if prompt::version(&state, seat) != version {
+        if self.click_version(game, &state, seat)? != version {
             return Err(self.texts.t("error.stale"));
         }
         self.prompt(game, &state, seat, req.user.id, page)
@@ -442,7 +455,7 @@ impl Chat {
             .seat_of(game, req.user.id)?
             .ok_or_else(|| self.texts.t("error.not_a_player"))?;
         let state = self.state(game)?;
-        if prompt::version(&state, seat) != version {
+        if self.click_version(game, &state, seat)? != version {
             return Err(self.texts.t("error.stale"));
         }
         self.play(req, game, seat, &[decision])
@@ -503,7 +516,7 @@ impl Chat {
         }
         if name == "pass" && opts.get("deck").is_none() {
             // Dropping out asks for confirmation and shows the resting decks.
-            let version = prompt::version(&state, seat);
+            let version = self.click_version(game, &state, seat)?;
             let text = format!(
                 "{}\n{}",
                 self.texts.t("ask.confirm_pass"),

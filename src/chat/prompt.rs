@@ -113,9 +113,21 @@ impl ClickId {
     }
 }
 
-/// The version a click must carry: in simultaneous phases the seat's own planning state (so
-/// another player's plan does not outdate my buttons), otherwise every decision counts.
-pub(crate) fn version(state: &GameState, seat: usize) -> u64 {
+/// Where a game's log stands, for click versions. The store's log sequence numbers count
+/// every batch and every undo record, so they only grow; the engine's decision count falls
+/// back after an undo, and a button shown before the undo would match again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LogMark {
+    /// The game's last log sequence number.
+    pub last: u64,
+    /// The last sequence number of the seat's own entries (0: none yet).
+    pub own: u64,
+}
+
+/// The version a click must carry: in simultaneous phases the seat's own planning state and
+/// its own last log entry (so another player's plan does not outdate my buttons, my undo
+/// does), otherwise the game's last log entry.
+pub(crate) fn version(state: &GameState, seat: usize, log: LogMark) -> u64 {
     match state.phase {
         Phase::Setup | Phase::Planning => {
             let s = &state.seats[seat];
@@ -134,9 +146,10 @@ pub(crate) fn version(state: &GameState, seat: usize) -> u64 {
             mix(s.token.map(|t| t as u64 + 1).unwrap_or(0));
             mix(s.pending_rest.len() as u64);
             mix(state.round as u64);
+            mix(log.own);
             h % 1_000_000_007
         }
-        _ => state.decisions_applied,
+        _ => log.last,
     }
 }
 

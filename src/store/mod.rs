@@ -1520,6 +1520,22 @@ impl Store {
         })
     }
 
+    /// The last log sequence number of a game and the last one of `seat`'s own entries
+    /// (batches and undo records; 0 where there is none).
+    pub fn log_marks(&self, game: GameId, seat: usize) -> Result<(u64, u64)> {
+        self.read(|c| {
+            let (last, own) = c
+                .prepare_cached(
+                    "SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(CASE WHEN seat = ?2 THEN seq END), 0) \
+                     FROM moves WHERE game_id = ?1",
+                )?
+                .query_row(params![game, seat as i64], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+                })?;
+            Ok((from_db(last), from_db(own)))
+        })
+    }
+
     /// The ids of the games in memory (the active ones restored or created).
     pub fn live_games(&self) -> Vec<GameId> {
         let mut ids: Vec<GameId> = self
