@@ -45,6 +45,9 @@ pub struct Config {
     pub reminder_hours: f64,
     /// Play a stalled turn safely after this many hours (0 = never).
     pub deadline_hours: f64,
+    /// The host (or a channel moderator) may kick a player the game has waited on this many
+    /// hours.
+    pub kick_after_hours: f64,
     /// error, warn, info, debug or trace.
     pub log_level: String,
     /// The language of replies when neither the player nor the game chose one: en or de.
@@ -61,6 +64,7 @@ impl Default for Config {
             owners: Vec::new(),
             reminder_hours: 12.0,
             deadline_hours: 0.0,
+            kick_after_hours: 24.0,
             log_level: "info".to_string(),
             default_language: "en".to_string(),
         }
@@ -109,6 +113,7 @@ impl Config {
             reminder_after_ms: hours(self.reminder_hours.max(0.01)),
             deadline_ms: (self.deadline_hours > 0.0).then(|| hours(self.deadline_hours)),
             default_language: self.default_language.clone(),
+            kick_after_ms: hours(self.kick_after_hours.max(0.0)),
             ..crate::chat::ChatConfig::default()
         }
     }

@@ -158,7 +158,8 @@ impl Printer {
                 Audience::Dm(u) => format!("[dm {}]", self.name(u)),
                 Audience::Ping(u) => format!("[ping {}]", self.name(u)),
             };
-            for (i, line) in r.text.lines().enumerate() {
+            let text = crate::chat::time::readable_times(&r.text);
+            for (i, line) in text.lines().enumerate() {
                 if i == 0 {
                     writeln!(out, "{prefix} {line}")?;
                 } else {

@@ -110,3 +110,67 @@ pub fn for_language(code: &str) -> &'static Texts {
         _ => english(),
     }
 }
+
+/// The longest display name shown, in characters (a longer one is cut with an ellipsis).
+pub const NAME_LIMIT: usize = 24;
+
+/// A player's display name as drawn into messages and images: no control, invisible or
+/// direction-changing characters, no characters that ping or format on Discord (`@`, `` ` ``,
+/// `*`, `_`, `~`, `|`, `<`, `>`, `[`, `]`, `\`), no leading `#`, `-` or `>` that would turn a
+/// line into a heading or a list, runs of spaces folded, at most [`NAME_LIMIT`] characters
+/// (cut with "…"). The one sanitiser for names: the chat layer applies it to every request,
+/// the renderer to every name it draws.
+pub fn sanitize_name(name: &str) -> String {
+    let kept: String = name
+        .chars()
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .filter(|c| {
+            !c.is_control()
+                && !is_invisible(*c)
+                && !matches!(
+                    c,
+                    '@' | '`' | '*' | '_' | '~' | '|' | '<' | '>' | '[' | ']' | '\\'
+                )
+        })
+        .collect();
+    let folded = kept
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>();
+    let joined = folded.join(" ");
+    let trimmed = joined.trim_start_matches(['#', '-', ' ']).trim();
+    if trimmed.is_empty() {
+        return "Player".to_string();
+    }
+    if trimmed.chars().count() <= NAME_LIMIT {
+        return trimmed.to_string();
+    }
+    let cut: String = trimmed.chars().take(NAME_LIMIT - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+/// Zero-width, joiner, direction and other format characters (Unicode Cf) that hide text or
+/// reorder it.
+fn is_invisible(c: char) -> bool {
+    matches!(c as u32,
+        0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180E
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0xE0000..=0xE007F)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_cut_and_cleaned() {
+        assert_eq!(sanitize_name("  alice  "), "alice");
+        assert_eq!(sanitize_name("@everyone"), "everyone");
+        assert_eq!(sanitize_name("# big\n**bold**"), "big bold");
+        assert_eq!(sanitize_name("a\u{202E}b\u{200B}c"), "abc");
+        assert_eq!(sanitize_name("\u{200B}"), "Player");
+        let long = sanitize_name(&"x".repeat(100));
+        assert_eq!(long.chars().count(), NAME_LIMIT);
+        assert!(long.ends_with('…'));
+    }
+}

@@ -25,9 +25,10 @@ impl ClickId {
     pub(crate) fn game(&self) -> Option<GameId> {
         match self {
             ClickId::Lobby(_) | ClickId::Level { .. } => None,
-            ClickId::Open { game } | ClickId::Decide { game, .. } | ClickId::Page { game, .. } => {
-                Some(*game)
-            }
+            ClickId::Open { game }
+            | ClickId::Leave { game }
+            | ClickId::Decide { game, .. }
+            | ClickId::Page { game, .. } => Some(*game),
         }
     }
 }

@@ -242,7 +242,7 @@ impl Chat {
             players: lobby
                 .players
                 .iter()
-                .map(|(id, name)| (*id, super::lobby::sanitize_name(name)))
+                .map(|(id, name)| (*id, crate::text::sanitize_name(name)))
                 .collect(),
             easier: setup.easier,
             linked_slots: lobby.options.linked_slots,

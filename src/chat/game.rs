@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 /// The reminder kinds kept in the store.
 const REMIND: &str = "remind";
-const DEADLINE: &str = "deadline";
+pub(crate) const DEADLINE: &str = "deadline";
 
 impl Chat {
     fn err(&self, e: impl std::fmt::Display) -> String {
@@ -22,7 +22,7 @@ impl Chat {
 
     /// The game of the request's channel (or, in a DM, the user's game named by `game` or the
     /// only one waiting on them), with the user's seat if they play in it.
-    fn find_game(
+    pub(crate) fn find_game(
         &self,
         req: &Request,
         opts: Option<&Options>,
@@ -56,7 +56,7 @@ impl Chat {
             .map(|s| s.seat))
     }
 
-    fn user_of(&self, game: GameId, seat: usize) -> Option<(u64, Notify)> {
+    pub(crate) fn user_of(&self, game: GameId, seat: usize) -> Option<(u64, Notify)> {
         self.store
             .seats(game)
             .ok()?
@@ -83,7 +83,7 @@ impl Chat {
             .collect()
     }
 
-    fn state(&self, game: GameId) -> Result<Arc<GameState>, String> {
+    pub(crate) fn state(&self, game: GameId) -> Result<Arc<GameState>, String> {
         self.store.state(game).map_err(|e| self.err(e))
     }
 
@@ -95,18 +95,21 @@ impl Chat {
         seat: usize,
         decisions: &[Decision],
     ) -> Result<Vec<Reply>, String> {
+        self.refuse_if_paused(game)?;
         let before = self.state(game)?;
         let outcome = self
             .store
             .apply_with(game, seat, decisions, |_, _| MoveEffects::default())
             .map_err(|e| self.err(e))?;
-        Ok(self.after_move(
+        let mut replies = self.after_move(
             game,
             &outcome.state,
             &outcome.events,
             Some((seat, req.user.id)),
             Some(&before),
-        ))
+        );
+        replies.extend(self.play_vacant(game));
+        Ok(replies)
     }
 
     /// Replies after a move (or the start, `before` None): public events, private events, the
@@ -146,7 +149,7 @@ impl Chat {
         let waiting_before = before.map(engine::waiting_on).unwrap_or_default();
         let same_phase = before.is_some_and(|b| b.phase == state.phase && b.round == state.round);
         if !same_phase || waiting != waiting_before {
-            self.schedule_reminders(game, &waiting);
+            self.schedule_reminders(game, &waiting, !same_phase);
         }
         let mut status = self.status_reply(game, state);
         status.status_of = Some(game);
@@ -210,7 +213,11 @@ impl Chat {
     pub(crate) fn status_reply(&self, game: GameId, state: &GameState) -> Reply {
         self.speaking(self.game_texts(game), || {
             let view = engine::view(&self.data, state, None);
-            let text = self.status_text(&view, super::lobby::is_user_seed(state.options.seed));
+            let mut text = self.status_text(&view, super::lobby::is_user_seed(state.options.seed));
+            for note in self.status_notes(game) {
+                text.push('\n');
+                text.push_str(&note);
+            }
             let image = self.board_image(game, state);
             Reply::public(text).with_image(image)
         })
@@ -496,6 +503,7 @@ impl Chat {
     ) -> Result<Vec<Reply>, String> {
         let (game, seat) = self.find_game(req, Some(opts))?;
         let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        self.refuse_if_paused(game)?;
         let state = self.state(game)?;
         let phase_ok = match name {
             "plan" => state.phase == Phase::Planning,
@@ -668,8 +676,10 @@ impl Chat {
     }
 
     /// `/skymines settings`: where private prompts go (`notify:`, per seat), the user's own
-    /// language (`language:`, every game) and the channel game's public language
-    /// (`game_language:`, host or moderator). Every option is checked before any is changed.
+    /// language (`language:`, every game), the channel game's public language
+    /// (`game_language:`, host or moderator), and the user's away time, time zone and quiet
+    /// hours (`away:`, `timezone:`, `quiet:`, every game). Every option is checked before any
+    /// is changed.
     pub(crate) fn settings(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
         let language = self.language_option(opts, "language")?;
         let game_language = self.language_option(opts, "game_language")?;
@@ -691,8 +701,14 @@ impl Chat {
             Err(e) if notify.is_some() => return Err(e),
             _ => None,
         };
+        let personal = self.personal_settings(req, opts)?;
         if let Some(code) = game_language {
             self.set_channel_language(req, code)?;
+        }
+        if let Some(personal) = &personal {
+            self.store
+                .set_user_settings(req.user.id, personal)
+                .map_err(|e| self.err(e))?;
         }
         if let (Some(notify), Some((game, seat))) = (notify, seat) {
             self.store
@@ -730,6 +746,11 @@ impl Chat {
                     &[("language", &channel.t("settings.language_name"))],
                 ));
             }
+            let personal = self
+                .store
+                .user_settings(req.user.id)
+                .map_err(|e| self.err(e))?;
+            lines.push(self.personal_settings_text(&personal));
             Ok(vec![Reply::private(req.user.id, lines.join("\n"))])
         })
     }
@@ -780,6 +801,7 @@ impl Chat {
     pub(crate) fn undo(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let (game, seat) = self.find_game(req, None)?;
         let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        self.refuse_if_paused(game)?;
         let last = self.store.last_entry(game).map_err(|e| self.err(e))?;
         let Some(LogEntry::Batch { seat: s, seq, .. }) = last else {
             return Err(self.texts.t("error.undo_nothing"));
@@ -848,16 +870,37 @@ impl Chat {
         Reply::private(req.user.id, text)
     }
 
-    /// Keeps one reminder per seat the game waits on.
-    fn schedule_reminders(&self, game: GameId, waiting: &[usize]) {
+    /// Keeps one reminder (and deadline) per seat the game waits on, counted from when it
+    /// started waiting on that seat: a seat still waited on keeps its times unless `fresh`
+    /// (a new phase or round, a resume), a seat no longer waited on loses them. A reminder
+    /// waits for its user's away time and quiet hours; a deadline does not.
+    pub(crate) fn schedule_reminders(&self, game: GameId, waiting: &[usize], fresh: bool) {
         let now = self.clock.now_ms();
-        let _ = self.store.clear_reminders(game, None);
-        for seat in waiting {
-            let _ =
-                self.store
-                    .set_reminder(game, *seat, REMIND, now + self.config.reminder_after_ms);
+        let Ok(seats) = self.store.seats(game) else {
+            return;
+        };
+        for s in seats {
+            let waited = waiting.contains(&s.seat);
+            if !waited {
+                if s.waiting_since.is_some() {
+                    let _ = self.store.set_waiting_since(game, s.seat, None);
+                }
+                let _ = self.store.clear_reminders(game, Some(s.seat));
+                continue;
+            }
+            if s.waiting_since.is_some() && !fresh {
+                continue;
+            }
+            let _ = self.store.set_waiting_since(game, s.seat, Some(now));
+            let remind_at = now + self.config.reminder_after_ms;
+            let remind_at = match s.owner {
+                SeatOwner::Discord(user) => self.reminder_time(user, remind_at),
+                _ => remind_at,
+            };
+            let _ = self.store.clear_reminders(game, Some(s.seat));
+            let _ = self.store.set_reminder(game, s.seat, REMIND, remind_at);
             if let Some(d) = self.config.deadline_ms {
-                let _ = self.store.set_reminder(game, *seat, DEADLINE, now + d);
+                let _ = self.store.set_reminder(game, s.seat, DEADLINE, now + d);
             }
         }
     }
@@ -882,16 +925,24 @@ impl Chat {
                 continue;
             }
             let Some((user, _)) = self.user_of(r.game, r.seat) else {
+                // A vacant seat is the bot's to play (normally at once; this catches up).
+                replies.extend(self.play_vacant(r.game));
                 continue;
             };
             if r.kind == DEADLINE {
-                replies.extend(self.play_safely(r.game, &state, r.seat));
+                replies.extend(self.play_safely(r.game, &state, r.seat, "deadline.played"));
+                replies.extend(self.play_vacant(r.game));
+            } else if self.reminder_time(user, now) > now {
+                // Away or quiet hours: the reminder waits until they are over.
+                let _ =
+                    self.store
+                        .set_reminder(r.game, r.seat, REMIND, self.reminder_time(user, now));
             } else {
                 let _ = self.store.set_reminder(
                     r.game,
                     r.seat,
                     REMIND,
-                    now + self.config.reminder_after_ms,
+                    self.reminder_time(user, now + self.config.reminder_after_ms),
                 );
                 let public_texts = self.game_texts(r.game);
                 let mut ping = Reply::new(
@@ -908,9 +959,16 @@ impl Chat {
         replies
     }
 
-    /// A stalled seat's turn, played by the bot: finish planning as is, or drop out (the safe
-    /// default), taking the simplest legal choice for anything asked along the way.
-    fn play_safely(&self, game: GameId, state: &GameState, seat: usize) -> Vec<Reply> {
+    /// A stalled (or vacant) seat's turn, played by the bot: finish planning as is, or drop
+    /// out (the safe default), taking the simplest legal choice for anything asked along the
+    /// way; announced publicly with the message `announce` (its `{name}`: the seat).
+    pub(crate) fn play_safely(
+        &self,
+        game: GameId,
+        state: &GameState,
+        seat: usize,
+        announce: &str,
+    ) -> Vec<Reply> {
         let mut scratch = state.clone();
         let mut decisions = Vec::new();
         while engine::waiting_on(&scratch).contains(&seat) && decisions.len() < 64 {
@@ -943,7 +1001,7 @@ impl Chat {
         };
         let mut replies = vec![Reply::public(
             self.game_texts(game)
-                .f("deadline.played", &[("name", &state.seats[seat].name)]),
+                .f(announce, &[("name", &state.seats[seat].name)]),
         )];
         replies.extend(self.after_move(game, &outcome.state, &outcome.events, None, Some(state)));
         replies

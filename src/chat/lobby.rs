@@ -383,7 +383,7 @@ pub(crate) fn new_seats(players: &[(u64, String)]) -> Vec<NewSeat> {
         .iter()
         .map(|(id, name)| NewSeat {
             owner: SeatOwner::Discord(*id),
-            name: sanitize_name(name),
+            name: crate::text::sanitize_name(name),
             notify: Notify::Ephemeral,
         })
         .collect()
@@ -391,19 +391,4 @@ pub(crate) fn new_seats(players: &[(u64, String)]) -> Vec<NewSeat> {
 
 fn yes_no(b: bool) -> String {
     if b { "yes" } else { "no" }.to_string()
-}
-
-/// Names drawn into messages and images: trimmed, at most 24 characters, no control or
-/// formatting characters that would ping or break layout.
-pub(crate) fn sanitize_name(name: &str) -> String {
-    let clean: String = name
-        .chars()
-        .filter(|c| !c.is_control() && !matches!(c, '@' | '`' | '*' | '_' | '~' | '|' | '<' | '>'))
-        .collect();
-    let trimmed: String = clean.trim().chars().take(24).collect();
-    if trimmed.is_empty() {
-        "Player".to_string()
-    } else {
-        trimmed
-    }
 }

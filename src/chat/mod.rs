@@ -14,6 +14,8 @@ mod game;
 mod language;
 mod lobby;
 mod prompt;
+mod seats;
+pub mod time;
 mod weeks;
 
 use crate::data::GameData;
@@ -182,6 +184,8 @@ pub struct ChatConfig {
     pub rate_window_ms: i64,
     /// The language of replies nobody chose one for (`en`, `de`).
     pub default_language: String,
+    /// The host (or a moderator) may kick a player the game has waited on this long.
+    pub kick_after_ms: i64,
 }
 
 impl Default for ChatConfig {
@@ -194,6 +198,7 @@ impl Default for ChatConfig {
             rate_limit: 12,
             rate_window_ms: 10_000,
             default_language: "en".to_string(),
+            kick_after_ms: 24 * 3600 * 1000,
         }
     }
 }
@@ -238,6 +243,10 @@ impl Chat {
     /// Handles one request; never panics on user input, always answers something. Replies
     /// are written in the requester's language unless they speak to others (see `language`).
     pub fn handle(&self, req: &Request) -> Vec<Reply> {
+        // Display names reach messages and images only through the one sanitiser.
+        let mut clean = req.clone();
+        clean.user.name = crate::text::sanitize_name(&req.user.name);
+        let req = &clean;
         self.speaking(self.requester_texts(req), || self.handle_in_language(req))
     }
 
@@ -268,8 +277,11 @@ impl Chat {
         let opts = commands::Options::new(options);
         match name {
             "skymines new" => self.lobby_new(req, &opts),
-            "skymines join" => self.lobby_join(req),
-            "skymines leave" => self.lobby_leave(req),
+            "skymines join" => self.join(req),
+            "skymines leave" => self.leave(req),
+            "skymines kick" => self.kick(req, &opts),
+            "skymines pause" => self.pause(req),
+            "skymines resume" => self.resume(req),
             "skymines start" => self.lobby_start(req),
             "skymines abort" => self.abort(req),
             "skymines status" => self.status(req),
@@ -298,6 +310,7 @@ impl Chat {
 
     fn click(&self, req: &Request, custom_id: &str) -> Result<Vec<Reply>, String> {
         match prompt::ClickId::parse(custom_id) {
+            Some(prompt::ClickId::Leave { game }) => self.leave_confirmed(req, game),
             Some(prompt::ClickId::Lobby(action)) => match action.as_str() {
                 "join" => self.lobby_join(req),
                 "start" => self.lobby_start(req),

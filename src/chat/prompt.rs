@@ -18,6 +18,10 @@ pub(crate) enum ClickId {
     Open {
         game: GameId,
     },
+    /// Confirm leaving the running `game` (its seat falls vacant).
+    Leave {
+        game: GameId,
+    },
     Decide {
         game: GameId,
         version: u64,
@@ -41,6 +45,7 @@ impl ClickId {
         match self {
             ClickId::Lobby(a) => format!("l:{a}"),
             ClickId::Open { game } => format!("o:{game}"),
+            ClickId::Leave { game } => format!("v:{game}"),
             ClickId::Decide {
                 game,
                 version,
@@ -74,6 +79,9 @@ impl ClickId {
         match kind {
             "l" => Some(ClickId::Lobby(rest.to_string())),
             "o" => Some(ClickId::Open {
+                game: rest.parse().ok()?,
+            }),
+            "v" => Some(ClickId::Leave {
                 game: rest.parse().ok()?,
             }),
             "d" => {

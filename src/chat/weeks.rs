@@ -4,7 +4,6 @@
 use super::commands::Options;
 use super::{Chat, Image, Reply, Request};
 use crate::engine::{self, Phase};
-use crate::store::SeatOwner;
 
 impl Chat {
     /// Every game the user sits in, with round, phase and whether it waits on them.
@@ -60,20 +59,7 @@ impl Chat {
         let Some(who) = opts.get("player") else {
             return Ok(vec![self.status_reply(game, &state)]);
         };
-        let wanted = who
-            .trim_start_matches("<@")
-            .trim_end_matches('>')
-            .trim_start_matches('@');
-        let seats = self.store.seats(game).map_err(|e| e.to_string())?;
-        let seat = seats
-            .iter()
-            .find(|s| {
-                s.name.eq_ignore_ascii_case(wanted)
-                    || matches!(s.owner, SeatOwner::Discord(id) if id.to_string() == wanted)
-                    || (s.owner == SeatOwner::Luna && wanted.eq_ignore_ascii_case("luna"))
-            })
-            .map(|s| s.seat)
-            .ok_or_else(|| self.texts.f("error.no_such_player", &[("name", &wanted)]))?;
+        let seat = self.seat_named(game, who)?;
         let view = engine::view(&self.data, &state, None);
         let p = &view.seats[seat];
         let text = public_texts.f(

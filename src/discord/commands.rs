@@ -58,7 +58,10 @@ async fn complete(ctx: Ctx<'_>, partial: &str) -> Vec<AutocompleteChoice> {
         "sk_export",
         "sk_help",
         "sk_settings",
-        "sk_campaign"
+        "sk_campaign",
+        "sk_kick",
+        "sk_pause",
+        "sk_resume"
     ),
     subcommand_required
 )]
@@ -121,7 +124,7 @@ async fn sk_join(ctx: Ctx<'_>) -> Result<(), Error> {
     interact::command(ctx, "skymines join", Vec::new()).await
 }
 
-/// Leave the game being gathered (the host closes it).
+/// Leave this channel's game (the host closes a lobby; a running game asks to confirm).
 #[poise::command(slash_command, rename = "leave")]
 async fn sk_leave(ctx: Ctx<'_>) -> Result<(), Error> {
     interact::command(ctx, "skymines leave", Vec::new()).await
@@ -189,7 +192,7 @@ async fn sk_help(
     interact::command(ctx, "skymines help", options([("topic", topic)])).await
 }
 
-/// Your settings: where private prompts go, your language, the game's language.
+/// Your settings: private prompts, language, away time, time zone, quiet hours.
 #[poise::command(slash_command, rename = "settings")]
 async fn sk_settings(
     ctx: Ctx<'_>,
@@ -202,6 +205,12 @@ async fn sk_settings(
     #[description = "This game's public language (host): en or de"]
     #[autocomplete = "complete"]
     game_language: Option<String>,
+    #[description = "Away until: a duration (3d, 12h), a date (2026-12-24), or off"] away: Option<
+        String,
+    >,
+    #[description = "Your UTC offset, e.g. +01:00 or UTC-5"] timezone: Option<String>,
+    #[description = "Quiet hours without reminders, local from-to, e.g. 22-08, or off"]
+    quiet: Option<String>,
     #[description = "In a DM: which game"]
     #[autocomplete = "complete"]
     game: Option<String>,
@@ -210,6 +219,9 @@ async fn sk_settings(
         ("notify", notify),
         ("language", language),
         ("game_language", game_language),
+        ("away", away),
+        ("timezone", timezone),
+        ("quiet", quiet),
         ("game", game),
     ]);
     interact::command(ctx, "skymines settings", opts).await
@@ -266,6 +278,28 @@ async fn campaign_next(
 ) -> Result<(), Error> {
     let opts = options([("end_loop", end_loop.map(yes_no))]);
     interact::command(ctx, "skymines campaign next", opts).await
+}
+
+/// Free the seat of an inactive player (host or moderator).
+#[poise::command(slash_command, rename = "kick")]
+async fn sk_kick(
+    ctx: Ctx<'_>,
+    #[description = "The inactive player"] player: serenity::all::User,
+) -> Result<(), Error> {
+    let opts = options([("player", Some(player.id.get().to_string()))]);
+    interact::command(ctx, "skymines kick", opts).await
+}
+
+/// Pause the game: no reminders, deadlines or moves (host or moderator).
+#[poise::command(slash_command, rename = "pause")]
+async fn sk_pause(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines pause", Vec::new()).await
+}
+
+/// Resume a paused game (host or moderator).
+#[poise::command(slash_command, rename = "resume")]
+async fn sk_resume(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines resume", Vec::new()).await
 }
 
 /// Your hand and your private board (only you see it).

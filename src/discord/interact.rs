@@ -20,8 +20,9 @@ use std::sync::Arc;
 /// Commands whose answer is the requester's own business (deferred ephemerally).
 fn is_private(name: &str, options: &BTreeMap<String, String>) -> bool {
     match name {
-        "skymines new" | "skymines join" | "skymines leave" | "skymines start"
-        | "skymines abort" | "skymines status" | "skymines scores" => false,
+        "skymines new" | "skymines join" | "skymines start" | "skymines abort"
+        | "skymines status" | "skymines scores" | "skymines kick" | "skymines pause"
+        | "skymines resume" => false,
         "skymines log" => {
             options.contains_key("since")
                 || options.get("since_my_turn").is_some_and(|v| v == "yes")

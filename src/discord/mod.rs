@@ -225,13 +225,46 @@ fn start_timer(shared: &Arc<Shared>, every: Duration) {
 }
 
 async fn on_event(event: &FullEvent, data: &Data) -> Result<(), Error> {
-    if let FullEvent::InteractionCreate {
-        interaction: Interaction::Component(click),
-    } = event
-    {
-        interact::component(data, click).await;
+    match event {
+        FullEvent::InteractionCreate {
+            interaction: Interaction::Component(click),
+        } => interact::component(data, click).await,
+        // A deleted channel or thread, or a server the bot was removed from (not one that is
+        // merely unavailable during an outage): its games are archived, never lost.
+        FullEvent::ChannelDelete { channel, .. } => {
+            archive(data, Gone::Channel(channel.id.get())).await
+        }
+        FullEvent::ThreadDelete { thread, .. } => {
+            archive(data, Gone::Channel(thread.id.get())).await
+        }
+        FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
+            archive(data, Gone::Guild(incomplete.id.get())).await
+        }
+        _ => {}
     }
     Ok(())
+}
+
+/// What disappeared from Discord.
+#[derive(Debug, Clone, Copy)]
+enum Gone {
+    Channel(u64),
+    Guild(u64),
+}
+
+/// Archives the games of a vanished channel or server (on the blocking pool: the store is
+/// synchronous).
+async fn archive(data: &Data, gone: Gone) {
+    let chat = data.chat.clone();
+    let archived = tokio::task::spawn_blocking(move || match gone {
+        Gone::Channel(c) => chat.channel_gone(c),
+        Gone::Guild(g) => chat.guild_gone(g),
+    })
+    .await
+    .unwrap_or_default();
+    if !archived.is_empty() {
+        tracing::info!(?gone, games = ?archived, "games archived");
+    }
 }
 
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
@@ -375,6 +408,7 @@ mod tests {
             "owners",
             "reminder_hours",
             "deadline_hours",
+            "kick_after_hours",
             "log_level",
         ] {
             assert!(text.contains(key), "{key} is documented");

@@ -136,7 +136,7 @@ fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
                     .as_ref()
                     .map(|t| task_words(ctx, t))
                     .unwrap_or_default();
-                let name = &seat.name;
+                let name = &crate::text::sanitize_name(&seat.name);
                 let name_w = p.text_width(t.label, Weight::Bold, name).min(260.0);
                 let what_w = p.text_width(t.body, Weight::Regular, &what);
                 let total = 22.0 + 30.0 + name_w + 12.0 + what_w;
@@ -263,7 +263,7 @@ fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             Weight::Bold,
             fg,
             Align::Left,
-            &seat.name,
+            &crate::text::sanitize_name(&seat.name),
             (rx - name_x - 4.0).max(10.0),
         );
     }

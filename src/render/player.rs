@@ -115,7 +115,7 @@ pub(crate) fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s
         Weight::Bold,
         Colour::WHITE,
         Align::Left,
-        &s.name,
+        &crate::text::sanitize_name(&s.name),
         (rx - name_x - 120.0).max(60.0),
     );
     if let SeatKind::Luna { level } = s.kind {

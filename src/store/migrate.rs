@@ -41,6 +41,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0003_languages.sql",
         sql: include_str!("../../migrations/0003_languages.sql"),
     },
+    Migration {
+        version: 4,
+        name: "0004_seats.sql",
+        sql: include_str!("../../migrations/0004_seats.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").
@@ -139,6 +144,22 @@ pub fn migrate_to(
     if from >= target {
         return Ok(MigrationReport { from, to: from });
     }
+    // A migration may rebuild a table (SQLite cannot change a constraint in place); that needs
+    // foreign keys off, which only takes effect outside a transaction. They are checked before
+    // the commit and switched back on afterwards.
+    let foreign_keys: i64 = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0))?;
+    conn.pragma_update(None, "foreign_keys", "OFF")?;
+    let result = run_migrations(conn, path, migrations, target);
+    conn.pragma_update(None, "foreign_keys", foreign_keys)?;
+    result
+}
+
+fn run_migrations(
+    conn: &mut Connection,
+    path: &Path,
+    migrations: &[Migration],
+    target: u32,
+) -> Result<MigrationReport> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     // Read again under the write lock: another process may have migrated meanwhile.
     let from = check(&tx, path, migrations)?;
@@ -157,6 +178,16 @@ pub fn migrate_to(
         })?;
         tx.pragma_update(None, "user_version", m.version)?;
         at = m.version;
+    }
+    let dangling: i64 = tx.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+        r.get(0)
+    })?;
+    if dangling > 0 {
+        return Err(StoreError::Migration {
+            name: format!("up to version {at}"),
+            at: from,
+            message: format!("{dangling} row(s) would refer to missing rows"),
+        });
     }
     tx.commit()?;
     Ok(MigrationReport { from, to: at })

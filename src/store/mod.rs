@@ -58,6 +58,7 @@ mod languages;
 pub mod migrate;
 mod outbox;
 pub mod replay;
+mod seats;
 pub mod torture;
 
 pub use campaigns::{CampaignId, CampaignRecord, CampaignStatus, ChapterRecord, ChapterWrite};
@@ -66,6 +67,7 @@ pub use error::{Result, StoreError};
 pub use export::GameExport;
 pub use hub::GameHub;
 pub use outbox::{Outbound, Reminder};
+pub use seats::{ArchiveReason, UserSettings};
 
 use crate::data::GameData;
 use crate::engine::{self, Decision, Event, GameOptions, GameState, Phase, ENGINE_VERSION};
@@ -98,6 +100,8 @@ pub enum SeatOwner {
     Local,
     /// The automa.
     Luna,
+    /// Its player left or was kicked: the bot plays it safely until someone joins it.
+    Vacant,
 }
 
 /// How a seat wants private messages pushed (DECISIONS B1).
@@ -145,6 +149,9 @@ pub enum GameStatus {
     Abandoned,
     /// Set aside at start-up: the stored state disagrees with its log (see the report).
     Damaged,
+    /// Its channel was deleted or the bot left its server: kept whole and exportable, no longer
+    /// played.
+    Archived,
 }
 
 impl GameStatus {
@@ -154,6 +161,7 @@ impl GameStatus {
             GameStatus::Finished => "finished",
             GameStatus::Abandoned => "abandoned",
             GameStatus::Damaged => "damaged",
+            GameStatus::Archived => "archived",
         }
     }
 
@@ -163,6 +171,7 @@ impl GameStatus {
             GameStatus::Finished,
             GameStatus::Abandoned,
             GameStatus::Damaged,
+            GameStatus::Archived,
         ]
         .into_iter()
         .find(|g| g.as_str() == s)
@@ -203,6 +212,8 @@ pub struct SeatRecord {
     pub name: String,
     pub colour: usize,
     pub notify: Notify,
+    /// Since when the game waits on this seat (Unix ms, the chat layer's clock).
+    pub waiting_since: Option<i64>,
 }
 
 /// One entry of a game's append-only log.
@@ -1254,6 +1265,7 @@ impl Store {
                 SeatOwner::Discord(u) => ("discord", Some(to_db(u))),
                 SeatOwner::Local => ("local", None),
                 SeatOwner::Luna => ("luna", None),
+                SeatOwner::Vacant => ("vacant", None),
             };
             tx.prepare_cached(
                 "INSERT INTO seats (game_id, seat, kind, user_id, name, colour, notify) \
@@ -1565,7 +1577,8 @@ impl Store {
     pub fn seats(&self, game: GameId) -> Result<Vec<SeatRecord>> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
-                "SELECT seat, kind, user_id, name, colour, notify FROM seats WHERE game_id = ?1 ORDER BY seat",
+                "SELECT seat, kind, user_id, name, colour, notify, waiting_since FROM seats \
+                 WHERE game_id = ?1 ORDER BY seat",
             )?;
             let rows = stmt.query_map([game], |r| {
                 Ok((
@@ -1575,14 +1588,16 @@ impl Store {
                     r.get::<_, String>(3)?,
                     r.get::<_, i64>(4)?,
                     r.get::<_, String>(5)?,
+                    r.get::<_, Option<i64>>(6)?,
                 ))
             })?;
             let mut out = Vec::new();
             for row in rows {
-                let (seat, kind, user, name, colour, notify) = row?;
+                let (seat, kind, user, name, colour, notify, waiting_since) = row?;
                 let owner = match (kind.as_str(), user) {
                     ("discord", Some(u)) => SeatOwner::Discord(from_db(u)),
                     ("local", _) => SeatOwner::Local,
+                    ("vacant", _) => SeatOwner::Vacant,
                     _ => SeatOwner::Luna,
                 };
                 out.push(SeatRecord {
@@ -1595,6 +1610,7 @@ impl Store {
                     } else {
                         Notify::Ephemeral
                     },
+                    waiting_since,
                 });
             }
             Ok(out)

@@ -100,13 +100,14 @@ impl Store {
         })
     }
 
-    /// Reminders due at or before `now` (Unix ms, the caller's clock), of active games only.
+    /// Reminders due at or before `now` (Unix ms, the caller's clock), of active games that are
+    /// not paused.
     pub fn due_reminders(&self, now: i64) -> Result<Vec<Reminder>> {
         self.read(|c| {
             let mut stmt = c.prepare_cached(
                 "SELECT r.game_id, r.seat, r.kind, r.due_at FROM reminders r \
                  JOIN games g ON g.id = r.game_id \
-                 WHERE r.due_at <= ?1 AND g.status = 'active' ORDER BY r.due_at, r.game_id, r.seat",
+                 WHERE r.due_at <= ?1 AND g.status = 'active' AND g.paused_at IS NULL ORDER BY r.due_at, r.game_id, r.seat",
             )?;
             let rows = stmt.query_map([now], |r| {
                 Ok(Reminder {

@@ -1,0 +1,442 @@
+//! Living with a game over days: leaving a running game (the seat falls vacant), kicking an
+//! inactive player, taking a vacant seat over, the bot playing vacant seats safely so the game
+//! never stalls, pausing and resuming, personal settings (away until, time zone, quiet hours)
+//! that delay reminders, and archiving games whose channel or server is gone.
+//!
+//! Who is the host: whoever sits in seat 0 (as for `/skymines abort`); a player who takes seat
+//! 0 over becomes the host. Channel moderators and the bot's owners may do what the host may.
+
+use super::commands::Options;
+use super::prompt::ClickId;
+use super::time;
+use super::{Audience, Chat, Choice, Reply, Request};
+use crate::engine;
+use crate::store::{GameId, SeatOwner, UserSettings};
+
+/// At most this many vacant-seat turns in a row (a game of vacant seats ends well before).
+const VACANT_TURNS_MAX: usize = 2_000;
+
+impl Chat {
+    /// Whether the user hosts the game (sits in seat 0) or may act for the host.
+    fn may_manage(&self, req: &Request, game: GameId) -> Result<bool, String> {
+        Ok(req.user.moderator || req.user.owner || self.seat_of(game, req.user.id)? == Some(0))
+    }
+
+    /// Refuses turn actions while the game is paused.
+    pub(crate) fn refuse_if_paused(&self, game: GameId) -> Result<(), String> {
+        match self.store.paused_at(game) {
+            Ok(Some(_)) => Err(self.texts.t("error.paused")),
+            _ => Ok(()),
+        }
+    }
+
+    /// `/skymines leave`: leaves the lobby, or asks to confirm leaving the running game.
+    pub(crate) fn leave(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let in_lobby = self
+            .lobbies
+            .lock()
+            .map(|l| l.contains_key(&req.place.channel))
+            .unwrap_or(false);
+        if in_lobby || req.in_dm {
+            return self.lobby_leave(req);
+        }
+        let Some(game) = self
+            .store
+            .game_in_channel(req.place.channel)
+            .map_err(|e| e.to_string())?
+        else {
+            return self.lobby_leave(req);
+        };
+        if self.seat_of(game, req.user.id)?.is_none() {
+            return Err(self.texts.t("error.not_a_player"));
+        }
+        let confirm = Choice {
+            custom_id: ClickId::Leave { game }.encode(),
+            label: self.texts.t("button.confirm_leave"),
+        };
+        Ok(vec![Reply::private(
+            req.user.id,
+            self.texts.t("ask.confirm_leave"),
+        )
+        .with_choices(vec![confirm])])
+    }
+
+    /// The confirmation button of `/skymines leave`: the seat falls vacant.
+    pub(crate) fn leave_confirmed(
+        &self,
+        req: &Request,
+        game: GameId,
+    ) -> Result<Vec<Reply>, String> {
+        let seat = self
+            .seat_of(game, req.user.id)?
+            .ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        self.store
+            .vacate_seat(game, seat)
+            .map_err(|e| e.to_string())?;
+        let mut replies = vec![Reply::public(self.game_texts(game).f(
+            "seat.left",
+            &[("name", &req.user.name), ("seat", &(seat + 1))],
+        ))];
+        replies.extend(self.after_vacancy(game));
+        Ok(replies)
+    }
+
+    /// `/skymines kick player:@x`: the host or a moderator frees the seat of a player the game
+    /// has waited on for at least `kick_after_ms`.
+    pub(crate) fn kick(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
+        let (game, _) = self.find_game(req, Some(opts))?;
+        let wanted = opts
+            .get("player")
+            .ok_or_else(|| self.texts.t("error.kick_who"))?;
+        if !self.may_manage(req, game)? {
+            return Err(self.texts.t("error.host_only"));
+        }
+        let seat = self.seat_named(game, wanted)?;
+        let seats = self.store.seats(game).map_err(|e| e.to_string())?;
+        let record = seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .ok_or_else(|| self.texts.t("error.internal"))?;
+        let SeatOwner::Discord(kicked) = record.owner else {
+            return Err(self
+                .texts
+                .f("error.kick_not_human", &[("name", &record.name)]));
+        };
+        if kicked == req.user.id {
+            return Err(self.texts.t("error.kick_self"));
+        }
+        let state = self.state(game)?;
+        let now = self.clock.now_ms();
+        let since = record
+            .waiting_since
+            .filter(|_| engine::waiting_on(&state).contains(&seat));
+        match since {
+            Some(since) if now - since >= self.config.kick_after_ms => {}
+            Some(since) => {
+                return Err(self.texts.f(
+                    "error.kick_active",
+                    &[
+                        ("name", &record.name),
+                        ("when", &time::marker(since + self.config.kick_after_ms)),
+                    ],
+                ))
+            }
+            None => {
+                return Err(self
+                    .texts
+                    .f("error.kick_not_waited", &[("name", &record.name)]))
+            }
+        }
+        self.store
+            .vacate_seat(game, seat)
+            .map_err(|e| e.to_string())?;
+        let mut replies = vec![
+            Reply::public(self.game_texts(game).f(
+                "seat.kicked",
+                &[
+                    ("name", &record.name),
+                    ("by", &req.user.name),
+                    ("seat", &(seat + 1)),
+                    ("since", &time::marker(since.unwrap_or(now))),
+                ],
+            )),
+            Reply::new(
+                Audience::Dm(kicked),
+                self.reader_texts(kicked, Some(game))
+                    .f("seat.kicked_dm", &[("game", &game)]),
+            ),
+        ];
+        replies.extend(self.after_vacancy(game));
+        Ok(replies)
+    }
+
+    /// After a seat fell vacant: the new status, and the bot plays the seat if it is waited on.
+    fn after_vacancy(&self, game: GameId) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        if let Ok(state) = self.state(game) {
+            let mut status = self.status_reply(game, &state);
+            status.status_of = Some(game);
+            replies.push(status);
+        }
+        replies.extend(self.play_vacant(game));
+        replies
+    }
+
+    /// The seat of a player named by mention (`<@id>`), id, name, or `luna`.
+    pub(crate) fn seat_named(&self, game: GameId, who: &str) -> Result<usize, String> {
+        let wanted = who
+            .trim()
+            .trim_start_matches("<@")
+            .trim_start_matches('!')
+            .trim_end_matches('>')
+            .trim_start_matches('@');
+        let seats = self.store.seats(game).map_err(|e| e.to_string())?;
+        seats
+            .iter()
+            .find(|s| {
+                s.name.eq_ignore_ascii_case(wanted)
+                    || matches!(s.owner, SeatOwner::Discord(id) if id.to_string() == wanted)
+                    || (s.owner == SeatOwner::Luna && wanted.eq_ignore_ascii_case("luna"))
+            })
+            .map(|s| s.seat)
+            .ok_or_else(|| self.texts.f("error.no_such_player", &[("name", &wanted)]))
+    }
+
+    /// `/skymines join`: joins the lobby, or takes over the first vacant seat of the running
+    /// game. The newcomer's hand is shown to them only, after they sit down.
+    pub(crate) fn join(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let in_lobby = self
+            .lobbies
+            .lock()
+            .map(|l| l.contains_key(&req.place.channel))
+            .unwrap_or(false);
+        let game = if in_lobby || req.in_dm {
+            None
+        } else {
+            self.store
+                .game_in_channel(req.place.channel)
+                .map_err(|e| e.to_string())?
+        };
+        let Some(game) = game else {
+            return self.lobby_join(req);
+        };
+        if self.seat_of(game, req.user.id)?.is_some() {
+            return Err(self.texts.t("error.already_joined"));
+        }
+        let seats = self.store.seats(game).map_err(|e| e.to_string())?;
+        let seat = seats
+            .iter()
+            .find(|s| s.owner == SeatOwner::Vacant)
+            .map(|s| s.seat)
+            .ok_or_else(|| self.texts.t("error.no_open_seat"))?;
+        self.store
+            .take_seat(game, seat, req.user.id, &req.user.name)
+            .map_err(|_| self.texts.t("error.no_open_seat"))?;
+        let state = self.state(game)?;
+        let was = state.seats[seat].name.clone();
+        let mut replies = vec![Reply::public(self.game_texts(game).f(
+            "seat.taken",
+            &[
+                ("name", &req.user.name),
+                ("seat", &(seat + 1)),
+                ("was", &was),
+            ],
+        ))];
+        let waited = engine::waiting_on(&state).contains(&seat);
+        if waited {
+            // The newcomer's wait starts now (reminders and kicks count from here).
+            let _ = self.store.set_waiting_since(game, seat, None);
+            self.schedule_reminders(game, &engine::waiting_on(&state), false);
+        }
+        let intro = self.texts.f("seat.taken_private", &[("seat", &(seat + 1))]);
+        let private = match self.prompt(game, &state, seat, req.user.id, 0) {
+            Some(mut p) => {
+                p.text = format!("{intro}\n{}", p.text);
+                p
+            }
+            None => Reply::private(
+                req.user.id,
+                format!("{intro}\n{}", self.hand_text(&state, seat)),
+            ),
+        };
+        replies.push(private);
+        Ok(replies)
+    }
+
+    /// Plays every vacant seat the game waits on, safely, until it waits on someone else (or
+    /// is paused or over).
+    pub(crate) fn play_vacant(&self, game: GameId) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        for _ in 0..VACANT_TURNS_MAX {
+            if !self.store.is_live(game) || self.refuse_if_paused(game).is_err() {
+                break;
+            }
+            let (Ok(state), Ok(seats)) = (self.state(game), self.store.seats(game)) else {
+                break;
+            };
+            let waiting = engine::waiting_on(&state);
+            let Some(seat) = seats
+                .iter()
+                .find(|s| s.owner == SeatOwner::Vacant && waiting.contains(&s.seat))
+                .map(|s| s.seat)
+            else {
+                break;
+            };
+            let played = self.play_safely(game, &state, seat, "seat.vacant_played");
+            if played.is_empty() {
+                break;
+            }
+            replies.extend(played);
+        }
+        replies
+    }
+
+    /// `/skymines pause`: no reminders, no deadlines, no turn actions until resumed.
+    pub(crate) fn pause(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let (game, _) = self.find_game(req, None)?;
+        if !self.may_manage(req, game)? {
+            return Err(self.texts.t("error.host_only"));
+        }
+        if self
+            .store
+            .paused_at(game)
+            .map_err(|e| e.to_string())?
+            .is_some()
+        {
+            return Err(self.texts.t("error.already_paused"));
+        }
+        self.store
+            .set_paused(game, Some(self.clock.now_ms()))
+            .map_err(|e| e.to_string())?;
+        Ok(vec![Reply::public(
+            self.game_texts(game)
+                .f("game.paused", &[("name", &req.user.name)]),
+        )])
+    }
+
+    /// `/skymines resume`: the game goes on; every wait starts afresh from now.
+    pub(crate) fn resume(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let (game, _) = self.find_game(req, None)?;
+        if !self.may_manage(req, game)? {
+            return Err(self.texts.t("error.host_only"));
+        }
+        if self
+            .store
+            .paused_at(game)
+            .map_err(|e| e.to_string())?
+            .is_none()
+        {
+            return Err(self.texts.t("error.not_paused"));
+        }
+        self.store
+            .set_paused(game, None)
+            .map_err(|e| e.to_string())?;
+        let state = self.state(game)?;
+        self.schedule_reminders(game, &engine::waiting_on(&state), true);
+        let mut replies = vec![Reply::public(
+            self.game_texts(game)
+                .f("game.resumed", &[("name", &req.user.name)]),
+        )];
+        let mut status = self.status_reply(game, &state);
+        status.status_of = Some(game);
+        replies.push(status);
+        replies.extend(self.play_vacant(game));
+        Ok(replies)
+    }
+
+    /// The user's settings with the personal options of `/skymines settings` (away,
+    /// timezone, quiet) applied, checked but not stored; None when none was given.
+    pub(crate) fn personal_settings(
+        &self,
+        req: &Request,
+        opts: &Options,
+    ) -> Result<Option<UserSettings>, String> {
+        if !["timezone", "quiet", "away"]
+            .iter()
+            .any(|k| opts.get(k).is_some())
+        {
+            return Ok(None);
+        }
+        let mut settings = self
+            .store
+            .user_settings(req.user.id)
+            .map_err(|e| e.to_string())?;
+        if let Some(tz) = opts.get("timezone") {
+            settings.utc_offset_min = time::parse_offset(tz)
+                .ok_or_else(|| self.texts.f("error.bad_timezone", &[("value", &tz)]))?;
+        }
+        if let Some(q) = opts.get("quiet") {
+            settings.quiet = time::parse_quiet(q)
+                .ok_or_else(|| self.texts.f("error.bad_quiet", &[("value", &q)]))?;
+        }
+        if let Some(a) = opts.get("away") {
+            settings.away_until = time::parse_away(a, self.clock.now_ms(), settings.utc_offset_min)
+                .ok_or_else(|| self.texts.f("error.bad_away", &[("value", &a)]))?;
+        }
+        Ok(Some(settings))
+    }
+
+    /// The user's away time, time zone and quiet hours, in words.
+    pub(crate) fn personal_settings_text(&self, s: &UserSettings) -> String {
+        let now = self.clock.now_ms();
+        let away = match s.away_until {
+            Some(t) if t > now => self
+                .texts
+                .f("settings.away_until", &[("when", &time::marker(t))]),
+            _ => self.texts.t("settings.not_away"),
+        };
+        let quiet = match s.quiet {
+            Some((from, to)) => format!("{from:02}-{to:02}"),
+            None => self.texts.t("word.off"),
+        };
+        self.texts.f(
+            "settings.personal",
+            &[
+                ("away", &away),
+                ("timezone", &time::offset_text(s.utc_offset_min)),
+                ("quiet", &quiet),
+            ],
+        )
+    }
+
+    /// When a reminder due at `due` may reach `user` (their away time and quiet hours).
+    pub(crate) fn reminder_time(&self, user: u64, due: i64) -> i64 {
+        self.store
+            .user_settings(user)
+            .map(|s| time::reminder_time(due, &s))
+            .unwrap_or(due)
+    }
+
+    /// Lines the status adds about living over days: paused, vacant seats, deadlines.
+    pub(crate) fn status_notes(&self, game: GameId) -> Vec<String> {
+        let mut notes = Vec::new();
+        if let Ok(Some(since)) = self.store.paused_at(game) {
+            notes.push(
+                self.texts
+                    .f("status.paused", &[("since", &time::marker(since))]),
+            );
+        }
+        let seats = self.store.seats(game).unwrap_or_default();
+        for s in seats.iter().filter(|s| s.owner == SeatOwner::Vacant) {
+            notes.push(self.texts.f(
+                "status.vacant",
+                &[("name", &s.name), ("seat", &(s.seat + 1))],
+            ));
+        }
+        for r in self.store.reminders(game).unwrap_or_default() {
+            if r.kind != super::game::DEADLINE {
+                continue;
+            }
+            if let Some(s) = seats.iter().find(|s| s.seat == r.seat) {
+                notes.push(self.texts.f(
+                    "status.deadline",
+                    &[("name", &s.name), ("when", &time::marker(r.due_at))],
+                ));
+            }
+        }
+        notes
+    }
+
+    /// The Discord channel was deleted: its game is archived (kept, exportable), its lobby
+    /// dropped. Returns the archived games.
+    pub fn channel_gone(&self, channel: u64) -> Vec<GameId> {
+        if let Ok(mut lobbies) = self.lobbies.lock() {
+            lobbies.remove(&channel);
+        }
+        self.store.archive_channel(channel).unwrap_or_else(|e| {
+            tracing::warn!(channel, error = %e, "cannot archive the channel's game");
+            Vec::new()
+        })
+    }
+
+    /// The bot was removed from a server: its games are archived, its lobbies dropped.
+    pub fn guild_gone(&self, guild: u64) -> Vec<GameId> {
+        if let Ok(mut lobbies) = self.lobbies.lock() {
+            lobbies.retain(|_, l| l.place.guild != Some(guild));
+        }
+        self.store.archive_guild(guild).unwrap_or_else(|e| {
+            tracing::warn!(guild, error = %e, "cannot archive the server's games");
+            Vec::new()
+        })
+    }
+}

@@ -1,0 +1,302 @@
+//! Times in replies and the per-user reminder calendar, without a time-zone database.
+//!
+//! The chat layer stays frontend-agnostic: a time in a reply is a marker (`⟨t:UNIX⟩`, Unix
+//! seconds) that each adapter formats — Discord as a timestamp the client shows in the
+//! reader's own zone (`<t:UNIX:R>`), the terminal as a readable UTC time.
+//!
+//! A user's time zone is a fixed UTC offset (`+01:00`, `UTC-5`): no daylight-saving rules and
+//! no tz database dependency (a named zone such as `Europe/Berlin` is refused with a hint).
+//! Quiet hours are whole local hours `[from, to)`, wrapping past midnight (`22-08`).
+
+use crate::store::UserSettings;
+
+const MINUTE_MS: i64 = 60_000;
+const HOUR_MS: i64 = 60 * MINUTE_MS;
+const DAY_MS: i64 = 24 * HOUR_MS;
+/// The furthest ahead "away until" may reach.
+const AWAY_MAX_MS: i64 = 366 * DAY_MS;
+const MARK_OPEN: &str = "⟨t:";
+const MARK_CLOSE: char = '⟩';
+
+/// The marker of a time (Unix ms) in a reply's text.
+pub fn marker(ms: i64) -> String {
+    format!("{MARK_OPEN}{}{MARK_CLOSE}", ms.div_euclid(1000))
+}
+
+/// Replaces every time marker in `text` with `format(unix_seconds)`.
+pub fn render_times(text: &str, format: impl Fn(i64) -> String) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(MARK_OPEN) {
+        let after = &rest[start + MARK_OPEN.len()..];
+        let Some(end) = after.find(MARK_CLOSE) else {
+            break;
+        };
+        match after[..end].parse::<i64>() {
+            Ok(secs) => {
+                out.push_str(&rest[..start]);
+                out.push_str(&format(secs));
+            }
+            Err(_) => out.push_str(&rest[..start + MARK_OPEN.len() + end + MARK_CLOSE.len_utf8()]),
+        }
+        rest = &after[end + MARK_CLOSE.len_utf8()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Time markers as Discord timestamps (relative, in each reader's own zone).
+pub fn discord_times(text: &str) -> String {
+    render_times(text, |s| format!("<t:{s}:R>"))
+}
+
+/// Time markers as readable UTC times (the terminal mode).
+pub fn readable_times(text: &str) -> String {
+    render_times(text, |s| {
+        let ms = s * 1000;
+        let (y, m, d) = civil_from_days(ms.div_euclid(DAY_MS));
+        let minutes = ms.rem_euclid(DAY_MS) / MINUTE_MS;
+        format!(
+            "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+            minutes / 60,
+            minutes % 60
+        )
+    })
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The date of a day number (inverse of [`days_from_civil`]).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (
+        if m <= 2 {
+            yoe + era * 400 + 1
+        } else {
+            yoe + era * 400
+        },
+        m,
+        d,
+    )
+}
+
+/// A UTC offset in minutes: `UTC`, `Z`, `+01:00`, `-5`, `+0530`, `UTC+2`, `GMT-03:30`
+/// (at most 14 hours either way). None for anything else, named zones included.
+pub fn parse_offset(text: &str) -> Option<i32> {
+    let t = text.trim().to_ascii_uppercase();
+    let t = t
+        .strip_prefix("UTC")
+        .or_else(|| t.strip_prefix("GMT"))
+        .unwrap_or(&t)
+        .trim();
+    if t.is_empty() || t == "Z" {
+        return Some(0);
+    }
+    let (sign, digits) = match t.split_at(1) {
+        ("+", rest) => (1, rest),
+        ("-", rest) => (-1, rest),
+        _ => return None,
+    };
+    let (h, m) = match digits.split_once(':') {
+        Some((h, m)) => (h, m),
+        None if digits.len() == 4 => digits.split_at(2),
+        None => (digits, "0"),
+    };
+    if h.is_empty() || h.len() > 2 || m.is_empty() || m.len() > 2 {
+        return None;
+    }
+    let h: i32 = h.parse().ok()?;
+    let m: i32 = m.parse().ok()?;
+    let total = h * 60 + m;
+    (m < 60 && total <= 14 * 60).then_some(sign * total)
+}
+
+/// An offset as text: `+01:00`, `-05:30`, `+00:00`.
+pub fn offset_text(minutes: i32) -> String {
+    let sign = if minutes < 0 { '-' } else { '+' };
+    let m = minutes.abs();
+    format!("UTC{sign}{:02}:{:02}", m / 60, m % 60)
+}
+
+/// Quiet hours `22-08` (local whole hours, from before to); `off` clears them (Some(None)).
+pub fn parse_quiet(text: &str) -> Option<Option<(u8, u8)>> {
+    let t = text.trim().to_ascii_lowercase();
+    if matches!(t.as_str(), "off" | "none" | "no") {
+        return Some(None);
+    }
+    let (from, to) = t.split_once('-')?;
+    let hour = |s: &str| -> Option<u8> {
+        let s = s.trim();
+        let s = s.strip_suffix(":00").unwrap_or(s);
+        s.parse::<u8>().ok().filter(|h| *h < 24)
+    };
+    let (from, to) = (hour(from)?, hour(to)?);
+    (from != to).then_some(Some((from, to)))
+}
+
+/// "Away until": a duration from now (`3d`, `12h`, `90m`, `2w`, `1d12h`), a local date
+/// (`2026-12-01`: from the start of that day) or date and time (`2026-12-01T18:00`, or with a
+/// space), in the user's offset; `off` clears it (Some(None)). None for anything else, or a
+/// time in the past or more than a year ahead.
+pub fn parse_away(text: &str, now_ms: i64, offset_min: i32) -> Option<Option<i64>> {
+    let t = text.trim().to_ascii_lowercase();
+    if matches!(t.as_str(), "off" | "none" | "no" | "back") {
+        return Some(None);
+    }
+    let until = parse_duration(&t)
+        .map(|d| now_ms + d)
+        .or_else(|| parse_local_date(&t).map(|local| local - offset_min as i64 * MINUTE_MS))?;
+    (until > now_ms && until - now_ms <= AWAY_MAX_MS).then_some(Some(until))
+}
+
+fn parse_duration(t: &str) -> Option<i64> {
+    let mut total = 0i64;
+    let mut number = String::new();
+    let mut any = false;
+    for c in t.chars().filter(|c| !c.is_whitespace()) {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let unit = match c {
+            'w' => 7 * DAY_MS,
+            'd' => DAY_MS,
+            'h' => HOUR_MS,
+            'm' => MINUTE_MS,
+            _ => return None,
+        };
+        let n: i64 = number.parse().ok()?;
+        total = total.checked_add(n.checked_mul(unit)?)?;
+        number.clear();
+        any = true;
+    }
+    (any && number.is_empty()).then_some(total)
+}
+
+/// `YYYY-MM-DD` or `YYYY-MM-DD[T ]HH:MM` as local Unix ms (before applying the offset).
+fn parse_local_date(t: &str) -> Option<i64> {
+    let (date, time) = match t.split_once(['t', ' ']) {
+        Some((d, tm)) => (d, Some(tm)),
+        None => (t, None),
+    };
+    let mut parts = date.split('-');
+    let y: i64 = parts.next()?.parse().ok()?;
+    let m: i64 = parts.next()?.parse().ok()?;
+    let d: i64 = parts.next()?.parse().ok()?;
+    if parts.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let days = days_from_civil(y, m, d);
+    if civil_from_days(days) != (y, m, d) {
+        return None; // 31 February and friends
+    }
+    let minutes = match time {
+        None => 0,
+        Some(tm) => {
+            let (h, mi) = tm.trim().split_once(':')?;
+            let (h, mi): (i64, i64) = (h.parse().ok()?, mi.parse().ok()?);
+            if h > 23 || mi > 59 {
+                return None;
+            }
+            h * 60 + mi
+        }
+    };
+    Some(days * DAY_MS + minutes * MINUTE_MS)
+}
+
+/// Whether `ms` falls in the user's quiet hours.
+pub fn in_quiet_hours(ms: i64, settings: &UserSettings) -> bool {
+    let Some((from, to)) = settings.quiet else {
+        return false;
+    };
+    let hour =
+        ((ms + settings.utc_offset_min as i64 * MINUTE_MS).rem_euclid(DAY_MS) / HOUR_MS) as u8;
+    if from < to {
+        (from..to).contains(&hour)
+    } else {
+        hour >= from || hour < to
+    }
+}
+
+/// The earliest time at or after `ms` a reminder may reach the user: after their away time and
+/// outside their quiet hours.
+pub fn reminder_time(ms: i64, settings: &UserSettings) -> i64 {
+    let mut at = ms.max(settings.away_until.unwrap_or(i64::MIN));
+    if let (true, Some((_, to))) = (in_quiet_hours(at, settings), settings.quiet) {
+        let local = at + settings.utc_offset_min as i64 * MINUTE_MS;
+        let minute_of_day = local.rem_euclid(DAY_MS) / MINUTE_MS;
+        let until_end = (to as i64 * 60 - minute_of_day).rem_euclid(24 * 60);
+        at = at - local.rem_euclid(MINUTE_MS) + until_end * MINUTE_MS;
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_round_trip_and_offsets_parse() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(
+            civil_from_days(days_from_civil(2026, 2, 28) + 1),
+            (2026, 3, 1)
+        );
+        assert_eq!(parse_offset("+01:00"), Some(60));
+        assert_eq!(parse_offset("UTC-5"), Some(-300));
+        assert_eq!(parse_offset("+0530"), Some(330));
+        assert_eq!(parse_offset("utc"), Some(0));
+        assert_eq!(parse_offset("Europe/Berlin"), None);
+        assert_eq!(parse_offset("+15"), None);
+        assert_eq!(parse_quiet("22-08"), Some(Some((22, 8))));
+        assert_eq!(parse_quiet("8-8"), None);
+        assert_eq!(parse_quiet("off"), Some(None));
+    }
+
+    #[test]
+    fn away_accepts_durations_and_local_dates() {
+        let now = days_from_civil(2026, 11, 22) * DAY_MS + 12 * HOUR_MS;
+        assert_eq!(parse_away("3d", now, 0), Some(Some(now + 3 * DAY_MS)));
+        assert_eq!(parse_away("1d12h", now, 0), Some(Some(now + 36 * HOUR_MS)));
+        let dec1 = days_from_civil(2026, 12, 1) * DAY_MS;
+        assert_eq!(
+            parse_away("2026-12-01", now, 60),
+            Some(Some(dec1 - HOUR_MS))
+        );
+        assert_eq!(
+            parse_away("2026-12-01T18:30", now, 0),
+            Some(Some(dec1 + 18 * HOUR_MS + 30 * MINUTE_MS))
+        );
+        assert_eq!(parse_away("2026-11-01", now, 0), None, "in the past");
+        assert_eq!(parse_away("2026-02-31", now, 0), None);
+        assert_eq!(parse_away("soon", now, 0), None);
+        assert_eq!(parse_away("off", now, 0), Some(None));
+    }
+
+    #[test]
+    fn markers_render_per_frontend() {
+        let text = format!("due {} and {}", marker(86_400_000), marker(0));
+        assert_eq!(discord_times(&text), "due <t:86400:R> and <t:0:R>");
+        assert_eq!(
+            readable_times(&text),
+            "due 1970-01-02 00:00 UTC and 1970-01-01 00:00 UTC"
+        );
+        assert_eq!(discord_times("no ⟨t:x⟩ here"), "no ⟨t:x⟩ here");
+    }
+}

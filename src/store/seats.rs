@@ -1,0 +1,257 @@
+//! What a game needs to live for days (migration `0003_seats.sql`): seats that fall vacant and
+//! are taken over, the time the game started waiting on each seat, a host's pause, archiving
+//! a game whose channel or server is gone, and per-user settings (away until, a fixed UTC
+//! offset, quiet hours). The chat layer decides who may do what; this module only keeps it.
+
+use super::error::{Result, StoreError};
+use super::{lock, now_ms, to_db, GameId, GameStatus, Store};
+use rusqlite::{params, OptionalExtension};
+
+/// Why a game was archived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveReason {
+    /// Its channel was deleted.
+    ChannelDeleted,
+    /// The bot was removed from its server.
+    GuildRemoved,
+}
+
+impl ArchiveReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ArchiveReason::ChannelDeleted => "channel_deleted",
+            ArchiveReason::GuildRemoved => "guild_removed",
+        }
+    }
+}
+
+/// A user's settings across all their games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct UserSettings {
+    /// Reminders wait until this time (Unix ms).
+    pub away_until: Option<i64>,
+    /// The user's time zone as a fixed offset from UTC, in minutes.
+    pub utc_offset_min: i32,
+    /// Local hours `[from, to)` without reminders (wrapping past midnight when from > to).
+    pub quiet: Option<(u8, u8)>,
+}
+
+impl Store {
+    /// Makes a human seat vacant (its player left or was kicked); its reminders go.
+    pub fn vacate_seat(&self, game: GameId, seat: usize) -> Result<()> {
+        let n = self.write(|tx| {
+            let n = tx
+                .prepare_cached(
+                    "UPDATE seats SET kind = 'vacant', user_id = NULL, waiting_since = NULL \
+                     WHERE game_id = ?1 AND seat = ?2 AND kind = 'discord'",
+                )?
+                .execute(params![game, seat as i64])?;
+            tx.prepare_cached("DELETE FROM reminders WHERE game_id = ?1 AND seat = ?2")?
+                .execute(params![game, seat as i64])?;
+            Ok(n)
+        })?;
+        if n == 0 {
+            return Err(StoreError::NoSuchSeat(seat));
+        }
+        Ok(())
+    }
+
+    /// Gives a vacant seat to a user (under their name). Fails with `NoSuchSeat` when the seat
+    /// is not vacant (someone else took it first).
+    pub fn take_seat(&self, game: GameId, seat: usize, user: u64, name: &str) -> Result<()> {
+        let n = self.write(|tx| {
+            Ok(tx
+                .prepare_cached(
+                    "UPDATE seats SET kind = 'discord', user_id = ?3, name = ?4, notify = 'ephemeral' \
+                     WHERE game_id = ?1 AND seat = ?2 AND kind = 'vacant'",
+                )?
+                .execute(params![game, seat as i64, to_db(user), name])?)
+        })?;
+        if n == 0 {
+            return Err(StoreError::NoSuchSeat(seat));
+        }
+        Ok(())
+    }
+
+    /// Records since when the game waits on a seat (None: it does not).
+    pub fn set_waiting_since(&self, game: GameId, seat: usize, since: Option<i64>) -> Result<()> {
+        self.write(|tx| {
+            tx.prepare_cached(
+                "UPDATE seats SET waiting_since = ?3 WHERE game_id = ?1 AND seat = ?2",
+            )?
+            .execute(params![game, seat as i64, since])?;
+            Ok(())
+        })
+    }
+
+    /// Since when the game waits on a seat (Unix ms), if it does.
+    pub fn waiting_since(&self, game: GameId, seat: usize) -> Result<Option<i64>> {
+        self.read(|c| {
+            Ok(c.prepare_cached(
+                "SELECT waiting_since FROM seats WHERE game_id = ?1 AND seat = ?2",
+            )?
+            .query_row(params![game, seat as i64], |r| r.get::<_, Option<i64>>(0))
+            .optional()?
+            .flatten())
+        })
+    }
+
+    /// Pauses (Some: since when, Unix ms) or resumes (None) a game. Paused games get no
+    /// reminders and no deadlines ([`Store::due_reminders`] leaves them out).
+    pub fn set_paused(&self, game: GameId, since: Option<i64>) -> Result<()> {
+        let now = now_ms();
+        let n = self.write(|tx| {
+            Ok(tx
+                .prepare_cached(
+                    "UPDATE games SET paused_at = ?2, updated_at = ?3 WHERE id = ?1 AND status = 'active'",
+                )?
+                .execute(params![game, since, now])?)
+        })?;
+        if n == 0 {
+            let status = self.game(game)?.status;
+            return Err(StoreError::NotActive { game, status });
+        }
+        Ok(())
+    }
+
+    /// Since when a game is paused (Unix ms), if it is.
+    pub fn paused_at(&self, game: GameId) -> Result<Option<i64>> {
+        self.read(|c| {
+            c.prepare_cached("SELECT paused_at FROM games WHERE id = ?1")?
+                .query_row([game], |r| r.get::<_, Option<i64>>(0))
+                .optional()?
+                .ok_or(StoreError::NoSuchGame(game))
+        })
+    }
+
+    /// Why a game was archived, if it was.
+    pub fn archived_reason(&self, game: GameId) -> Result<Option<String>> {
+        self.read(|c| {
+            c.prepare_cached("SELECT archived_reason FROM games WHERE id = ?1")?
+                .query_row([game], |r| r.get::<_, Option<String>>(0))
+                .optional()?
+                .ok_or(StoreError::NoSuchGame(game))
+        })
+    }
+
+    /// Archives the active (or damaged) game of a deleted channel; returns it.
+    pub fn archive_channel(&self, channel: u64) -> Result<Vec<GameId>> {
+        let games = self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT id FROM games WHERE channel = ?1 AND status IN ('active', 'damaged')",
+            )?;
+            let rows = stmt.query_map([to_db(channel)], |r| r.get::<_, GameId>(0))?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        self.archive_all(&games, ArchiveReason::ChannelDeleted)
+    }
+
+    /// Archives every active (or damaged) game of a server the bot was removed from.
+    pub fn archive_guild(&self, guild: u64) -> Result<Vec<GameId>> {
+        let games = self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT id FROM games WHERE guild = ?1 AND status IN ('active', 'damaged')",
+            )?;
+            let rows = stmt.query_map([to_db(guild)], |r| r.get::<_, GameId>(0))?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })?;
+        self.archive_all(&games, ArchiveReason::GuildRemoved)
+    }
+
+    fn archive_all(&self, games: &[GameId], reason: ArchiveReason) -> Result<Vec<GameId>> {
+        let mut done = Vec::new();
+        for game in games {
+            match self.archive(*game, reason) {
+                Ok(()) => done.push(*game),
+                // Finished or abandoned meanwhile: nothing to keep.
+                Err(StoreError::NotActive { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(done)
+    }
+
+    /// Sets an active or damaged game aside as `archived`: kept whole (its log, snapshots and
+    /// export), out of memory, no reminders, its channel free.
+    pub fn archive(&self, game: GameId, reason: ArchiveReason) -> Result<()> {
+        // Hold the game's lock (if live) so no move slips in between.
+        let entry = self
+            .live
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&game)
+            .cloned();
+        let mut guard = entry.as_ref().map(|e| lock(e));
+        let status = self.game(game)?.status;
+        if !matches!(status, GameStatus::Active | GameStatus::Damaged) {
+            return Err(StoreError::NotActive { game, status });
+        }
+        let now = now_ms();
+        self.write(|tx| {
+            tx.prepare_cached(
+                "UPDATE games SET status = 'archived', archived_reason = ?2, updated_at = ?3 \
+                 WHERE id = ?1",
+            )?
+            .execute(params![game, reason.as_str(), now])?;
+            tx.prepare_cached("DELETE FROM reminders WHERE game_id = ?1")?
+                .execute([game])?;
+            Ok(())
+        })?;
+        if let Some(live) = guard.as_deref_mut() {
+            self.evict(game, live);
+        }
+        Ok(())
+    }
+
+    /// A user's settings (the defaults when they never set any).
+    pub fn user_settings(&self, user: u64) -> Result<UserSettings> {
+        self.read(|c| {
+            let row = c
+                .prepare_cached(
+                    "SELECT away_until, utc_offset_min, quiet_from, quiet_to FROM user_settings \
+                     WHERE user_id = ?1",
+                )?
+                .query_row([to_db(user)], |r| {
+                    Ok((
+                        r.get::<_, Option<i64>>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, Option<i64>>(2)?,
+                        r.get::<_, Option<i64>>(3)?,
+                    ))
+                })
+                .optional()?;
+            Ok(match row {
+                None => UserSettings::default(),
+                Some((away_until, offset, from, to)) => UserSettings {
+                    away_until,
+                    utc_offset_min: i32::try_from(offset).unwrap_or(0),
+                    quiet: match (from, to) {
+                        (Some(f), Some(t)) => Some((f as u8, t as u8)),
+                        _ => None,
+                    },
+                },
+            })
+        })
+    }
+
+    /// Stores a user's settings (the database refuses out-of-range values).
+    pub fn set_user_settings(&self, user: u64, settings: &UserSettings) -> Result<()> {
+        let now = now_ms();
+        self.write(|tx| {
+            tx.prepare_cached(
+                "INSERT OR REPLACE INTO user_settings \
+                 (user_id, away_until, utc_offset_min, quiet_from, quiet_to, updated_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                to_db(user),
+                settings.away_until,
+                settings.utc_offset_min,
+                settings.quiet.map(|q| q.0),
+                settings.quiet.map(|q| q.1),
+                now
+            ])?;
+            Ok(())
+        })
+    }
+}

@@ -1,0 +1,516 @@
+//! Living with a game over days, through the chat layer with the injected clock: leaving and
+//! taking a seat over mid-round, kicking inactive players, vacant seats played safely, pause
+//! and resume, away-until and quiet hours delaying reminders, rate limits on clicks,
+//! sanitised names, and games archived when their channel is gone.
+
+use skymines::chat::time::{discord_times, readable_times};
+use skymines::chat::{
+    local_user_id, Audience, Chat, ChatConfig, Input, ManualClock, Reply, Request,
+};
+use skymines::data::GameData;
+use skymines::local::{parse_line, LOCAL_CHANNEL};
+use skymines::store::{GameStatus, Location, Store, StoreOptions};
+use std::sync::Arc;
+
+const HOUR: i64 = 3_600_000;
+const DAY: i64 = 24 * HOUR;
+/// 2023-11-14 22:13:20 UTC.
+const START: i64 = 1_700_000_000_000;
+
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Table {
+    chat: Chat,
+    clock: Arc<ManualClock>,
+    _dir: TempDir,
+}
+
+fn place() -> Location {
+    Location {
+        guild: Some(7),
+        channel: LOCAL_CHANNEL,
+    }
+}
+
+fn config() -> ChatConfig {
+    ChatConfig {
+        images: false,
+        reminder_after_ms: HOUR,
+        deadline_ms: None,
+        rate_limit: 0,
+        kick_after_ms: DAY,
+        ..ChatConfig::default()
+    }
+}
+
+fn table(tag: &str, config: ChatConfig) -> Table {
+    let dir = std::env::temp_dir().join(format!(
+        "skymines-weeks-{tag}-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let data = Arc::new(GameData::embedded().expect("data"));
+    let (store, _) = Store::open(dir.join("t.db"), data, StoreOptions::default()).expect("store");
+    let clock = Arc::new(ManualClock::new(START));
+    Table {
+        chat: Chat::new(Arc::new(store), clock.clone(), config),
+        clock,
+        _dir: TempDir(dir),
+    }
+}
+
+/// A request from a user who is neither a moderator nor one of the bot's owners.
+fn request(line: &str, moderator: bool) -> Request {
+    let mut req = parse_line(line).expect("line parses").expect("not blank");
+    req.user.owner = false;
+    req.user.moderator = moderator;
+    req.place = place();
+    req
+}
+
+impl Table {
+    fn say(&self, line: &str) -> Vec<Reply> {
+        self.chat.handle(&request(line, false))
+    }
+
+    fn say_as_moderator(&self, line: &str) -> Vec<Reply> {
+        self.chat.handle(&request(line, true))
+    }
+
+    fn click(&self, user: &str, custom_id: &str) -> Vec<Reply> {
+        let mut req = request(&format!("{user} /skymines status"), false);
+        req.input = Input::Click {
+            custom_id: custom_id.to_string(),
+        };
+        self.chat.handle(&req)
+    }
+
+    fn waiting(&self) -> Vec<u64> {
+        self.chat.waiting_users(&place())
+    }
+
+    fn choose_labelled(&self, user: &str, label_start: &str) -> Option<Vec<Reply>> {
+        let choices = self.chat.pending_choices(&place(), local_user_id(user));
+        let i = choices
+            .iter()
+            .position(|c| c.label.starts_with(label_start))?;
+        Some(self.say(&format!("{user} /choose option:{}", i + 1)))
+    }
+
+    /// Plans up to two cards and finishes planning.
+    fn plan_some(&self, user: &str) {
+        for _ in 0..2 {
+            if self.choose_labelled(user, "Plan ").is_none() {
+                break;
+            }
+        }
+        let done = self.choose_labelled(user, "Done planning");
+        assert!(done.is_some(), "{user} can finish planning");
+    }
+}
+
+fn public_text(replies: &[Reply]) -> String {
+    replies
+        .iter()
+        .filter(|r| matches!(r.audience, Audience::Public | Audience::Ping(_)))
+        .map(|r| r.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn private_to(replies: &[Reply], user: &str) -> String {
+    let id = local_user_id(user);
+    replies
+        .iter()
+        .filter(|r| matches!(r.audience, Audience::Private(u) | Audience::Dm(u) if u == id))
+        .map(|r| r.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn pinged(replies: &[Reply]) -> Vec<u64> {
+    replies
+        .iter()
+        .filter_map(|r| match r.audience {
+            Audience::Ping(u) => Some(u),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Opens and starts a two-player game of alice (the host) and bob.
+fn start(t: &Table) {
+    t.say("alice /skymines new players:2");
+    t.say("bob /skymines join");
+    let r = t.say("alice /skymines start");
+    assert!(public_text(&r).contains("begins"), "{r:?}");
+}
+
+/// Plays both plans; returns (the player whose turn it is, the other one).
+fn to_action_phase(t: &Table) -> (&'static str, &'static str) {
+    t.plan_some("alice");
+    t.plan_some("bob");
+    let waiting = t.waiting();
+    assert_eq!(waiting.len(), 1, "one player's turn in the Action phase");
+    if waiting[0] == local_user_id("alice") {
+        ("alice", "bob")
+    } else {
+        ("bob", "alice")
+    }
+}
+
+/// The custom id of the leave confirmation button.
+fn leave(t: &Table, user: &str) -> Vec<Reply> {
+    let ask = t.say(&format!("{user} /skymines leave"));
+    assert!(
+        matches!(ask[0].audience, Audience::Private(_)) && ask[0].text.contains("Leave this game"),
+        "{ask:?}"
+    );
+    let id = ask[0].choices[0].custom_id.clone();
+    t.click(user, &id)
+}
+
+#[test]
+fn a_seat_is_taken_over_mid_round_and_the_newcomer_plays_on() {
+    let t = table("takeover", config());
+    start(&t);
+    let (active, leaver) = to_action_phase(&t);
+    let left = leave(&t, leaver);
+    let text = public_text(&left);
+    assert!(text.contains(&format!("{leaver} left the game")), "{text}");
+    assert!(text.contains("is open"), "{text}");
+    // Not waited on yet: the bot has not played the seat.
+    assert!(!text.contains("played its turn"), "{text}");
+
+    // Before joining, carol sees nothing private.
+    let r = t.say("carol /hand");
+    assert!(r[0].text.contains("not playing"), "{}", r[0].text);
+    let joined = t.say("carol /skymines join");
+    let public = public_text(&joined);
+    assert!(public.contains("carol takes over seat"), "{public}");
+    assert!(
+        !public.contains("Hand:"),
+        "the public announcement shows no hand: {public}"
+    );
+    let private = private_to(&joined, "carol");
+    assert!(
+        private.contains("Its cards are yours") && private.contains("Hand:"),
+        "{private}"
+    );
+    assert!(private_to(&joined, leaver).is_empty());
+    let r = t.say("carol /hand");
+    assert!(r[0].text.contains("Hand:"), "{}", r[0].text);
+
+    // The active player finishes their turn; the turn reaches carol, not the leaver.
+    for _ in 0..100 {
+        if t.waiting() != vec![local_user_id(active)] {
+            break;
+        }
+        t.say(&format!("{active} /choose option:1"));
+    }
+    let waiting = t.waiting();
+    assert!(
+        waiting.contains(&local_user_id("carol")),
+        "carol plays the seat: {waiting:?}"
+    );
+    assert!(!waiting.contains(&local_user_id(leaver)));
+    let r = t.say(&format!("{leaver} /choose option:1"));
+    assert!(r[0].text.contains("not playing"), "{}", r[0].text);
+    let r = t.say(&format!("{leaver} /skymines leave"));
+    assert!(r[0].text.contains("not playing"), "{}", r[0].text);
+    let r = t.say("carol /choose option:1");
+    assert!(
+        !r.iter()
+            .any(|r| r.text.contains("not playing") || r.text.contains("not your turn")),
+        "{r:?}"
+    );
+    // The seat is taken: nobody else can join.
+    let r = t.say("dave /skymines join");
+    assert!(r[0].text.contains("no open seat"), "{}", r[0].text);
+}
+
+#[test]
+fn kicks_need_the_host_and_an_inactive_player() {
+    let t = table("kick", config());
+    start(&t);
+    let r = t.say("carol /skymines kick player:bob");
+    assert!(r[0].text.contains("Only the host"), "{}", r[0].text);
+    let r = t.say("bob /skymines kick player:alice");
+    assert!(r[0].text.contains("Only the host"), "{}", r[0].text);
+    let r = t.say("alice /skymines kick player:bob");
+    assert!(r[0].text.contains("not inactive"), "{}", r[0].text);
+    assert!(
+        r[0].text.contains("⟨t:"),
+        "the time a kick becomes possible: {}",
+        r[0].text
+    );
+    let r = t.say("alice /skymines kick");
+    assert!(r[0].text.contains("Whom?"), "{}", r[0].text);
+    let r = t.say("alice /skymines kick player:zed");
+    assert!(r[0].text.contains("No player called zed"), "{}", r[0].text);
+    let r = t.say("alice /skymines kick player:alice");
+    assert!(r[0].text.contains("/skymines leave"), "{}", r[0].text);
+
+    // alice plans; a day later bob still has not. alice is no longer waited on.
+    t.plan_some("alice");
+    t.clock.advance(DAY + 1);
+    let r = t.say_as_moderator("carol /skymines kick player:alice");
+    assert!(r[0].text.contains("not holding up"), "{}", r[0].text);
+    let r = t.say(&format!(
+        "alice /skymines kick player:<@{}>",
+        local_user_id("bob")
+    ));
+    let public = public_text(&r);
+    assert!(public.contains("alice removed bob"), "{public}");
+    assert!(private_to(&r, "bob").contains("You were removed"), "{r:?}");
+    // bob's seat was waited on: the bot finished its planning at once; the game goes on.
+    assert!(
+        public.contains("Seat bob is open: the bot played its turn safely"),
+        "{public}"
+    );
+    assert!(!t.waiting().contains(&local_user_id("bob")));
+    assert!(!t.waiting().is_empty(), "the game goes on");
+    let r = t.say("bob /choose option:1");
+    assert!(r[0].text.contains("not playing"), "{}", r[0].text);
+}
+
+#[test]
+fn a_vacant_seat_is_played_safely_when_its_turn_comes() {
+    let t = table("vacant", config());
+    start(&t);
+    let (active, leaver) = to_action_phase(&t);
+    leave(&t, leaver);
+    let mut bot_turns = 0;
+    for _ in 0..200 {
+        let waiting = t.waiting();
+        assert!(
+            !waiting.contains(&local_user_id(leaver)),
+            "the leaver is never waited on"
+        );
+        if waiting.is_empty() {
+            break;
+        }
+        let r = t.say(&format!("{active} /choose option:1"));
+        bot_turns += public_text(&r)
+            .matches(&format!(
+                "Seat {leaver} is open: the bot played its turn safely"
+            ))
+            .count();
+        if bot_turns > 0 && t.waiting() == vec![local_user_id(active)] {
+            break;
+        }
+    }
+    assert!(bot_turns > 0, "the bot played the vacant seat");
+    assert_eq!(
+        t.waiting(),
+        vec![local_user_id(active)],
+        "the game waits on the one player left"
+    );
+    let status = t.say("eve /skymines status");
+    assert!(
+        public_text(&status).contains("is open: /skymines join"),
+        "{status:?}"
+    );
+}
+
+#[test]
+fn a_paused_game_sends_nothing_refuses_moves_and_resumes() {
+    let t = table(
+        "pause",
+        ChatConfig {
+            deadline_ms: Some(DAY),
+            ..config()
+        },
+    );
+    start(&t);
+    let r = t.say("bob /skymines pause");
+    assert!(r[0].text.contains("Only the host"), "{}", r[0].text);
+    let r = t.say("alice /skymines pause");
+    assert!(public_text(&r).contains("paused the game"), "{r:?}");
+    let r = t.say("alice /skymines pause");
+    assert!(r[0].text.contains("already paused"), "{}", r[0].text);
+    let status = public_text(&t.say("eve /skymines status"));
+    assert!(status.contains("Paused since ⟨t:"), "{status}");
+    let r = t.say("bob /choose option:1");
+    assert!(r[0].text.contains("paused"), "{}", r[0].text);
+    let r = t.say("alice /plan cards:carbon2");
+    assert!(r[0].text.contains("paused"), "{}", r[0].text);
+    // Two days: no reminders, no deadline plays.
+    t.clock.advance(2 * DAY);
+    assert!(t.chat.tick().is_empty(), "a paused game sends nothing");
+    assert_eq!(t.waiting().len(), 2, "nobody was played for");
+
+    let r = t.say("bob /skymines resume");
+    assert!(r[0].text.contains("Only the host"), "{}", r[0].text);
+    let r = t.say_as_moderator("carol /skymines resume");
+    assert!(public_text(&r).contains("carol resumed the game"), "{r:?}");
+    assert!(!public_text(&r).contains("Paused since"));
+    let r = t.say("alice /skymines resume");
+    assert!(r[0].text.contains("not paused"), "{}", r[0].text);
+    // Waits count from the resume: nothing due at once, a reminder an hour later.
+    assert!(t.chat.tick().is_empty());
+    t.clock.advance(HOUR + 1);
+    let due = pinged(&t.chat.tick());
+    assert!(due.contains(&local_user_id("alice")) && due.contains(&local_user_id("bob")));
+    t.plan_some("alice");
+    let status = public_text(&t.say("eve /skymines status"));
+    assert!(
+        status.contains("bob's turn is played for them ⟨t:"),
+        "{status}"
+    );
+    assert!(discord_times(&status).contains("<t:"), "{status}");
+}
+
+#[test]
+fn away_until_delays_a_reminder() {
+    let t = table("away", config());
+    start(&t);
+    let r = t.say("bob /skymines settings away:3h");
+    let text = private_to(&r, "bob");
+    assert!(text.contains("away until ⟨t:"), "{text}");
+    assert!(readable_times(&text).contains("UTC"), "{text}");
+    let r = t.say("bob /skymines settings away:sometime");
+    assert!(
+        r[0].text.contains("not a time I understand"),
+        "{}",
+        r[0].text
+    );
+    t.clock.advance(HOUR + 1);
+    let due = pinged(&t.chat.tick());
+    assert!(due.contains(&local_user_id("alice")), "{due:?}");
+    assert!(!due.contains(&local_user_id("bob")), "bob is away");
+    t.clock.advance(HOUR);
+    assert!(!pinged(&t.chat.tick()).contains(&local_user_id("bob")));
+    t.clock.advance(HOUR);
+    assert!(
+        pinged(&t.chat.tick()).contains(&local_user_id("bob")),
+        "bob is back"
+    );
+    // Clearing it: reminders follow the usual rhythm again.
+    let r = t.say("bob /skymines settings away:off");
+    assert!(private_to(&r, "bob").contains("not away"), "{r:?}");
+}
+
+#[test]
+fn quiet_hours_hold_reminders_until_they_end() {
+    let t = table("quiet", config());
+    // START is 22:13 UTC: 23:13 at UTC+1, inside 22-08.
+    let r = t.say("bob /skymines settings timezone:Europe/Berlin");
+    assert!(r[0].text.contains("not a UTC offset"), "{}", r[0].text);
+    let r = t.say("bob /skymines settings timezone:+01:00 quiet:22-08");
+    let text = private_to(&r, "bob");
+    assert!(
+        text.contains("UTC+01:00") && text.contains("22-08"),
+        "{text}"
+    );
+    let r = t.say("bob /skymines settings quiet:25-3");
+    assert!(r[0].text.contains("not a range of hours"), "{}", r[0].text);
+    start(&t);
+    t.clock.advance(HOUR + 1);
+    let due = pinged(&t.chat.tick());
+    assert!(due.contains(&local_user_id("alice")), "{due:?}");
+    assert!(!due.contains(&local_user_id("bob")), "bob's night");
+    // 08:00 at UTC+1 is 07:00 UTC the next day.
+    let seven_utc = (START / DAY + 1) * DAY + 7 * HOUR;
+    t.clock.advance(seven_utc - 60_000 - t.chat_now());
+    assert!(
+        !pinged(&t.chat.tick()).contains(&local_user_id("bob")),
+        "06:59 UTC: still quiet"
+    );
+    t.clock.advance(60_000);
+    assert!(
+        pinged(&t.chat.tick()).contains(&local_user_id("bob")),
+        "08:00 local: reminded"
+    );
+}
+
+impl Table {
+    fn chat_now(&self) -> i64 {
+        use skymines::chat::Clock;
+        self.clock.now_ms()
+    }
+}
+
+#[test]
+fn clicks_count_against_the_rate_limit() {
+    let t = table(
+        "rate",
+        ChatConfig {
+            rate_limit: 3,
+            rate_window_ms: 10_000,
+            ..config()
+        },
+    );
+    for _ in 0..3 {
+        let r = t.click("alice", "o:1");
+        assert!(!r[0].text.contains("Slow down"), "{}", r[0].text);
+    }
+    let r = t.click("alice", "o:1");
+    assert!(r[0].text.contains("Slow down"), "{}", r[0].text);
+    // Commands share the same allowance.
+    assert!(t.say("alice /skymines help")[0].text.contains("Slow down"));
+    assert!(!t.click("bob", "o:1")[0].text.contains("Slow down"));
+    t.clock.advance(10_001);
+    assert!(!t.click("alice", "o:1")[0].text.contains("Slow down"));
+}
+
+#[test]
+fn long_and_odd_names_are_cut_and_sanitised() {
+    let t = table("names", config());
+    t.say("alice /skymines new players:2");
+    let mut req = request("x /skymines join", false);
+    req.user.name = "@everyone **Bold** `tick` \u{202E}and a name far too long to show".into();
+    req.user.id = 99;
+    let r = t.chat.handle(&req);
+    let text = public_text(&r);
+    assert!(
+        !text.contains('@') && !text.contains("**") && !text.contains('`'),
+        "{text}"
+    );
+    assert!(!text.contains('\u{202E}'), "{text}");
+    let shown = text.split(" joined").next().expect("a joined line");
+    assert!(
+        shown.chars().count() <= 24 && shown.ends_with('…'),
+        "{shown}"
+    );
+    let r = t.say("alice /skymines start");
+    let status = public_text(&r);
+    assert!(
+        status.contains(shown) && !status.contains("far too long"),
+        "{status}"
+    );
+}
+
+#[test]
+fn a_deleted_channel_archives_its_game_and_export_still_works() {
+    let t = table("archive", config());
+    start(&t);
+    t.plan_some("alice");
+    let archived = t.chat.channel_gone(LOCAL_CHANNEL);
+    assert_eq!(archived.len(), 1);
+    let store = t.chat.store();
+    let game = archived[0];
+    assert_eq!(store.game(game).expect("kept").status, GameStatus::Archived);
+    assert_eq!(
+        store.archived_reason(game).expect("reason").as_deref(),
+        Some("channel_deleted")
+    );
+    let doc = store.export(game).expect("export works");
+    assert_eq!(doc.status, GameStatus::Archived);
+    assert!(!doc.log.is_empty(), "the moves are kept");
+    assert!(store.due_reminders(i64::MAX).expect("reminders").is_empty());
+    // The game no longer answers in the channel; a new one can start there.
+    let r = t.say("alice /skymines status");
+    assert!(r[0].text.contains("no Skymines game"), "{}", r[0].text);
+    let r = t.say("alice /skymines new players:2");
+    assert!(public_text(&r).contains("opened"), "{r:?}");
+    // The bot removed from another server touches nothing here.
+    assert!(t.chat.guild_gone(8).is_empty());
+}
