@@ -291,3 +291,49 @@ fn the_migration_list_matches_the_folder() {
     assert!(migrate::migrate(&mut conn, &dir.db(), &gap).is_err());
     assert_eq!(pragma_i64(&conn, "user_version"), 0);
 }
+
+/// Migration 4 rebuilds the games and seats tables (new statuses and kinds): games played at
+/// version 3 keep their rows, their log and their state, and are still verified on restore.
+#[test]
+fn games_of_version_3_survive_the_rebuild_of_version_4() {
+    let dir = TempDir::new("mig-v4-data");
+    let (store, _) = open(&dir.db(), 4);
+    let game = play(&store, 31, 12);
+    let before = store.live_state(game).expect("state");
+    let seats_before = store.seats(game).expect("seats");
+    drop(store);
+    // The same game in a file at version 3: copy every row of the tables both versions share.
+    let old = dir.path().join("v3.db");
+    {
+        let mut conn = Connection::open(&old).expect("open");
+        migrate::migrate_to(&mut conn, &old, MIGRATIONS, 3).expect("version 3");
+        conn.execute("ATTACH DATABASE ?1 AS cur", [dir.db().to_string_lossy()])
+            .expect("attach");
+        conn.execute_batch(
+            "INSERT INTO games SELECT id, guild, channel, status, options, seed, seat_names, \
+                 engine_version, data_hash, last_seq, damage_report, created_at, updated_at \
+                 FROM cur.games;
+             INSERT INTO seats SELECT game_id, seat, kind, user_id, name, colour, notify \
+                 FROM cur.seats;
+             INSERT INTO moves SELECT * FROM cur.moves;
+             INSERT INTO snapshots SELECT * FROM cur.snapshots;
+             INSERT INTO board_images SELECT * FROM cur.board_images;",
+        )
+        .expect("copy");
+    }
+    let (store, report) = open(&old, 4);
+    assert_eq!((report.schema_from, report.schema), (3, 4));
+    assert_eq!((report.restored, report.verified), (1, 1), "{report:?}");
+    assert!(report.damaged.is_empty(), "{report:?}");
+    let after = store.live_state(game).expect("state");
+    assert_eq!(*before.0, *after.0);
+    assert_eq!(store.seats(game).expect("seats"), seats_before);
+    // The rebuilt seats table still refers to the games table.
+    let conn = Connection::open(&old).expect("open");
+    conn.pragma_update(None, "foreign_keys", "ON").expect("fk");
+    let orphan = conn.execute(
+        "INSERT INTO seats (game_id, seat, kind, user_id, name, colour) VALUES (999, 0, 'local', NULL, 'x', 0)",
+        [],
+    );
+    assert!(orphan.is_err(), "a seat of a missing game is refused");
+}
