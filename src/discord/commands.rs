@@ -194,6 +194,7 @@ async fn sk_help(
 
 /// Your settings: private prompts, language, away time, time zone, quiet hours.
 #[poise::command(slash_command, rename = "settings")]
+#[allow(clippy::too_many_arguments)]
 async fn sk_settings(
     ctx: Ctx<'_>,
     #[description = "Private prompts: ephemeral (in the channel) or dm"]
