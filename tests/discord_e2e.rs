@@ -288,7 +288,7 @@ async fn scenario() {
         .as_array()
         .and_then(|l| l.iter().find(|c| c["name"] == "skymines"))
         .expect("/skymines");
-    assert_eq!(sk["options"].as_array().map(Vec::len), Some(14));
+    assert_eq!(sk["options"].as_array().map(Vec::len), Some(15));
 
     // ---- the lobby: public answers; the wrong user is refused privately
     let t = fake.slash(
