@@ -48,6 +48,10 @@ pub struct Config {
     /// The host (or a channel moderator) may kick a player the game has waited on this many
     /// hours.
     pub kick_after_hours: f64,
+    /// Delete a running game nobody moved in for this many days (0 = never)…
+    pub abandoned_after_days: f64,
+    /// …after a public warning in its channel this many days before.
+    pub abandoned_warning_days: f64,
     /// error, warn, info, debug or trace.
     pub log_level: String,
     /// The language of replies when neither the player nor the game chose one: en or de.
@@ -65,6 +69,8 @@ impl Default for Config {
             reminder_hours: 12.0,
             deadline_hours: 0.0,
             kick_after_hours: 24.0,
+            abandoned_after_days: 0.0,
+            abandoned_warning_days: 3.0,
             log_level: "info".to_string(),
             default_language: "en".to_string(),
         }
@@ -114,6 +120,9 @@ impl Config {
             deadline_ms: (self.deadline_hours > 0.0).then(|| hours(self.deadline_hours)),
             default_language: self.default_language.clone(),
             kick_after_ms: hours(self.kick_after_hours.max(0.0)),
+            abandoned_after_ms: (self.abandoned_after_days > 0.0)
+                .then(|| hours(self.abandoned_after_days * 24.0)),
+            abandoned_warning_ms: hours(self.abandoned_warning_days.max(0.0) * 24.0),
             ..crate::chat::ChatConfig::default()
         }
     }

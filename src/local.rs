@@ -75,7 +75,9 @@ pub fn parse_line(line: &str) -> Result<Option<Request>, String> {
             // Subcommands (and the campaign's own): `/skymines campaign next`.
             _ if options.is_empty()
                 && positional.is_empty()
-                && (name == "skymines" || name == "skymines campaign") =>
+                && (name == "skymines"
+                    || name == "skymines campaign"
+                    || name == "skymines admin") =>
             {
                 name = format!("{name} {w}");
             }

@@ -54,6 +54,7 @@ fn used_keys() -> BTreeSet<String> {
                 "alt.",
                 "deadline.",
                 "campaign.",
+                "admin.",
             ];
             if prefixes.iter().any(|p| word.starts_with(p))
                 && word

@@ -288,7 +288,16 @@ async fn scenario() {
         .as_array()
         .and_then(|l| l.iter().find(|c| c["name"] == "skymines"))
         .expect("/skymines");
-    assert_eq!(sk["options"].as_array().map(Vec::len), Some(15));
+    assert_eq!(sk["options"].as_array().map(Vec::len), Some(16));
+    let admin = sk["options"]
+        .as_array()
+        .and_then(|l| l.iter().find(|c| c["name"] == "admin"))
+        .expect("/skymines admin");
+    let tools: Vec<&str> = admin["options"]
+        .as_array()
+        .map(|l| l.iter().filter_map(|c| c["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(tools, ["list", "report", "rollback", "skip"]);
 
     // ---- the lobby: public answers; the wrong user is refused privately
     let t = fake.slash(

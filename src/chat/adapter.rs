@@ -37,7 +37,7 @@ impl Reply {
     /// The game this reply is about when it says so: the status it replaces, or the game its
     /// buttons name. Public event lines say nothing; they belong with the rest of their batch.
     pub fn game(&self) -> Option<GameId> {
-        self.status_of.or_else(|| {
+        self.about.or(self.status_of).or_else(|| {
             self.choices
                 .iter()
                 .find_map(|c| ClickId::parse(&c.custom_id).and_then(|id| id.game()))

@@ -401,6 +401,16 @@ impl Chat {
         out
     }
 
+    /// A phase's name.
+    pub(crate) fn phase_name(&self, phase: &Phase) -> String {
+        match phase {
+            Phase::Setup => self.texts.t("phase.setup"),
+            Phase::Planning => self.texts.t("phase.planning"),
+            Phase::Action => self.texts.t("phase.action"),
+            Phase::Finished => self.texts.t("phase.finished"),
+        }
+    }
+
     /// The public status: round, phase, whom the game waits on (spectator view only).
     pub(crate) fn status_text(&self, view: &SeatView, seeded: bool) -> String {
         let t = &self.texts;
@@ -409,12 +419,7 @@ impl Chat {
             .iter()
             .map(|s| view.seats[*s].name.clone())
             .collect();
-        let phase = match view.phase {
-            Phase::Setup => t.t("phase.setup"),
-            Phase::Planning => t.t("phase.planning"),
-            Phase::Action => t.t("phase.action"),
-            Phase::Finished => t.t("phase.finished"),
-        };
+        let phase = self.phase_name(&view.phase);
         let mut out = t.f(
             "status.line",
             &[

@@ -956,6 +956,7 @@ impl Chat {
                 replies.push(ping);
             }
         }
+        replies.extend(self.sweep_idle_games());
         replies
     }
 
@@ -996,13 +997,17 @@ impl Chat {
                 break;
             }
         }
+        if decisions.is_empty() {
+            return Vec::new();
+        }
         let Ok(outcome) = self.store.apply(game, seat, &decisions) else {
             return Vec::new();
         };
         let mut replies = vec![Reply::public(
             self.game_texts(game)
                 .f(announce, &[("name", &state.seats[seat].name)]),
-        )];
+        )
+        .about(game)];
         replies.extend(self.after_move(game, &outcome.state, &outcome.events, None, Some(state)));
         replies
     }

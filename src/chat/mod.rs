@@ -7,6 +7,7 @@
 //! `engine::view(…, None)` (the spectator's view) or from public events only.
 
 mod adapter;
+mod admin;
 mod campaign;
 mod commands;
 mod describe;
@@ -98,6 +99,10 @@ pub struct Reply {
     pub choices: Vec<Choice>,
     /// The game whose status message this reply replaces (edited in place by the adapter).
     pub status_of: Option<GameId>,
+    /// The game a public reply or ping belongs to when that may not be the request's channel
+    /// (the timer's lines, an admin's announcements): the adapter posts it in that game's
+    /// channel.
+    pub about: Option<GameId>,
 }
 
 impl Reply {
@@ -108,6 +113,7 @@ impl Reply {
             image: None,
             choices: Vec::new(),
             status_of: None,
+            about: None,
         }
     }
 
@@ -126,6 +132,12 @@ impl Reply {
 
     pub fn with_image(mut self, image: Option<Image>) -> Reply {
         self.image = image;
+        self
+    }
+
+    /// Marks the reply as belonging to `game`'s channel.
+    pub fn about(mut self, game: GameId) -> Reply {
+        self.about = Some(game);
         self
     }
 }
@@ -186,6 +198,10 @@ pub struct ChatConfig {
     pub default_language: String,
     /// The host (or a moderator) may kick a player the game has waited on this long.
     pub kick_after_ms: i64,
+    /// A running game nobody moved in for this long is deleted (None: never)…
+    pub abandoned_after_ms: Option<i64>,
+    /// …after a public warning this long before.
+    pub abandoned_warning_ms: i64,
 }
 
 impl Default for ChatConfig {
@@ -199,6 +215,8 @@ impl Default for ChatConfig {
             rate_window_ms: 10_000,
             default_language: "en".to_string(),
             kick_after_ms: 24 * 3600 * 1000,
+            abandoned_after_ms: None,
+            abandoned_warning_ms: 3 * 24 * 3600 * 1000,
         }
     }
 }
@@ -299,6 +317,7 @@ impl Chat {
                     self.campaign_status(req)
                 }),
             "skymines campaign next" => self.campaign_next(req, &opts),
+            admin if admin.starts_with("skymines admin") => self.admin(req, admin, &opts),
             "hand" => self.hand(req),
             "undo" => self.undo(req),
             "choose" => self.choose(req, &opts),

@@ -61,7 +61,8 @@ async fn complete(ctx: Ctx<'_>, partial: &str) -> Vec<AutocompleteChoice> {
         "sk_campaign",
         "sk_kick",
         "sk_pause",
-        "sk_resume"
+        "sk_resume",
+        "sk_admin"
     ),
     subcommand_required
 )]
@@ -301,6 +302,62 @@ async fn sk_pause(ctx: Ctx<'_>) -> Result<(), Error> {
 #[poise::command(slash_command, rename = "resume")]
 async fn sk_resume(ctx: Ctx<'_>) -> Result<(), Error> {
     interact::command(ctx, "skymines resume", Vec::new()).await
+}
+
+/// Admin tools for this server's moderators and the bot's owners (answers only you see).
+#[poise::command(
+    slash_command,
+    rename = "admin",
+    subcommands("adm_list", "adm_report", "adm_rollback", "adm_skip"),
+    subcommand_required
+)]
+async fn sk_admin(_ctx: Ctx<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// The games of this server: status, round, last move, whom they wait on.
+#[poise::command(slash_command, rename = "list")]
+async fn adm_list(
+    ctx: Ctx<'_>,
+    #[description = "Only games in this status: running, finished, abandoned or damaged"]
+    status: Option<String>,
+    #[description = "Every server's games (the bot's owners only)"] all: Option<bool>,
+) -> Result<(), Error> {
+    let opts = options([("status", status), ("all", all.map(yes_no))]);
+    interact::command(ctx, "skymines admin list", opts).await
+}
+
+/// A game's health: for a damaged game why, its last good move and what can be done.
+#[poise::command(slash_command, rename = "report")]
+async fn adm_report(
+    ctx: Ctx<'_>,
+    #[description = "The game's number (default: this channel's game)"] game: Option<String>,
+) -> Result<(), Error> {
+    interact::command(ctx, "skymines admin report", options([("game", game)])).await
+}
+
+/// Roll a game back to an earlier move (recorded in its log; the later moves are reverted).
+#[poise::command(slash_command, rename = "rollback")]
+async fn adm_rollback(
+    ctx: Ctx<'_>,
+    #[description = "The move to go back to (0 = the start)"]
+    #[rename = "move"]
+    back_to: u64,
+    #[description = "The game's number (default: this channel's game)"] game: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([("move", Some(back_to.to_string())), ("game", game)]);
+    interact::command(ctx, "skymines admin rollback", opts).await
+}
+
+/// Play a stalled turn safely for the player the game waits on.
+#[poise::command(slash_command, rename = "skip")]
+async fn adm_skip(
+    ctx: Ctx<'_>,
+    #[description = "The game's number (default: this channel's game)"] game: Option<String>,
+    #[description = "Only this waiting player (by name)"] player: Option<String>,
+) -> Result<(), Error> {
+    let opts = options([("game", game), ("player", player)]);
+    interact::command(ctx, "skymines admin skip", opts).await
 }
 
 /// Your hand and your private board (only you see it).

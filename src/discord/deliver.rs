@@ -116,6 +116,14 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
             continue;
         }
         let game = reply.game().or(game);
+        // A reply about a game (an admin's announcement) goes to that game's channel, not to
+        // the channel the command came from.
+        let timer = Origin::timer();
+        let public_origin = if reply.about.is_some() {
+            &timer
+        } else {
+            origin
+        };
         match reply.audience {
             Audience::Private(u) if u == origin.user => match &origin.answer {
                 Some(answer) => {
@@ -126,10 +134,12 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
             },
             Audience::Private(u) | Audience::Dm(u) => send_dm(shared, origin, u, reply, game).await,
             Audience::Public => {
-                send_public(shared, origin, Outgoing::from_reply(reply, None), game).await
+                let out = Outgoing::from_reply(reply, None);
+                send_public(shared, public_origin, out, game).await
             }
             Audience::Ping(u) => {
-                send_public(shared, origin, Outgoing::from_reply(reply, Some(u)), game).await
+                let out = Outgoing::from_reply(reply, Some(u));
+                send_public(shared, public_origin, out, game).await
             }
         }
     }

@@ -61,6 +61,24 @@ pub enum StoreError {
     UndoBlocked(String),
     #[error("seat {0} is not in this game")]
     NoSuchSeat(usize),
+    #[error("game {game} has no move {back_to}: its log holds moves 0 to {last}")]
+    NoSuchMove {
+        game: GameId,
+        back_to: u64,
+        last: u64,
+    },
+    #[error("game {game} is at move {back_to} already: there is nothing to roll back")]
+    NothingToRollBack { game: GameId, back_to: u64 },
+    #[error(
+        "game {game} cannot go back to move {back_to}: its history holds up to move {last_good} \
+         only ({problem})"
+    )]
+    RollbackUnverified {
+        game: GameId,
+        back_to: u64,
+        last_good: u64,
+        problem: String,
+    },
     /// A request the store cannot carry out as asked (a chapter number out of range, …).
     #[error("{0}")]
     Invalid(String),

@@ -144,7 +144,8 @@ impl Store {
         let every = self.options.snapshot_every;
         let (snapshots, state) =
             replay::states_along(&self.data, &doc.options, &doc.seat_names, &doc.log, |e| {
-                matches!(e, LogEntry::Undo { .. }) || e.seq() % every == 0
+                matches!(e, LogEntry::Undo { .. } | LogEntry::Rollback { .. })
+                    || e.seq() % every == 0
             })
             .map_err(|e| bad(format!("its moves do not replay: {e}")))?;
         if let Some(expected) = &doc.state_sha256 {

@@ -46,6 +46,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0004_seats.sql",
         sql: include_str!("../../migrations/0004_seats.sql"),
     },
+    Migration {
+        version: 5,
+        name: "0005_admin.sql",
+        sql: include_str!("../../migrations/0005_admin.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").

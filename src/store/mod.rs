@@ -47,6 +47,7 @@
 //! `spawn_blocking`). One process owns a database file; a second writer is detected through
 //! the log's primary key ([`StoreError::Conflict`]) and the game is reloaded.
 
+mod admin;
 mod campaigns;
 pub mod config;
 mod discord;
@@ -61,6 +62,7 @@ pub mod replay;
 mod seats;
 pub mod torture;
 
+pub use admin::{IdleWatch, RollbackOutcome};
 pub use campaigns::{CampaignId, CampaignRecord, CampaignStatus, ChapterRecord, ChapterWrite};
 pub use discord::StatusMessage;
 pub use error::{Result, StoreError};
@@ -235,18 +237,31 @@ pub enum LogEntry {
         undoes: u64,
         at: i64,
     },
+    /// Returns the game to its state after entry `back_to` (a moderator's or owner's order):
+    /// every batch in effect then is in effect again, every later one is reverted.
+    Rollback {
+        seq: u64,
+        back_to: u64,
+        /// Who ordered it (a Discord user id).
+        by: u64,
+        at: i64,
+    },
 }
 
 impl LogEntry {
     pub fn seq(&self) -> u64 {
         match self {
-            LogEntry::Batch { seq, .. } | LogEntry::Undo { seq, .. } => *seq,
+            LogEntry::Batch { seq, .. }
+            | LogEntry::Undo { seq, .. }
+            | LogEntry::Rollback { seq, .. } => *seq,
         }
     }
 
-    pub fn seat(&self) -> usize {
+    /// The seat that acted (a rollback is no seat's action).
+    pub fn seat(&self) -> Option<usize> {
         match self {
-            LogEntry::Batch { seat, .. } | LogEntry::Undo { seat, .. } => *seat,
+            LogEntry::Batch { seat, .. } | LogEntry::Undo { seat, .. } => Some(*seat),
+            LogEntry::Rollback { .. } => None,
         }
     }
 }
@@ -566,7 +581,8 @@ fn read_game(conn: &Connection, game: GameId) -> Result<GameRecord> {
 
 fn read_log(conn: &Connection, game: GameId) -> Result<Vec<LogEntry>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT seq, kind, seat, decisions, undoes, at FROM moves WHERE game_id = ?1 ORDER BY seq",
+        "SELECT seq, kind, seat, decisions, undoes, at, back_to, by_user FROM moves \
+         WHERE game_id = ?1 ORDER BY seq",
     )?;
     let rows = stmt.query_map([game], |r| {
         Ok((
@@ -576,15 +592,27 @@ fn read_log(conn: &Connection, game: GameId) -> Result<Vec<LogEntry>> {
             r.get::<_, Option<String>>(3)?,
             r.get::<_, Option<i64>>(4)?,
             r.get::<_, i64>(5)?,
+            r.get::<_, Option<i64>>(6)?,
+            r.get::<_, Option<i64>>(7)?,
         ))
     })?;
     rows.map(|row| entry_from_row(game, row?)).collect()
 }
 
-type EntryRow = (i64, String, i64, Option<String>, Option<i64>, i64);
+/// seq, kind, seat, decisions, undoes, at, back_to, by_user.
+type EntryRow = (
+    i64,
+    String,
+    i64,
+    Option<String>,
+    Option<i64>,
+    i64,
+    Option<i64>,
+    Option<i64>,
+);
 
 fn entry_from_row(game: GameId, row: EntryRow) -> Result<LogEntry> {
-    let (seq, kind, seat, decisions, undoes, at) = row;
+    let (seq, kind, seat, decisions, undoes, at, back_to, by) = row;
     let corrupt = |message: String| StoreError::Corrupt {
         game,
         message: format!("log entry {seq}: {message}"),
@@ -602,6 +630,14 @@ fn entry_from_row(game: GameId, row: EntryRow) -> Result<LogEntry> {
             seq,
             seat,
             undoes: from_db(u),
+            at,
+        },
+        ("rollback", None, None) => LogEntry::Rollback {
+            seq,
+            back_to: back_to
+                .map(from_db)
+                .ok_or_else(|| corrupt("a rollback without its target".to_string()))?,
+            by: by.map(from_db).unwrap_or(0),
             at,
         },
         _ => return Err(corrupt(format!("malformed `{kind}` entry"))),
@@ -650,8 +686,8 @@ fn insert_image_row(tx: &Connection, game: GameId, version: u64) -> Result<()> {
 
 fn insert_entry(tx: &Connection, game: GameId, entry: &LogEntry) -> Result<()> {
     let mut stmt = tx.prepare_cached(
-        "INSERT INTO moves (game_id, seq, kind, seat, decisions, undoes, at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO moves (game_id, seq, kind, seat, decisions, undoes, at, back_to, by_user) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     let r = match entry {
         LogEntry::Batch {
@@ -666,7 +702,9 @@ fn insert_entry(tx: &Connection, game: GameId, entry: &LogEntry) -> Result<()> {
             *seat as i64,
             json(decisions),
             None::<i64>,
-            at
+            at,
+            None::<i64>,
+            None::<i64>
         ]),
         LogEntry::Undo {
             seq,
@@ -680,7 +718,25 @@ fn insert_entry(tx: &Connection, game: GameId, entry: &LogEntry) -> Result<()> {
             *seat as i64,
             None::<String>,
             to_db(*undoes),
-            at
+            at,
+            None::<i64>,
+            None::<i64>
+        ]),
+        LogEntry::Rollback {
+            seq,
+            back_to,
+            by,
+            at,
+        } => stmt.execute(params![
+            game,
+            to_db(*seq),
+            "rollback",
+            0i64,
+            None::<String>,
+            None::<i64>,
+            at,
+            to_db(*back_to),
+            to_db(*by)
         ]),
     };
     match r {
@@ -1401,6 +1457,16 @@ impl Store {
                 })
                 .map(LogEntry::seq)
                 .ok_or(StoreError::NothingToUndo { seat })?;
+            if entries
+                .iter()
+                .any(|e| matches!(e, LogEntry::Undo { undoes, .. } if *undoes == target))
+            {
+                // A rollback brought back a batch that was undone once; the log keeps one undo
+                // per batch, so this one stays.
+                return Err(StoreError::UndoBlocked(format!(
+                    "move {target} was undone once already, before a rollback brought it back"
+                )));
+            }
             let seq = live.seq + 1;
             let now = now_ms();
             let record = LogEntry::Undo {
@@ -1514,7 +1580,7 @@ impl Store {
         self.read(|c| {
             let row = c
                 .prepare_cached(
-                    "SELECT seq, kind, seat, decisions, undoes, at FROM moves \
+                    "SELECT seq, kind, seat, decisions, undoes, at, back_to, by_user FROM moves \
                      WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
                 )?
                 .query_row([game], |r| {
@@ -1525,6 +1591,8 @@ impl Store {
                         r.get::<_, Option<String>>(3)?,
                         r.get::<_, Option<i64>>(4)?,
                         r.get::<_, i64>(5)?,
+                        r.get::<_, Option<i64>>(6)?,
+                        r.get::<_, Option<i64>>(7)?,
                     ))
                 })
                 .optional()?;

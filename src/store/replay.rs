@@ -1,7 +1,10 @@
 //! Rebuilding a game's state from its log: pure functions, no database. It owns the meaning of
 //! the log: batches apply atomically with `engine::apply_batch`; an undo record reverts one
 //! earlier batch, and "replay" is a rebuild that skips every reverted batch (DECISIONS B6).
-//! The state after the log prefix 1..=n honours only the undo records inside that prefix.
+//! A rollback record (an admin's order) returns the game to the state after an earlier entry:
+//! the batches in effect then are in effect again and every later batch is reverted. So the
+//! batches in effect after any log are a subset of its batches, applied in log order.
+//! The state after the log prefix 1..=n honours only the undo and rollback records inside it.
 
 use super::LogEntry;
 use crate::data::GameData;
@@ -26,15 +29,40 @@ impl std::fmt::Display for ReplayError {
     }
 }
 
-/// The sequence numbers of every batch an undo record reverts.
+/// The sequence numbers of every batch that is not in effect after `entries` (in log order):
+/// reverted by an undo record, or by a rollback to a point before it (or where it was undone).
 pub fn undone_set<'a>(entries: impl IntoIterator<Item = &'a LogEntry>) -> BTreeSet<u64> {
-    entries
-        .into_iter()
+    let entries: Vec<&LogEntry> = entries.into_iter().collect();
+    let targets: BTreeSet<u64> = entries
+        .iter()
         .filter_map(|e| match e {
-            LogEntry::Undo { undoes, .. } => Some(*undoes),
-            LogEntry::Batch { .. } => None,
+            LogEntry::Rollback { back_to, .. } => Some(*back_to),
+            _ => None,
         })
-        .collect()
+        .collect();
+    // The batches in effect after each rollback target (0: the set-up, none).
+    let mut in_effect_at: std::collections::BTreeMap<u64, BTreeSet<u64>> =
+        std::collections::BTreeMap::new();
+    let mut in_effect = BTreeSet::new();
+    let mut batches = BTreeSet::new();
+    for e in &entries {
+        match e {
+            LogEntry::Batch { seq, .. } => {
+                in_effect.insert(*seq);
+                batches.insert(*seq);
+            }
+            LogEntry::Undo { undoes, .. } => {
+                in_effect.remove(undoes);
+            }
+            LogEntry::Rollback { back_to, .. } => {
+                in_effect = in_effect_at.get(back_to).cloned().unwrap_or_default();
+            }
+        }
+        if targets.contains(&e.seq()) {
+            in_effect_at.insert(e.seq(), in_effect.clone());
+        }
+    }
+    batches.difference(&in_effect).copied().collect()
 }
 
 /// Applies the batches of `entries` (in order) that are not in `undone` to `state`.
@@ -89,8 +117,8 @@ pub fn replay_from_seed(
 }
 
 /// Of the stored snapshots (sequence numbers, any order), the latest one the log can be
-/// replayed from: no undo record after it reverts a batch at or before it. Snapshot 0 (the
-/// set-up state) always qualifies.
+/// replayed from: no undo record after it reverts a batch at or before it, and no rollback
+/// after it goes back to a point before it. Snapshot 0 (the set-up state) always qualifies.
 pub fn usable_snapshot(snapshots: &[u64], entries: &[LogEntry]) -> Option<u64> {
     snapshots
         .iter()
@@ -98,6 +126,7 @@ pub fn usable_snapshot(snapshots: &[u64], entries: &[LogEntry]) -> Option<u64> {
         .filter(|&s| {
             entries.iter().all(|e| match e {
                 LogEntry::Undo { seq, undoes, .. } => *seq <= s || *undoes > s,
+                LogEntry::Rollback { seq, back_to, .. } => *seq <= s || *back_to >= s,
                 LogEntry::Batch { .. } => true,
             })
         })
@@ -105,7 +134,7 @@ pub fn usable_snapshot(snapshots: &[u64], entries: &[LogEntry]) -> Option<u64> {
 }
 
 /// Checks the shape of a log: numbered 1, 2, 3, … without gaps; every undo record reverts an
-/// earlier batch of the same seat, at most once.
+/// earlier batch of the same seat, at most once; every rollback goes back to an earlier entry.
 pub fn check_log(entries: &[LogEntry]) -> Result<(), String> {
     let mut undone = BTreeSet::new();
     for (i, e) in entries.iter().enumerate() {
@@ -137,6 +166,13 @@ pub fn check_log(entries: &[LogEntry]) -> Result<(), String> {
                 return Err(format!("move {undoes} is undone twice"));
             }
         }
+        if let LogEntry::Rollback { seq, back_to, .. } = e {
+            if back_to >= seq {
+                return Err(format!(
+                    "rollback {seq} goes forward to {back_to}, not back"
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -158,8 +194,8 @@ pub fn differing_fields(a: &GameState, b: &GameState) -> Vec<String> {
 
 /// Replays a whole log from the seed, step by step, and returns the state after every prefix
 /// `keep` asks for (by sequence number; 0 = the set-up state), plus the final state. Each
-/// undo record rebuilds from the seed over its prefix, so prefix states honour only the undo
-/// records inside the prefix.
+/// undo or rollback record rebuilds from the seed over its prefix, so prefix states honour
+/// only the records inside the prefix.
 pub fn states_along(
     data: &GameData,
     options: &GameOptions,
@@ -170,16 +206,15 @@ pub fn states_along(
     let start = initial_state(data, options, names)?;
     let mut kept = vec![(0, start.clone())];
     let mut state = start;
-    let mut prefix_undone = BTreeSet::new();
     for (i, entry) in entries.iter().enumerate() {
         state = match entry {
             LogEntry::Batch { .. } => {
                 replay_onto(data, state, std::iter::once(entry), &BTreeSet::new())?
             }
-            LogEntry::Undo { undoes, .. } => {
-                prefix_undone.insert(*undoes);
+            LogEntry::Undo { .. } | LogEntry::Rollback { .. } => {
+                let prefix = &entries[..=i];
                 let start = initial_state(data, options, names)?;
-                replay_onto(data, start, &entries[..=i], &prefix_undone)?
+                replay_onto(data, start, prefix, &undone_set(prefix))?
             }
         };
         if keep(entry) {
@@ -187,4 +222,92 @@ pub fn states_along(
         }
     }
     Ok((kept, state))
+}
+
+/// How far a game's history holds up (the admin report, and the check before a rollback).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct History {
+    /// Entries in the log.
+    pub entries: u64,
+    /// The last entry whose state a replay from the seed rebuilds and every stored snapshot up
+    /// to it agrees with (0: only the set-up state).
+    pub last_good: u64,
+    /// Why the entry after `last_good` is not good (None: the whole log is good).
+    pub problem: Option<String>,
+}
+
+/// Replays `entries` from the seed entry by entry, comparing the state after each entry that
+/// has a stored snapshot (`snapshots`: sequence number and JSON text) with it. A snapshot that
+/// disagrees makes its entry the first bad one: what the players saw from then on is in doubt.
+pub fn check_history(
+    data: &GameData,
+    options: &GameOptions,
+    names: &[String],
+    entries: &[LogEntry],
+    snapshots: &std::collections::BTreeMap<u64, String>,
+) -> History {
+    let total = entries.len() as u64;
+    let verdict = |last_good: u64, problem: String| History {
+        entries: total,
+        last_good,
+        problem: Some(problem),
+    };
+    let shape_ok = (0..=entries.len())
+        .rev()
+        .find(|&n| check_log(&entries[..n]).is_ok())
+        .unwrap_or(0);
+    let agrees = |seq: u64, state: &GameState| -> Result<(), String> {
+        let Some(text) = snapshots.get(&seq) else {
+            return Ok(());
+        };
+        if serde_json::to_string(state).ok().as_deref() == Some(text.as_str()) {
+            return Ok(());
+        }
+        match serde_json::from_str::<GameState>(text) {
+            Ok(snap) if snap == *state => Ok(()),
+            Ok(snap) => Err(format!(
+                "the snapshot of move {seq} differs from a replay of the log from the seed in: {}",
+                differing_fields(&snap, state).join(", ")
+            )),
+            Err(e) => Err(format!("the snapshot of move {seq} cannot be read: {e}")),
+        }
+    };
+    let mut state = match initial_state(data, options, names) {
+        Ok(s) => s,
+        Err(e) => return verdict(0, e.to_string()),
+    };
+    if let Err(e) = agrees(0, &state) {
+        return verdict(0, e);
+    }
+    for (i, entry) in entries[..shape_ok].iter().enumerate() {
+        let next = match entry {
+            LogEntry::Batch { .. } => {
+                replay_onto(data, state, std::iter::once(entry), &BTreeSet::new())
+            }
+            LogEntry::Undo { .. } | LogEntry::Rollback { .. } => {
+                let prefix = &entries[..=i];
+                initial_state(data, options, names)
+                    .and_then(|start| replay_onto(data, start, prefix, &undone_set(prefix)))
+            }
+        };
+        state = match next {
+            Ok(s) => s,
+            Err(e) => return verdict(i as u64, e.to_string()),
+        };
+        if let Err(e) = agrees(entry.seq(), &state) {
+            return verdict(i as u64, e);
+        }
+    }
+    if shape_ok < entries.len() {
+        let problem = check_log(entries).err().unwrap_or_default();
+        return verdict(
+            shape_ok as u64,
+            format!("the move log is broken: {problem}"),
+        );
+    }
+    History {
+        entries: total,
+        last_good: total,
+        problem: None,
+    }
 }
