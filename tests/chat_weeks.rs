@@ -514,3 +514,40 @@ fn a_deleted_channel_archives_its_game_and_export_still_works() {
     // The bot removed from another server touches nothing here.
     assert!(t.chat.guild_gone(8).is_empty());
 }
+
+#[test]
+fn reminders_can_be_turned_off_or_given_a_personal_delay() {
+    let t = table("remind-settings", config());
+    // Refused values change nothing.
+    let r = t.say("bob /skymines settings remind_after:2m");
+    assert!(r[0].text.contains("not a reminder delay"), "{}", r[0].text);
+    let r = t.say("bob /skymines settings reminders:maybe");
+    assert!(r[0].text.contains("maybe"), "{}", r[0].text);
+    let r = t.say("bob /skymines settings reminders:off");
+    assert!(private_to(&r, "bob").contains("Reminders: off"), "{r:?}");
+    let r = t.say("alice /skymines settings remind_after:3h");
+    assert!(
+        private_to(&r, "alice").contains("Reminders: on, 3h"),
+        "{r:?}"
+    );
+    start(&t);
+    // The default delay (1 h) passes: nobody is pinged (alice waits 3 h, bob never).
+    t.clock.advance(HOUR + 1);
+    let due = pinged(&t.chat.tick());
+    assert!(due.is_empty(), "{due:?}");
+    t.clock.advance(2 * HOUR);
+    let due = pinged(&t.chat.tick());
+    assert_eq!(
+        due,
+        vec![local_user_id("alice")],
+        "alice after 3 h; bob has them off"
+    );
+    // The next one comes after alice's delay again, never for bob.
+    t.clock.advance(HOUR);
+    assert!(pinged(&t.chat.tick()).is_empty());
+    t.clock.advance(2 * HOUR);
+    assert_eq!(pinged(&t.chat.tick()), vec![local_user_id("alice")]);
+    // Turned back on (with the default delay), bob is reminded from the next wait on.
+    let r = t.say("bob /skymines settings reminders:on remind_after:default");
+    assert!(private_to(&r, "bob").contains("Reminders: on, 1h"), "{r:?}");
+}

@@ -136,6 +136,7 @@ impl Chat {
                 return words(&["yes", "no", "0", "1", "2", "3", "4", "5", "6", "7", "8"])
             }
             ("skymines settings", "notify") => return words(&["ephemeral", "dm"]),
+            ("skymines settings", "reminders") => return words(&["on", "off"]),
             ("skymines settings", "language" | "game_language") | ("skymines new", "language") => {
                 return words(&crate::text::language_codes().collect::<Vec<_>>())
             }

@@ -892,13 +892,14 @@ impl Chat {
                 continue;
             }
             let _ = self.store.set_waiting_since(game, s.seat, Some(now));
-            let remind_at = now + self.config.reminder_after_ms;
             let remind_at = match s.owner {
-                SeatOwner::Discord(user) => self.reminder_time(user, remind_at),
-                _ => remind_at,
+                SeatOwner::Discord(user) => self.next_reminder(user, now),
+                _ => Some(now + self.config.reminder_after_ms),
             };
             let _ = self.store.clear_reminders(game, Some(s.seat));
-            let _ = self.store.set_reminder(game, s.seat, REMIND, remind_at);
+            if let Some(remind_at) = remind_at {
+                let _ = self.store.set_reminder(game, s.seat, REMIND, remind_at);
+            }
             if let Some(d) = self.config.deadline_ms {
                 let _ = self.store.set_reminder(game, s.seat, DEADLINE, now + d);
             }
@@ -932,18 +933,18 @@ impl Chat {
             if r.kind == DEADLINE {
                 replies.extend(self.play_safely(r.game, &state, r.seat, "deadline.played"));
                 replies.extend(self.play_vacant(r.game));
+            } else if self.next_reminder(user, now).is_none() {
+                // The user turned reminders off after this one was set.
+                let _ = self.store.clear_reminder(r.game, r.seat, REMIND);
             } else if self.reminder_time(user, now) > now {
                 // Away or quiet hours: the reminder waits until they are over.
                 let _ =
                     self.store
                         .set_reminder(r.game, r.seat, REMIND, self.reminder_time(user, now));
             } else {
-                let _ = self.store.set_reminder(
-                    r.game,
-                    r.seat,
-                    REMIND,
-                    self.reminder_time(user, now + self.config.reminder_after_ms),
-                );
+                if let Some(next) = self.next_reminder(user, now) {
+                    let _ = self.store.set_reminder(r.game, r.seat, REMIND, next);
+                }
                 let public_texts = self.game_texts(r.game);
                 let mut ping = Reply::new(
                     Audience::Ping(user),

@@ -331,7 +331,7 @@ impl Chat {
         req: &Request,
         opts: &Options,
     ) -> Result<Option<UserSettings>, String> {
-        if !["timezone", "quiet", "away"]
+        if !["timezone", "quiet", "away", "reminders", "remind_after"]
             .iter()
             .any(|k| opts.get(k).is_some())
         {
@@ -353,6 +353,22 @@ impl Chat {
             settings.away_until = time::parse_away(a, self.clock.now_ms(), settings.utc_offset_min)
                 .ok_or_else(|| self.texts.f("error.bad_away", &[("value", &a)]))?;
         }
+        if let Some(r) = opts.get("reminders") {
+            settings.reminders_off = match r.trim().to_ascii_lowercase().as_str() {
+                "on" | "yes" | "true" => false,
+                "off" | "no" | "false" => true,
+                _ => {
+                    return Err(self.texts.f(
+                        "error.bad_value",
+                        &[("option", &"reminders"), ("value", &r)],
+                    ))
+                }
+            };
+        }
+        if let Some(d) = opts.get("remind_after") {
+            settings.remind_after_min = time::parse_reminder_delay(d)
+                .ok_or_else(|| self.texts.f("error.bad_remind_after", &[("value", &d)]))?;
+        }
         Ok(Some(settings))
     }
 
@@ -369,14 +385,41 @@ impl Chat {
             Some((from, to)) => format!("{from:02}-{to:02}"),
             None => self.texts.t("word.off"),
         };
-        self.texts.f(
+        let personal = self.texts.f(
             "settings.personal",
             &[
                 ("away", &away),
                 ("timezone", &time::offset_text(s.utc_offset_min)),
                 ("quiet", &quiet),
             ],
-        )
+        );
+        let reminders = if s.reminders_off {
+            self.texts.t("settings.reminders_off")
+        } else {
+            let delay = s
+                .remind_after_min
+                .map(|m| i64::from(m) * 60_000)
+                .unwrap_or(self.config.reminder_after_ms);
+            self.texts.f(
+                "settings.reminders_on",
+                &[("delay", &time::delay_text(delay))],
+            )
+        };
+        format!("{personal}\n{reminders}")
+    }
+
+    /// When `user`'s next reminder is due, counting their delay from `from` and waiting for
+    /// their away time and quiet hours; None when they turned reminders off.
+    pub(crate) fn next_reminder(&self, user: u64, from: i64) -> Option<i64> {
+        let s = self.store.user_settings(user).unwrap_or_default();
+        if s.reminders_off {
+            return None;
+        }
+        let delay = s
+            .remind_after_min
+            .map(|m| i64::from(m) * 60_000)
+            .unwrap_or(self.config.reminder_after_ms);
+        Some(time::reminder_time(from + delay, &s))
     }
 
     /// When a reminder due at `due` may reach `user` (their away time and quiet hours).

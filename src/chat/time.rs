@@ -165,6 +165,37 @@ pub fn parse_away(text: &str, now_ms: i64, offset_min: i32) -> Option<Option<i64
     (until > now_ms && until - now_ms <= AWAY_MAX_MS).then_some(Some(until))
 }
 
+/// A personal reminder delay (`30m`, `6h`, `1d12h`): whole minutes from 5 minutes to 7 days;
+/// `default` goes back to the bot's (Some(None)). None for anything else.
+pub fn parse_reminder_delay(text: &str) -> Option<Option<u32>> {
+    let t = text.trim().to_ascii_lowercase();
+    if matches!(t.as_str(), "default" | "reset") {
+        return Some(None);
+    }
+    let ms = parse_duration(&t)?;
+    (5 * MINUTE_MS..=7 * DAY_MS)
+        .contains(&ms)
+        .then(|| u32::try_from(ms / MINUTE_MS).ok())
+        .flatten()
+        .map(Some)
+}
+
+/// A delay in the units it was most likely given in: `2d`, `6h`, `1h30m`, `45m`.
+pub fn delay_text(ms: i64) -> String {
+    let minutes = ms.max(0) / MINUTE_MS;
+    let (d, h, m) = (minutes / 1440, minutes % 1440 / 60, minutes % 60);
+    let mut out = String::new();
+    for (n, unit) in [(d, 'd'), (h, 'h'), (m, 'm')] {
+        if n > 0 {
+            out.push_str(&format!("{n}{unit}"));
+        }
+    }
+    if out.is_empty() {
+        out.push_str("0m");
+    }
+    out
+}
+
 fn parse_duration(t: &str) -> Option<i64> {
     let mut total = 0i64;
     let mut number = String::new();
@@ -249,6 +280,19 @@ pub fn reminder_time(ms: i64, settings: &UserSettings) -> i64 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn reminder_delays_are_whole_minutes_within_bounds() {
+        assert_eq!(parse_reminder_delay("6h"), Some(Some(360)));
+        assert_eq!(parse_reminder_delay(" 1d12h "), Some(Some(2160)));
+        assert_eq!(parse_reminder_delay("default"), Some(None));
+        assert_eq!(parse_reminder_delay("4m"), None, "under 5 minutes");
+        assert_eq!(parse_reminder_delay("8d"), None, "over a week");
+        assert_eq!(parse_reminder_delay("soon"), None);
+        assert_eq!(delay_text(360 * MINUTE_MS), "6h");
+        assert_eq!(delay_text(2160 * MINUTE_MS), "1d12h");
+        assert_eq!(delay_text(90 * MINUTE_MS), "1h30m");
+    }
     use super::*;
 
     #[test]

@@ -193,7 +193,7 @@ async fn sk_help(
     interact::command(ctx, "skymines help", options([("topic", topic)])).await
 }
 
-/// Your settings: private prompts, language, away time, time zone, quiet hours.
+/// Your settings: private prompts, language, away time, time zone, quiet hours, reminders.
 #[poise::command(slash_command, rename = "settings")]
 #[allow(clippy::too_many_arguments)]
 async fn sk_settings(
@@ -213,6 +213,10 @@ async fn sk_settings(
     #[description = "Your UTC offset, e.g. +01:00 or UTC-5"] timezone: Option<String>,
     #[description = "Quiet hours without reminders, local from-to, e.g. 22-08, or off"]
     quiet: Option<String>,
+    #[description = "Reminders when a game waits on you: on or off"]
+    #[autocomplete = "complete"]
+    reminders: Option<String>,
+    #[description = "Remind me after (5m to 7d, e.g. 6h), or default"] remind_after: Option<String>,
     #[description = "In a DM: which game"]
     #[autocomplete = "complete"]
     game: Option<String>,
@@ -224,6 +228,8 @@ async fn sk_settings(
         ("away", away),
         ("timezone", timezone),
         ("quiet", quiet),
+        ("reminders", reminders),
+        ("remind_after", remind_after),
         ("game", game),
     ]);
     interact::command(ctx, "skymines settings", opts).await

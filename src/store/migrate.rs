@@ -51,6 +51,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0005_admin.sql",
         sql: include_str!("../../migrations/0005_admin.sql"),
     },
+    Migration {
+        version: 6,
+        name: "0006_reminder_settings.sql",
+        sql: include_str!("../../migrations/0006_reminder_settings.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").

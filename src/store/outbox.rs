@@ -100,6 +100,18 @@ impl Store {
         })
     }
 
+    /// Removes one kind of reminder of one seat (a user who turned reminders off keeps the
+    /// deadline).
+    pub fn clear_reminder(&self, game: GameId, seat: usize, kind: &str) -> Result<()> {
+        self.write(|tx| {
+            tx.prepare_cached(
+                "DELETE FROM reminders WHERE game_id = ?1 AND seat = ?2 AND kind = ?3",
+            )?
+            .execute(params![game, seat as i64, kind])?;
+            Ok(())
+        })
+    }
+
     /// Reminders due at or before `now` (Unix ms, the caller's clock), of active games that are
     /// not paused.
     pub fn due_reminders(&self, now: i64) -> Result<Vec<Reminder>> {

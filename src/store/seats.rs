@@ -34,6 +34,10 @@ pub struct UserSettings {
     pub utc_offset_min: i32,
     /// Local hours `[from, to)` without reminders (wrapping past midnight when from > to).
     pub quiet: Option<(u8, u8)>,
+    /// The user turned reminders off (deadlines still apply).
+    pub reminders_off: bool,
+    /// Minutes from when a game waits on the user to the reminder (None: the bot's default).
+    pub remind_after_min: Option<u32>,
 }
 
 impl Store {
@@ -208,8 +212,8 @@ impl Store {
         self.read(|c| {
             let row = c
                 .prepare_cached(
-                    "SELECT away_until, utc_offset_min, quiet_from, quiet_to FROM user_settings \
-                     WHERE user_id = ?1",
+                    "SELECT away_until, utc_offset_min, quiet_from, quiet_to, reminders_off, \
+                     remind_after_min FROM user_settings WHERE user_id = ?1",
                 )?
                 .query_row([to_db(user)], |r| {
                     Ok((
@@ -217,18 +221,22 @@ impl Store {
                         r.get::<_, i64>(1)?,
                         r.get::<_, Option<i64>>(2)?,
                         r.get::<_, Option<i64>>(3)?,
+                        r.get::<_, bool>(4)?,
+                        r.get::<_, Option<i64>>(5)?,
                     ))
                 })
                 .optional()?;
             Ok(match row {
                 None => UserSettings::default(),
-                Some((away_until, offset, from, to)) => UserSettings {
+                Some((away_until, offset, from, to, reminders_off, remind_after)) => UserSettings {
                     away_until,
                     utc_offset_min: i32::try_from(offset).unwrap_or(0),
                     quiet: match (from, to) {
                         (Some(f), Some(t)) => Some((f as u8, t as u8)),
                         _ => None,
                     },
+                    reminders_off,
+                    remind_after_min: remind_after.and_then(|m| u32::try_from(m).ok()),
                 },
             })
         })
@@ -240,8 +248,8 @@ impl Store {
         self.write(|tx| {
             tx.prepare_cached(
                 "INSERT OR REPLACE INTO user_settings \
-                 (user_id, away_until, utc_offset_min, quiet_from, quiet_to, updated_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                 (user_id, away_until, utc_offset_min, quiet_from, quiet_to, reminders_off, \
+                 remind_after_min, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?
             .execute(params![
                 to_db(user),
@@ -249,6 +257,8 @@ impl Store {
                 settings.utc_offset_min,
                 settings.quiet.map(|q| q.0),
                 settings.quiet.map(|q| q.1),
+                settings.reminders_off,
+                settings.remind_after_min,
                 now
             ])?;
             Ok(())
