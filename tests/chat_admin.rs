@@ -831,3 +831,40 @@ fn replay_honours_rollbacks_including_undone_batches_they_bring_back() {
     // A rollback forward is malformed.
     assert!(check_log(&[batch(1), rollback(2, 2)]).is_err());
 }
+
+#[test]
+fn a_paused_game_is_never_deleted_and_its_idle_time_restarts_on_resume() {
+    let mut bench = Bench::new("idle-paused");
+    let game = bench.game(GUILD_A, 510, SEED);
+    assert!(bench.chat.tick().is_empty(), "first sight: nothing yet");
+    bench.clock.advance(6 * DAY);
+    bench
+        .store
+        .set_paused(game, Some(bench.clock_now()))
+        .expect("pause");
+    // Weeks of pause: no warning, no deletion.
+    for _ in 0..30 {
+        bench.clock.advance(DAY);
+        assert!(bench.chat.tick().is_empty(), "paused games are left alone");
+    }
+    assert_eq!(
+        bench.store.game(game).expect("record").status,
+        GameStatus::Active
+    );
+    // Resumed: a fresh idle period, so the warning comes 7 days after the resume.
+    bench.store.set_paused(game, None).expect("resume");
+    assert!(bench.chat.tick().is_empty());
+    bench.clock.advance(7 * DAY - 1);
+    assert!(
+        bench.chat.tick().is_empty(),
+        "not 7 days since the resume yet"
+    );
+    bench.clock.advance(1);
+    let replies = bench.chat.tick();
+    assert_eq!(replies.len(), 1, "{replies:#?}");
+    assert!(
+        replies[0].text.contains("deleted in 3 day(s)"),
+        "{}",
+        replies[0].text
+    );
+}

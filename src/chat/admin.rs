@@ -356,6 +356,13 @@ impl Chat {
                 continue;
             };
             let watch = watches.remove(&game);
+            // A paused game is idle on purpose: its idle time starts again when it resumes.
+            if matches!(self.store.paused_at(game), Ok(Some(_))) {
+                if watch.is_some() {
+                    let _ = self.store.clear_idle_watch(game);
+                }
+                continue;
+            }
             match watch {
                 Some(w) if w.seq == seq => match w.warning {
                     None if now - w.since >= after - notice => {
