@@ -834,7 +834,7 @@ fn replay_honours_rollbacks_including_undone_batches_they_bring_back() {
 
 #[test]
 fn a_paused_game_is_never_deleted_and_its_idle_time_restarts_on_resume() {
-    let mut bench = Bench::new("idle-paused");
+    let bench = Bench::new("idle-paused");
     let game = bench.game(GUILD_A, 510, SEED);
     assert!(bench.chat.tick().is_empty(), "first sight: nothing yet");
     bench.clock.advance(6 * DAY);
