@@ -1705,7 +1705,18 @@ impl Store {
 
     /// Ends an active or damaged game without a result; its channel is free again.
     pub fn abandon(&self, game: GameId) -> Result<()> {
-        // Hold the game's lock (if live) so no move slips in between.
+        self.set_aside(game, GameStatus::Abandoned, None)
+    }
+
+    /// Ends an active or damaged game with `status` (and why it was archived): its reminders
+    /// go, it leaves memory, its channel is free. The game's lock is held throughout so no
+    /// move slips in between.
+    pub(crate) fn set_aside(
+        &self,
+        game: GameId,
+        status: GameStatus,
+        archived_reason: Option<&str>,
+    ) -> Result<()> {
         let entry = self
             .live
             .read()
@@ -1713,16 +1724,21 @@ impl Store {
             .get(&game)
             .cloned();
         let mut guard = entry.as_ref().map(|e| lock(e));
-        let status = self.game(game)?.status;
-        if !matches!(status, GameStatus::Active | GameStatus::Damaged) {
-            return Err(StoreError::NotActive { game, status });
+        let current = self.game(game)?.status;
+        if !matches!(current, GameStatus::Active | GameStatus::Damaged) {
+            return Err(StoreError::NotActive {
+                game,
+                status: current,
+            });
         }
         let now = now_ms();
         self.write(|tx| {
             tx.prepare_cached(
-                "UPDATE games SET status = 'abandoned', updated_at = ?2 WHERE id = ?1",
+                "UPDATE games SET status = ?2, archived_reason = ?3, updated_at = ?4 WHERE id = ?1",
             )?
-            .execute(params![game, now])?;
+            .execute(params![game, status.as_str(), archived_reason, now])?;
+            tx.prepare_cached("DELETE FROM reminders WHERE game_id = ?1")?
+                .execute([game])?;
             Ok(())
         })?;
         if let Some(live) = guard.as_deref_mut() {

@@ -4,7 +4,7 @@
 //! offset, quiet hours). The chat layer decides who may do what; this module only keeps it.
 
 use super::error::{Result, StoreError};
-use super::{lock, now_ms, to_db, GameId, GameStatus, Store};
+use super::{now_ms, to_db, GameId, GameStatus, Store};
 use rusqlite::{params, OptionalExtension};
 
 /// Why a game was archived.
@@ -178,33 +178,7 @@ impl Store {
     /// Sets an active or damaged game aside as `archived`: kept whole (its log, snapshots and
     /// export), out of memory, no reminders, its channel free.
     pub fn archive(&self, game: GameId, reason: ArchiveReason) -> Result<()> {
-        // Hold the game's lock (if live) so no move slips in between.
-        let entry = self
-            .live
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&game)
-            .cloned();
-        let mut guard = entry.as_ref().map(|e| lock(e));
-        let status = self.game(game)?.status;
-        if !matches!(status, GameStatus::Active | GameStatus::Damaged) {
-            return Err(StoreError::NotActive { game, status });
-        }
-        let now = now_ms();
-        self.write(|tx| {
-            tx.prepare_cached(
-                "UPDATE games SET status = 'archived', archived_reason = ?2, updated_at = ?3 \
-                 WHERE id = ?1",
-            )?
-            .execute(params![game, reason.as_str(), now])?;
-            tx.prepare_cached("DELETE FROM reminders WHERE game_id = ?1")?
-                .execute([game])?;
-            Ok(())
-        })?;
-        if let Some(live) = guard.as_deref_mut() {
-            self.evict(game, live);
-        }
-        Ok(())
+        self.set_aside(game, GameStatus::Archived, Some(reason.as_str()))
     }
 
     /// A user's settings (the defaults when they never set any).
