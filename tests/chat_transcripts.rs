@@ -710,3 +710,50 @@ fn a_button_shown_before_an_undo_is_refused_as_stale_after_it() {
     let r = t.say(&format!("alice /click {}", after[0].custom_id));
     assert!(r.iter().all(|r| !r.text.contains("out of date")), "{r:?}");
 }
+
+#[test]
+fn a_lobby_survives_a_restart_and_goes_on() {
+    let mut t = table("lobby-restart");
+    t.say("alice /skymines new players:3 language:de seed:5");
+    t.say("bob /skymines join");
+    let restart = |t: &mut Table| {
+        t.chat = Chat::new(
+            t.chat_store(),
+            t.clock.clone(),
+            ChatConfig {
+                images: false,
+                rate_limit: 0,
+                ..ChatConfig::default()
+            },
+        );
+    };
+    restart(&mut t);
+    // The lobby is still there, with its players, options and language.
+    let r = t.say("bob /skymines join");
+    assert!(
+        r[0].text.contains("bereits") || r[0].text.contains("already"),
+        "bob is still in it: {}",
+        r[0].text
+    );
+    let r = t.say("dave /skymines new players:1");
+    assert!(!r[0].text.is_empty());
+    t.say("carol /skymines join");
+    restart(&mut t);
+    let r = t.say("alice /skymines start");
+    let text = public_text(&r);
+    assert!(
+        text.contains("#1"),
+        "the game starts after two restarts: {text}"
+    );
+    let state = t.chat_store().live_state(1).expect("game").0;
+    assert_eq!(state.seats.len(), 3);
+    assert_eq!(state.options.seed, 5, "the chosen seed survived");
+    // Started lobbies are gone from the store: another restart has nothing to restore.
+    restart(&mut t);
+    let r = t.say("bob /skymines join");
+    assert!(
+        !public_text(&r).contains("(3/3)") && !public_text(&r).contains("joined"),
+        "{r:?}"
+    );
+    assert!(t.chat_store().lobbies().expect("lobbies").is_empty());
+}

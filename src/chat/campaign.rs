@@ -29,7 +29,7 @@ use crate::store::{
 use serde::{Deserialize, Serialize};
 
 /// What `/skymines campaign new` chose beyond the first chapter's game options.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct CampaignSetup {
     /// Luna starts one level lower (the rulebook's easier start).
     pub easier: bool,

@@ -1,12 +1,16 @@
 //! Before a game: `/skymines new` opens a lobby in a channel, others join, the host starts it.
 //! One game per channel: a lobby or an active game blocks another. `/skymines campaign new`
-//! gathers a campaign's players through the same lobby; starting it starts chapter 1.
+//! gathers a campaign's players through the same lobby; starting it starts chapter 1. Lobbies
+//! are kept in the store, so a restart of the bot keeps them.
 
 use super::commands::Options;
 use super::prompt::ClickId;
 use super::{Chat, Choice, Reply, Request, Texts};
 use crate::engine::{self, BoardSide, GameOptions, TokenSetup, TrackSetup};
-use crate::store::{Location, NewGame, NewSeat, Notify, SeatOwner};
+use crate::store::{Location, NewGame, NewSeat, Notify, SeatOwner, Store};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 /// Drawn seeds have this bit; seeds users choose are below it.
 const UNSEEDED_BIT: u64 = 1 << 63;
@@ -29,6 +33,129 @@ pub(crate) struct Lobby {
     pub language: Option<&'static str>,
     /// Set when the lobby gathers a campaign's players (its game is chapter 1).
     pub campaign: Option<super::campaign::CampaignSetup>,
+}
+
+/// The lobbies of every channel, written through to the store: each lock hands out the map
+/// and, when released, saves the lobbies that changed and deletes the ones that went, so a
+/// restart of the bot keeps every game being gathered.
+pub(crate) struct Lobbies {
+    map: Mutex<BTreeMap<u64, Lobby>>,
+    store: Arc<Store>,
+}
+
+/// A lobby as the store keeps it.
+#[derive(Serialize, Deserialize)]
+struct LobbyDoc {
+    place: Location,
+    host: u64,
+    options: GameOptions,
+    seeded: bool,
+    players: Vec<(u64, String)>,
+    language: Option<String>,
+    campaign: Option<super::campaign::CampaignSetup>,
+}
+
+impl Lobbies {
+    /// The stored lobbies of channels that have no game yet (a lobby whose game was created
+    /// just before a crash is dropped).
+    pub(crate) fn restore(store: Arc<Store>) -> Lobbies {
+        let mut map = BTreeMap::new();
+        for (channel, body) in store.lobbies().unwrap_or_default() {
+            let has_game = !matches!(store.game_in_channel(channel), Ok(None));
+            match serde_json::from_str::<LobbyDoc>(&body) {
+                Ok(doc) if !has_game => {
+                    map.insert(
+                        channel,
+                        Lobby {
+                            place: doc.place,
+                            host: doc.host,
+                            options: doc.options,
+                            seeded: doc.seeded,
+                            players: doc.players,
+                            language: doc
+                                .language
+                                .as_deref()
+                                .and_then(super::language::parse_language),
+                            campaign: doc.campaign,
+                        },
+                    );
+                }
+                _ => {
+                    let _ = store.delete_lobby(channel);
+                }
+            }
+        }
+        Lobbies {
+            map: Mutex::new(map),
+            store,
+        }
+    }
+
+    /// The lobbies, for reading or changing; changes reach the store when the guard goes.
+    pub(crate) fn lock(&self) -> Result<LobbiesGuard<'_>, ()> {
+        let map = self.map.lock().map_err(|_| ())?;
+        let before = map.clone();
+        Ok(LobbiesGuard {
+            map,
+            before,
+            store: &self.store,
+        })
+    }
+}
+
+pub(crate) struct LobbiesGuard<'a> {
+    map: std::sync::MutexGuard<'a, BTreeMap<u64, Lobby>>,
+    before: BTreeMap<u64, Lobby>,
+    store: &'a Store,
+}
+
+impl std::ops::Deref for LobbiesGuard<'_> {
+    type Target = BTreeMap<u64, Lobby>;
+    fn deref(&self) -> &Self::Target {
+        &self.map
+    }
+}
+
+impl std::ops::DerefMut for LobbiesGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.map
+    }
+}
+
+impl Drop for LobbiesGuard<'_> {
+    fn drop(&mut self) {
+        for (channel, lobby) in self.map.iter() {
+            if self.before.get(channel) == Some(lobby) {
+                continue;
+            }
+            let doc = LobbyDoc {
+                place: lobby.place,
+                host: lobby.host,
+                options: lobby.options.clone(),
+                seeded: lobby.seeded,
+                players: lobby.players.clone(),
+                language: lobby.language.map(str::to_string),
+                campaign: lobby.campaign.clone(),
+            };
+            let saved = serde_json::to_string(&doc)
+                .map_err(|e| e.to_string())
+                .and_then(|body| {
+                    self.store
+                        .save_lobby(*channel, &body)
+                        .map_err(|e| e.to_string())
+                });
+            if let Err(e) = saved {
+                tracing::warn!("lobby in channel {channel} not stored: {e}");
+            }
+        }
+        for channel in self.before.keys() {
+            if !self.map.contains_key(channel) {
+                if let Err(e) = self.store.delete_lobby(*channel) {
+                    tracing::warn!("lobby in channel {channel} not deleted: {e}");
+                }
+            }
+        }
+    }
 }
 
 fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), String> {

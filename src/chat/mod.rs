@@ -229,7 +229,8 @@ pub struct Chat {
     pub(crate) texts: Voice,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) config: ChatConfig,
-    pub(crate) lobbies: Mutex<BTreeMap<u64, lobby::Lobby>>,
+    /// Games being gathered, by channel (kept in the store on every change).
+    pub(crate) lobbies: lobby::Lobbies,
     /// Serialises campaign steps (recording a chapter, starting the next one).
     pub(crate) campaign_lock: Mutex<()>,
     /// Recent request times per user (rate limit).
@@ -240,11 +241,11 @@ impl Chat {
     pub fn new(store: Arc<Store>, clock: Arc<dyn Clock>, config: ChatConfig) -> Chat {
         Chat {
             data: store.data().clone(),
+            lobbies: lobby::Lobbies::restore(store.clone()),
             store,
             texts: Voice::new(&config.default_language),
             clock,
             config,
-            lobbies: Mutex::new(BTreeMap::new()),
             campaign_lock: Mutex::new(()),
             recent: Mutex::new(BTreeMap::new()),
         }

@@ -56,6 +56,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0006_reminder_settings.sql",
         sql: include_str!("../../migrations/0006_reminder_settings.sql"),
     },
+    Migration {
+        version: 7,
+        name: "0007_lobbies.sql",
+        sql: include_str!("../../migrations/0007_lobbies.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").

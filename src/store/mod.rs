@@ -56,6 +56,7 @@ pub mod export;
 pub mod hub;
 mod images;
 mod languages;
+mod lobbies;
 pub mod migrate;
 mod outbox;
 pub mod replay;
