@@ -105,7 +105,9 @@ async fn eight_tasks_at_one_game() {
         done.extend(d);
         refused += r;
     }
-    assert!(done.len() > 100, "{} moves", done.len());
+    // How many of the 480 attempts win depends on how the tasks interleave (a loaded machine
+    // makes more of them stale), so the floor only makes sure the game moved a good deal.
+    assert!(done.len() >= 50, "{} moves", done.len());
     assert!(refused > 0, "some commands must have raced");
     check_game(&hub, game, done);
     // And it restores to the same state.
