@@ -66,6 +66,11 @@ impl Table {
         self.chat.store()
     }
 
+    /// A new chat layer over the same store and clock (a restart of the bot, or other settings).
+    fn restart(&mut self, config: ChatConfig) {
+        self.chat = Chat::new(self.chat_store(), self.clock.clone(), config);
+    }
+
     /// Says one line; returns its replies (also kept in the log).
     fn say(&mut self, line: &str) -> Vec<Reply> {
         let req = parse_line(line).expect("line parses").expect("not blank");
@@ -369,16 +374,12 @@ fn undo_takes_back_only_your_own_move_before_anything_is_revealed() {
 #[test]
 fn rapid_fire_commands_are_politely_limited_per_user() {
     let mut t = table("rate");
-    t.chat = Chat::new(
-        t.chat_store(),
-        t.clock.clone(),
-        ChatConfig {
-            images: false,
-            rate_limit: 5,
-            rate_window_ms: 10_000,
-            ..ChatConfig::default()
-        },
-    );
+    t.restart(ChatConfig {
+        images: false,
+        rate_limit: 5,
+        rate_window_ms: 10_000,
+        ..ChatConfig::default()
+    });
     for _ in 0..5 {
         let r = t.say("alice /skymines help");
         assert!(!r[0].text.contains("Slow down"));
@@ -597,15 +598,11 @@ fn a_german_player_reads_private_replies_in_german_while_public_ones_follow_the_
     let r = t.say("alice /hand");
     assert!(r[0].text.contains("Action area"), "{}", r[0].text);
     // Settings survive a new Chat over the same store (they are stored).
-    t.chat = Chat::new(
-        t.chat_store(),
-        t.clock.clone(),
-        ChatConfig {
-            images: false,
-            rate_limit: 0,
-            ..ChatConfig::default()
-        },
-    );
+    t.restart(ChatConfig {
+        images: false,
+        rate_limit: 0,
+        ..ChatConfig::default()
+    });
     assert!(t.say("bob /hand")[0].text.contains("Aktionsbereich"));
     assert!(t.say("eve /skymines status")[0].text.starts_with("Runde"));
 }
@@ -613,16 +610,12 @@ fn a_german_player_reads_private_replies_in_german_while_public_ones_follow_the_
 #[test]
 fn the_configured_default_language_applies_when_nobody_chose_one() {
     let mut t = table("default-de");
-    t.chat = Chat::new(
-        t.chat_store(),
-        t.clock.clone(),
-        ChatConfig {
-            images: false,
-            rate_limit: 0,
-            default_language: "de".to_string(),
-            ..ChatConfig::default()
-        },
-    );
+    t.restart(ChatConfig {
+        images: false,
+        rate_limit: 0,
+        default_language: "de".to_string(),
+        ..ChatConfig::default()
+    });
     let r = t.say("alice /skymines new players:2");
     assert!(public_text(&r).contains("eröffnet"), "{r:?}");
     let r = t.say("bob /skymines settings language:en");
@@ -638,15 +631,11 @@ fn the_configured_default_language_applies_when_nobody_chose_one() {
 #[test]
 fn the_status_board_image_is_stored_per_state_version_and_read_back() {
     let mut t = table("board-images");
-    t.chat = Chat::new(
-        t.chat_store(),
-        t.clock.clone(),
-        ChatConfig {
-            images: true,
-            rate_limit: 0,
-            ..ChatConfig::default()
-        },
-    );
+    t.restart(ChatConfig {
+        images: true,
+        rate_limit: 0,
+        ..ChatConfig::default()
+    });
     start(&mut t, 1, "luna:2", 40);
     let store = t.chat_store();
     let game = store.live_games()[0];
@@ -717,15 +706,11 @@ fn a_lobby_survives_a_restart_and_goes_on() {
     t.say("alice /skymines new players:3 language:de seed:5");
     t.say("bob /skymines join");
     let restart = |t: &mut Table| {
-        t.chat = Chat::new(
-            t.chat_store(),
-            t.clock.clone(),
-            ChatConfig {
-                images: false,
-                rate_limit: 0,
-                ..ChatConfig::default()
-            },
-        );
+        t.restart(ChatConfig {
+            images: false,
+            rate_limit: 0,
+            ..ChatConfig::default()
+        })
     };
     restart(&mut t);
     // The lobby is still there, with its players, options and language.
