@@ -61,7 +61,8 @@ impl Texts {
         self.messages.get(key).map(String::as_str)
     }
 
-    /// The template for `key` with its arguments filled in. A missing key shows itself, so a
+    /// The template for `key` with its arguments filled in, and every name reference in the
+    /// result (see [`name_ref`]) written in this language. A missing key shows itself, so a
     /// gap is visible (and the catalog test fails).
     pub fn f(&self, key: &str, args: &[(&str, &dyn Display)]) -> String {
         let mut out = self
@@ -72,7 +73,75 @@ impl Texts {
         for (name, value) in args {
             out = out.replace(&format!("{{{name}}}"), &value.to_string());
         }
+        self.resolve(&out)
+    }
+
+    /// `text` with every name reference (see [`name_ref`]) written in this language: the
+    /// reference's catalog template with its arguments (themselves resolved), else the English
+    /// catalog's, else the English the reference carries (a name from a corrected data folder
+    /// that no catalog knows). Text without references comes back unchanged.
+    pub fn resolve(&self, text: &str) -> String {
+        self.resolve_at(text, 0)
+    }
+
+    fn resolve_at(&self, text: &str, depth: usize) -> String {
+        if !text.contains(REF_OPEN) {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(start) = rest.find(REF_OPEN) {
+            out.push_str(&rest[..start]);
+            let inner_start = start + REF_OPEN.len_utf8();
+            let Some(len) = ref_len(&rest[inner_start..]) else {
+                // An unclosed reference: keep the text readable rather than lose it.
+                out.push_str(&rest[inner_start..]);
+                return out;
+            };
+            let inner = &rest[inner_start..inner_start + len];
+            out.push_str(&self.resolve_ref(inner, depth));
+            rest = &rest[inner_start + len + REF_CLOSE.len_utf8()..];
+        }
+        out.push_str(rest);
         out
+    }
+
+    /// One reference's inside (`key|name=value|…|=fallback`) in this language.
+    fn resolve_ref(&self, inner: &str, depth: usize) -> String {
+        let mut fields = split_fields(inner).into_iter();
+        let key = fields.next().unwrap_or_default();
+        let mut args: Vec<(&str, String)> = Vec::new();
+        let mut fallback: Option<String> = None;
+        for field in fields {
+            match field.split_once('=') {
+                Some(("", value)) => fallback = Some(value.to_string()),
+                Some((name, value)) if is_arg_name(name) => args.push((name, value.to_string())),
+                // A value that held the separator itself: it continues the previous one.
+                _ => match (&mut fallback, args.last_mut()) {
+                    (Some(f), _) => f.push_str(&format!("{REF_SEP}{field}")),
+                    (None, Some((_, v))) => v.push_str(&format!("{REF_SEP}{field}")),
+                    (None, None) => {}
+                },
+            }
+        }
+        let template = self
+            .template(key)
+            .or_else(|| english().template(key))
+            .map(str::to_string);
+        let filled = match (template, fallback) {
+            (Some(mut t), _) => {
+                for (name, value) in &args {
+                    t = t.replace(&format!("{{{name}}}"), value);
+                }
+                t
+            }
+            (None, Some(f)) => f,
+            (None, None) => format!("[{key}]"),
+        };
+        if depth >= REF_MAX_DEPTH {
+            return filled;
+        }
+        self.resolve_at(&filled, depth + 1)
     }
 
     /// A template without arguments.
@@ -109,6 +178,85 @@ pub fn for_language(code: &str) -> &'static Texts {
         "de" => german(),
         _ => english(),
     }
+}
+
+const REF_OPEN: char = '⟦';
+const REF_CLOSE: char = '⟧';
+const REF_SEP: char = '|';
+/// References nest (a card names its company); deeper than this is a bug, not a name.
+const REF_MAX_DEPTH: usize = 8;
+
+/// A name that reaches text in the reader's language: a reference to the catalog template
+/// `key` (e.g. `card.carbon` = "{n} carbon" / "{n} Kohlenstoff") with its arguments, carrying
+/// `english` for a catalog that lacks the key (a corrected data folder may add ids no catalog
+/// knows). The engine stores events with string arguments, so a name is a marker inside such a
+/// string (`⟦card.carbon|n=2|=2 carbon⟧`) that [`Texts::f`], [`Texts::render`] and
+/// [`Texts::resolve`] write out in their language; arguments may be references themselves.
+/// The one mechanism for translated names: data keeps its English names, catalogs translate.
+pub fn name_ref(key: &str, args: &[(&str, &dyn Display)], english: &str) -> String {
+    let mut out = String::new();
+    out.push(REF_OPEN);
+    out.push_str(key);
+    for (name, value) in args {
+        out.push(REF_SEP);
+        out.push_str(name);
+        out.push('=');
+        out.push_str(&value.to_string());
+    }
+    out.push(REF_SEP);
+    out.push('=');
+    out.push_str(english);
+    out.push(REF_CLOSE);
+    out
+}
+
+/// Whether `text` still holds an unresolved name reference (tests: nothing a user reads may).
+pub fn has_name_ref(text: &str) -> bool {
+    text.contains(REF_OPEN) || text.contains(REF_CLOSE)
+}
+
+/// `text` with its name references in English (logs, errors and other text outside any
+/// reader's language).
+pub fn plain(text: &str) -> String {
+    english().resolve(text)
+}
+
+/// The length of a reference's inside: up to its matching close (references nest).
+fn ref_len(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            REF_OPEN => depth += 1,
+            REF_CLOSE if depth == 0 => return Some(i),
+            REF_CLOSE => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A reference's fields, split at separators outside nested references.
+fn split_fields(inner: &str) -> Vec<&str> {
+    let mut fields = Vec::new();
+    let mut depth = 0usize;
+    let mut from = 0;
+    for (i, c) in inner.char_indices() {
+        match c {
+            REF_OPEN => depth += 1,
+            REF_CLOSE => depth = depth.saturating_sub(1),
+            REF_SEP if depth == 0 => {
+                fields.push(&inner[from..i]);
+                from = i + REF_SEP.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    fields.push(&inner[from..]);
+    fields
+}
+
+fn is_arg_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// The longest display name shown, in characters (a longer one is cut with an ellipsis).
@@ -172,5 +320,57 @@ mod tests {
         let long = sanitize_name(&"x".repeat(100));
         assert_eq!(long.chars().count(), NAME_LIMIT);
         assert!(long.ends_with('…'));
+    }
+
+    fn catalog(code: &str, text: &str) -> Texts {
+        Texts::parse(code, text).expect("test catalog")
+    }
+
+    #[test]
+    fn name_references_resolve_in_the_readers_language() {
+        let de = catalog(
+            "de",
+            r#"
+"card.label" = "{what}{share} [{id}]"
+"card.carbon" = "{n} Kohlenstoff"
+"card.share" = " +Anteil {company}"
+"event.reveals" = "{name} deckt auf: {cards}"
+"#,
+        );
+        let what = name_ref("card.carbon", &[("n", &2)], "2 carbon");
+        let share = name_ref("card.share", &[("company", &"minerva")], " +minerva share");
+        let card = name_ref(
+            "card.label",
+            &[("what", &what), ("share", &share), ("id", &"A01")],
+            "2 carbon +minerva share [A01]",
+        );
+        assert_eq!(de.resolve(&card), "2 Kohlenstoff +Anteil minerva [A01]");
+        let args = vec![
+            ("name".to_string(), "alice".to_string()),
+            ("cards".to_string(), format!("{card}, {card}")),
+        ];
+        assert_eq!(
+            de.render("event.reveals", &args),
+            "alice deckt auf: 2 Kohlenstoff +Anteil minerva [A01], 2 Kohlenstoff +Anteil minerva [A01]"
+        );
+        // A catalog without the key falls back to the English catalog, then to the carried English.
+        let empty = catalog("xx", "");
+        assert_eq!(
+            empty.resolve(&name_ref("no.such.key", &[("n", &1)], "a | b")),
+            "a | b"
+        );
+        let plain_text = "nothing to resolve | here";
+        assert_eq!(de.resolve(plain_text), plain_text);
+        assert!(!has_name_ref(&de.resolve(&card)));
+        assert!(has_name_ref(&card));
+    }
+
+    #[test]
+    fn a_broken_reference_never_shows_its_brackets() {
+        let en = catalog("en", r#""x" = "{v}""#);
+        let broken = format!("before {REF_OPEN}x|v=1 after");
+        let out = en.resolve(&broken);
+        assert!(out.starts_with("before "), "{out}");
+        assert!(!out.contains(REF_OPEN));
     }
 }

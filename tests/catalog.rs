@@ -55,6 +55,10 @@ fn used_keys() -> BTreeSet<String> {
                 "deadline.",
                 "campaign.",
                 "admin.",
+                "card.",
+                "bonus_space.",
+                "resource.",
+                "tile.",
             ];
             if prefixes.iter().any(|p| word.starts_with(p))
                 && word

@@ -514,6 +514,164 @@ fn a_whole_game_runs_in_german() {
     }
 }
 
+/// The catalog groups that name game components (cards, threats, missions …): their English
+/// words must never reach a German reader.
+const NAME_GROUPS: [&str; 4] = ["card.", "bonus_space.", "resource.", "tile."];
+
+/// English words (4+ letters) of the component names that no German template uses.
+fn english_name_words() -> Vec<String> {
+    let (en, de) = (text::for_language("en"), text::for_language("de"));
+    let german: Vec<String> = de
+        .keys()
+        .filter_map(|k| de.template(k))
+        .map(|t| literal(t).to_lowercase())
+        .collect();
+    let mut words: Vec<String> = en
+        .keys()
+        .filter(|k| NAME_GROUPS.iter().any(|g| k.starts_with(g)))
+        .filter_map(|k| en.template(k))
+        .flat_map(|t| {
+            literal(t)
+                .split(|c: char| !c.is_alphabetic())
+                .filter(|w| w.chars().count() >= 4)
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .filter(|w| !german.iter().any(|g| contains_word(g, w)))
+        // Everyday words that are no component's own name (the engine's questions use them).
+        .filter(|w| !["card", "first", "player", "plus"].contains(&w.as_str()))
+        .collect();
+    words.sort();
+    words.dedup();
+    words
+}
+
+/// A template without its `{argument}`s.
+fn literal(template: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in template.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `word` stands alone in `text` (not part of an id such as `diamond-carbon2`, a
+/// command option such as `type:carbon` or a command such as `/research`).
+fn contains_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || matches!(c, ':' | '-' | '_' | '/'))
+            && !after.is_some_and(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
+    })
+}
+
+/// `text` without its `[card-id]` tags (ids are what players type, the same in every language).
+fn without_ids(text: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' if depth > 0 => depth -= 1,
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn component_names_reach_readers_in_their_language_and_never_as_references() {
+    let words = english_name_words();
+    for expected in ["carbon", "titanium", "scientist", "share"] {
+        assert!(words.iter().any(|w| w == expected), "{expected}: {words:?}");
+    }
+    let follow_ups = [
+        "alice /skymines scores",
+        "alice /skymines status",
+        "bob /hand",
+        "bob /skymines log",
+        "alice /skymines log",
+        "alice /skymines campaign status",
+    ];
+    // A German game with every module (Belt, missions, threats, Luna).
+    let mut t = table("names-de");
+    t.say("alice /skymines new players:2 luna:2 seed:21 language:de board:belt missions:yes threats:yes");
+    t.say("bob /skymines join");
+    t.say("alice /skymines start");
+    let mut midgame = Vec::new();
+    for _ in 0..3 {
+        play_steps(&mut t, &NAMES[..2], 40);
+        for line in ["alice /hand", "bob /hand", "alice /skymines log"] {
+            midgame.extend(t.say(line));
+        }
+    }
+    play_out(&mut t, &NAMES[..2], 21);
+    for line in follow_ups {
+        t.say(line);
+    }
+    let said = everything_said(&t);
+    assert!(
+        said.iter().any(|s| s.contains("Kohlenstoff")),
+        "the game names cards"
+    );
+    // The engine's generic questions (tasks::describe) are translated on their own; until
+    // then their English is not a component name's.
+    let generic = text::for_language("de")
+        .template("ask.generic")
+        .and_then(|t| t.split('{').next())
+        .unwrap_or("\u{0}")
+        .to_string();
+    for text in &said {
+        assert!(!text::has_name_ref(text), "a raw name reference: {text:?}");
+        if text.starts_with(&generic) {
+            continue;
+        }
+        let clean = without_ids(text).to_lowercase();
+        if let Some(word) = words.iter().find(|w| contains_word(&clean, w)) {
+            panic!("English name {word:?} in a German game: {text:?}");
+        }
+    }
+    // An English game: the same names in English, no references either.
+    let mut t = table("names-en");
+    start(&mut t, 3, "board:belt missions:yes threats:yes", 22);
+    play_out(&mut t, &NAMES[..3], 22);
+    for line in follow_ups {
+        t.say(line);
+    }
+    let said = everything_said(&t);
+    assert!(
+        said.iter().any(|s| s.contains(" carbon [")),
+        "the game names cards"
+    );
+    for text in &said {
+        assert!(!text::has_name_ref(text), "a raw name reference: {text:?}");
+    }
+}
+
+/// Plays up to `steps` random choices (a game in progress, for mid-game replies).
+fn play_steps(t: &mut Table, names: &[&str], steps: usize) {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(steps as u64);
+    for _ in 0..steps {
+        let waiting = t.waiting();
+        let Some(&user) = waiting.first() else { return };
+        let name = names
+            .iter()
+            .find(|n| local_user_id(n) == user)
+            .expect("a waited-on user is a player");
+        let choices = t.chat.pending_choices(&place(), user);
+        let pick = rng.gen_range(0..choices.len().max(1));
+        t.say(&format!("{name} /choose option:{}", pick + 1));
+    }
+}
+
 #[test]
 fn a_german_player_reads_private_replies_in_german_while_public_ones_follow_the_game() {
     let mut t = table("mixed");

@@ -8,8 +8,9 @@ use crate::engine::view::SeatView;
 use crate::engine::{self, ActionSource, BonusRef, Decision, Phase, Task};
 
 impl Chat {
+    /// A card's label in the language of the reply being written.
     pub(crate) fn card_name(&self, card: CardId) -> String {
-        self.data.card(card).label()
+        self.texts.resolve(&self.data.card(card).label())
     }
 
     fn company(&self, c: Company) -> String {
@@ -32,13 +33,7 @@ impl Chat {
 
     pub(crate) fn bonus_space_name(&self, space: BonusRef) -> String {
         match space {
-            BonusRef::Board(i) => self
-                .data
-                .board
-                .bonus_spaces
-                .get(i as usize)
-                .map(|b| b.id.replace('_', " "))
-                .unwrap_or_default(),
+            BonusRef::Board(i) => self.texts.resolve(&self.data.bonus_space_name(i as usize)),
             BonusRef::Track(i) => self
                 .data
                 .tracks
@@ -85,7 +80,7 @@ impl Chat {
                 t.f("label.place_tile", &[("card", &self.card_name(card))])
             }
             Decision::UseResources { resource: Some(r) } => {
-                t.f("label.use_resources", &[("type", &r.id())])
+                t.f("label.use_resources", &[("type", &r.name())])
             }
             Decision::UseResources { resource: None } => t.t("label.use_resources_mixed"),
             Decision::UseEnergy => {

@@ -282,7 +282,8 @@ impl Chat {
         };
         match result {
             Ok(replies) => replies,
-            Err(message) => vec![Reply::private(req.user.id, message)],
+            // Refusals may carry names from the engine (card labels): written for the reader.
+            Err(message) => vec![Reply::private(req.user.id, self.texts.resolve(&message))],
         }
     }
 

@@ -227,23 +227,48 @@ impl CardDef {
         !matches!(self.kind, CardKind::SingleShare)
     }
 
-    /// A short human label such as "3 titanium (B05)".
+    /// A short label such as "3 titanium +minerva share [B05]", as a name reference
+    /// ([`crate::text::name_ref`]): every text it reaches writes it in its reader's language.
     pub fn label(&self) -> String {
+        use crate::text::name_ref;
+        let n = self.value;
         let what = match self.kind {
-            CardKind::Resource { resource } => format!("{} {}", self.value, resource.id()),
-            CardKind::Energy => format!("{} energy", self.value),
-            CardKind::ResearchScientist => format!("research scientist {} RP", self.value),
-            CardKind::FieldScientist { company: None, .. } => "field scientist".to_string(),
+            CardKind::Resource { resource } => {
+                let key = format!("card.{}", resource.id());
+                name_ref(&key, &[("n", &n)], &format!("{n} {}", resource.id()))
+            }
+            CardKind::Energy => name_ref("card.energy", &[("n", &n)], &format!("{n} energy")),
+            CardKind::ResearchScientist => name_ref(
+                "card.research_scientist",
+                &[("n", &n)],
+                &format!("research scientist {n} RP"),
+            ),
+            CardKind::FieldScientist { company: None, .. } => {
+                name_ref("card.field_scientist", &[], "field scientist")
+            }
             CardKind::FieldScientist {
                 company: Some(c), ..
-            } => format!("{} field scientist", c.id()),
-            CardKind::SingleShare => "single share".to_string(),
+            } => name_ref(
+                "card.company_field_scientist",
+                &[("company", &c.id())],
+                &format!("{} field scientist", c.id()),
+            ),
+            CardKind::SingleShare => name_ref("card.single_share", &[], "single share"),
         };
         let share = match self.share {
-            Some(c) => format!(" +{} share", c.id()),
+            Some(c) => name_ref(
+                "card.share",
+                &[("company", &c.id())],
+                &format!(" +{} share", c.id()),
+            ),
             None => String::new(),
         };
-        format!("{what}{share} [{}]", self.id)
+        let id = &self.id;
+        name_ref(
+            "card.label",
+            &[("what", &what), ("share", &share), ("id", id)],
+            &format!("{what}{share} [{id}]"),
+        )
     }
 }
 

@@ -12,6 +12,7 @@ pub mod common;
 pub mod luna;
 pub mod missions;
 pub mod moon;
+mod names;
 pub mod research;
 pub mod threats;
 pub mod tracks;

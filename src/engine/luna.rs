@@ -414,7 +414,7 @@ fn carry_out(
                 state.seats[seat].markers_reserve -= 1;
                 ctx.say(
                     "event.luna_bonus_marker",
-                    &[("space", &id.replace('_', " "))],
+                    &[("space", &data.bonus_space_name(space))],
                 );
             }
         }

@@ -1932,7 +1932,7 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
             });
             ctx.say(
                 "event.bonus_marker",
-                &[("name", &name), ("space", &entry.id.replace('_', " "))],
+                &[("name", &name), ("space", &data.bonus_space_name(i))],
             );
             match entry.kind {
                 BonusSpaceKind::Majority => {
@@ -2305,7 +2305,7 @@ fn apply_reward(ctx: &mut Ctx, state: &mut GameState, seat: usize, reward: Rewar
                 "event.reserve_tile",
                 &[
                     ("name", &state.seats[seat].name),
-                    ("tile", &tile.replace('_', " ")),
+                    ("tile", &data.tile_name(&tile)),
                 ],
             );
         }
