@@ -59,6 +59,13 @@ fn used_keys() -> BTreeSet<String> {
                 "bonus_space.",
                 "resource.",
                 "tile.",
+                "threat.",
+                "chapter.",
+                "mission.",
+                "rating.",
+                "requirement.",
+                "reward.",
+                "track_bonus.",
             ];
             if prefixes.iter().any(|p| word.starts_with(p))
                 && word

@@ -516,7 +516,19 @@ fn a_whole_game_runs_in_german() {
 
 /// The catalog groups that name game components (cards, threats, missions …): their English
 /// words must never reach a German reader.
-const NAME_GROUPS: [&str; 4] = ["card.", "bonus_space.", "resource.", "tile."];
+const NAME_GROUPS: [&str; 11] = [
+    "card.",
+    "bonus_space.",
+    "resource.",
+    "tile.",
+    "threat.",
+    "chapter.",
+    "mission.",
+    "rating.",
+    "requirement.",
+    "reward.",
+    "track_bonus.",
+];
 
 /// English words (4+ letters) of the component names that no German template uses.
 fn english_name_words() -> Vec<String> {

@@ -125,7 +125,7 @@ impl Chat {
         self.data
             .campaign
             .chapter(chapter as u32)
-            .map(|c| c.name.clone())
+            .map(|c| self.texts.resolve(&c.display_name()))
             .unwrap_or_default()
     }
 

@@ -39,7 +39,7 @@ impl Chat {
                 .tracks
                 .bonuses
                 .get(i as usize)
-                .map(|b| format!("{} ({})", b.id, b.text))
+                .map(|b| format!("{} ({})", b.id, self.texts.resolve(&b.display_text())))
                 .unwrap_or_default(),
             BonusRef::Personal => self.texts.t("label.personal_space"),
         }
@@ -226,10 +226,10 @@ impl Chat {
             return format!("{card}/{column}");
         };
         let side = match state.options.board {
-            crate::engine::BoardSide::Moon => task.moon.as_ref(),
-            crate::engine::BoardSide::Belt => task.belt.as_ref(),
+            crate::engine::BoardSide::Moon => crate::data::common::BoardSide::Moon,
+            crate::engine::BoardSide::Belt => crate::data::common::BoardSide::Belt,
         };
-        side.unwrap_or(&task.text).clone()
+        self.texts.resolve(&task.display_text(card as u32, side))
     }
 
     /// A research plan in words: requirements → reward.
@@ -238,24 +238,33 @@ impl Chat {
         match plan {
             PlanRef::Regular(p) => {
                 let p = &data.research.plans[p as usize];
-                format!(
-                    "{} [{} → {}]",
-                    p.id,
-                    p.requirements
-                        .iter()
-                        .map(|r| format!("{r:?}"))
-                        .collect::<Vec<_>>()
-                        .join(" + "),
-                    p.reward
-                        .iter()
-                        .map(|r| format!("{r:?}"))
-                        .collect::<Vec<_>>()
-                        .join(" + ")
+                let list = |names: Vec<String>| names.join(" + ");
+                self.texts.f(
+                    "label.plan_text",
+                    &[
+                        ("id", &p.id),
+                        (
+                            "requirements",
+                            &list(
+                                p.requirements
+                                    .iter()
+                                    .map(|r| data.requirement_name(r))
+                                    .collect(),
+                            ),
+                        ),
+                        (
+                            "rewards",
+                            &list(p.reward.iter().map(|r| data.reward_name(r)).collect()),
+                        ),
+                    ],
                 )
             }
             PlanRef::Special(i) => {
                 let s = &data.research.special_plans[i as usize];
-                format!("{} [pay {} → worth {}]", s.id, s.coin_cost, s.value)
+                self.texts.f(
+                    "label.special_plan_text",
+                    &[("id", &s.id), ("cost", &s.coin_cost), ("value", &s.value)],
+                )
             }
             PlanRef::Token => self.texts.t("label.token_plan"),
         }

@@ -4,7 +4,7 @@
 //! for an id no catalog knows (a corrected data folder may add one). The data files keep their
 //! English names; the catalogs translate.
 
-use super::common::Resource;
+use super::common::{Requirement, Resource, Reward};
 use super::GameData;
 use crate::text::name_ref;
 
@@ -32,5 +32,160 @@ impl GameData {
     /// A bonus tile by its data id (`field_scientist`, `plus_one_resource` …).
     pub fn tile_name(&self, id: &str) -> String {
         name_ref(&format!("tile.{id}"), &[], &words(id))
+    }
+}
+
+impl super::threats::ThreatCard {
+    /// The threat card's name, e.g. "Space pirates" / "Weltraumpiraten".
+    pub fn display_name(&self) -> String {
+        name_ref(&format!("threat.{}", self.id), &[], &self.name)
+    }
+}
+
+impl super::campaign::Chapter {
+    /// The campaign chapter's name, e.g. "Mining the Moon" / "Auf zum Mond".
+    pub fn display_name(&self) -> String {
+        name_ref(&format!("chapter.{}", self.id), &[], &self.name)
+    }
+}
+
+impl super::campaign::Rating {
+    /// The final rating's verdict (keyed by the row's lowest SP).
+    pub fn display_text(&self) -> String {
+        name_ref(&format!("rating.{}", self.min_sp), &[], &self.text)
+    }
+}
+
+impl super::missions::MissionTask {
+    /// The task of mission card `card` as it reads on `side` (the side's own wording where the
+    /// card has one, else the common text).
+    pub fn display_text(&self, card: u32, side: super::common::BoardSide) -> String {
+        let (suffix, variant) = match side {
+            super::common::BoardSide::Moon => ("moon", self.moon.as_ref()),
+            super::common::BoardSide::Belt => ("belt", self.belt.as_ref()),
+        };
+        match variant {
+            Some(text) => name_ref(
+                &format!("mission.{card}.{}.{suffix}", self.column),
+                &[],
+                text,
+            ),
+            None => self.common_text(card),
+        }
+    }
+
+    /// The task's common text, whatever the side.
+    pub fn common_text(&self, card: u32) -> String {
+        name_ref(&format!("mission.{card}.{}", self.column), &[], &self.text)
+    }
+}
+
+impl GameData {
+    /// A research plan's (or bonus space's) requirement, e.g. "2 carbon", "pay 1 CrypCoin".
+    pub fn requirement_name(&self, requirement: &Requirement) -> String {
+        let n = |key: &str, n: u32, english: &str| {
+            name_ref(
+                &format!("requirement.{key}"),
+                &[("n", &n)],
+                &format!("{n} {english}"),
+            )
+        };
+        match requirement {
+            Requirement::Carbon { min } => n("carbon", *min, "carbon"),
+            Requirement::Minerals { min } => n("minerals", *min, "minerals"),
+            Requirement::Titanium { min } => n("titanium", *min, "titanium"),
+            Requirement::Energy { min } => n("energy", *min, "energy"),
+            Requirement::ResearchScientist { min } => {
+                n("research_scientist", *min, "research scientist(s)")
+            }
+            Requirement::FieldScientist { min } => n("field_scientist", *min, "field scientist(s)"),
+            Requirement::EitherScientist { min } => n("either_scientist", *min, "scientist(s)"),
+            Requirement::FourOfOneType => name_ref(
+                "requirement.four_of_one_type",
+                &[],
+                "4 units of one resource type",
+            ),
+            Requirement::ThreeCarbonThreeOfOneType => name_ref(
+                "requirement.three_carbon_three_of_one_type",
+                &[],
+                "3 carbon and 3 units of one other type",
+            ),
+            Requirement::Pay { n } => {
+                name_ref("requirement.pay", &[("n", n)], &format!("pay {n} CrypCoin"))
+            }
+            Requirement::NotFirstPlayerOnFirstTurnOfRound => name_ref(
+                "requirement.not_first_player",
+                &[],
+                "not the first player's first turn",
+            ),
+            Requirement::DiscardFromHand { card } => match Resource::parse(card) {
+                Some(r) => name_ref(
+                    "requirement.discard_resource",
+                    &[("resource", &r.name())],
+                    &format!("put 1 {} card from your hand on the discard pile", r.id()),
+                ),
+                None => name_ref(
+                    "requirement.discard_any",
+                    &[],
+                    "put 1 card from your hand on the discard pile",
+                ),
+            },
+        }
+    }
+
+    /// A reward of a research plan, bonus space or majority tier, e.g. "tank +2".
+    pub fn reward_name(&self, reward: &Reward) -> String {
+        match reward {
+            Reward::Coins { n } => name_ref("reward.coins", &[("n", n)], &format!("{n} CrypCoin")),
+            Reward::ResearchPoints { n } => {
+                name_ref("reward.research_points", &[("n", n)], &format!("{n} RP"))
+            }
+            Reward::Tank { n } => name_ref("reward.tank", &[("n", n)], &format!("tank +{n}")),
+            Reward::TrackOfChoice { n } => name_ref(
+                "reward.track_of_choice",
+                &[("n", n)],
+                &format!("+{n} on a company track of your choice"),
+            ),
+            Reward::CompanyTrack { company, n } => name_ref(
+                "reward.company_track",
+                &[("company", &self.company_name(*company)), ("n", n)],
+                &format!("{} track +{n}", self.company_name(*company)),
+            ),
+            Reward::RemoveOutposts { n } => name_ref(
+                "reward.remove_outposts",
+                &[("n", n)],
+                &format!("remove {n} outpost(s)"),
+            ),
+            Reward::TitaniumMinusOne => name_ref(
+                "reward.titanium_minus_one",
+                &[],
+                "titanium cards cost 1 less",
+            ),
+            Reward::TakeFirstPlayerMarker => {
+                name_ref("reward.first_player", &[], "take the first player marker")
+            }
+            Reward::BuyDisplayCard { discount } => name_ref(
+                "reward.buy_display_card",
+                &[("discount", discount)],
+                &format!("buy a display card for CrypCoin (-{discount})"),
+            ),
+            Reward::CoinsPrintedCostPlus { n } => name_ref(
+                "reward.coins_printed_cost_plus",
+                &[("n", n)],
+                &format!("CrypCoin: printed cost +{n}"),
+            ),
+            Reward::ReserveBonusTile { tile } => name_ref(
+                "reward.reserve_tile",
+                &[("tile", &self.tile_name(tile))],
+                &format!("reserve the {} tile", words(tile)),
+            ),
+        }
+    }
+}
+
+impl super::tracks::TrackBonusEntry {
+    /// What the track bonus does, e.g. "Same, +2." / "Ebenso, +2.".
+    pub fn display_text(&self) -> String {
+        name_ref(&format!("track_bonus.{}", self.id), &[], &self.text)
     }
 }

@@ -510,7 +510,7 @@ pub fn standing(data: &GameData, results: &[ChapterResult]) -> Standing {
             .iter()
             .map(|t| {
                 rating(data, *t)
-                    .map(|r| (r.label.clone(), r.text.clone()))
+                    .map(|r| (r.label.clone(), r.display_text()))
                     .unwrap_or_default()
             })
             .collect(),

@@ -267,7 +267,7 @@ pub(crate) fn check_claim(
         if !after_action {
             return Err(RuleError::NotNow(format!(
                 "\"{}\" is fulfilled in the course of one action: claim it when your action has resolved",
-                t.text
+                t.common_text(card as u32)
             )));
         }
         let counters = &status.counters;
@@ -280,7 +280,7 @@ pub(crate) fn check_claim(
         if !kind_ok {
             return Err(illegal(format!(
                 "\"{}\" needs a \"Use all energy cards\" action",
-                t.text
+                t.common_text(card as u32)
             )));
         }
     }
@@ -288,7 +288,8 @@ pub(crate) fn check_claim(
     if have < t.condition.min {
         return Err(illegal(format!(
             "task not met: \"{}\" (you have {have}, it needs {})",
-            t.text, t.condition.min
+            t.common_text(card as u32),
+            t.condition.min
         )));
     }
     Ok(())
@@ -299,7 +300,7 @@ pub(crate) fn check_claim(
 pub(crate) fn claim(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: u8, column: u8) {
     let data = ctx.data;
     let text = task(data, card as u32, column)
-        .map(|t| t.text.clone())
+        .map(|t| t.common_text(card as u32))
         .unwrap_or_default();
     let Some(status) = state.seats[seat].mission.as_mut() else {
         return;

@@ -182,7 +182,7 @@ pub(crate) fn check_deal(data: &GameData, state: &GameState, seat: usize) -> Res
     if *energy < need {
         return Err(illegal(format!(
             "dealing with {} takes {need} energy point(s); you have {energy} left",
-            card.name
+            card.display_name()
         )));
     }
     card.requirement
@@ -218,7 +218,7 @@ pub(crate) fn deal(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
         &[
             ("name", &state.seats[seat].name),
             ("energy", &need),
-            ("threat", &card.name),
+            ("threat", &card.display_name()),
             ("coins", &pay),
         ],
     );
@@ -282,8 +282,8 @@ pub(crate) fn collect_reward(ctx: &mut Ctx, state: &mut GameState, seat: usize) 
         .threats
         .threats
         .get(t.card as usize)
-        .map(|c| (c.id.as_str(), c.name.as_str()))
-        .unwrap_or(("", ""));
+        .map(|c| (c.id.as_str(), c.display_name()))
+        .unwrap_or(("", String::new()));
     ctx.count(removed_note(id.0));
     ctx.say(
         "event.threat_removed",

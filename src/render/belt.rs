@@ -55,7 +55,8 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
                 "threat",
             );
             // The name, over as many lines as it needs.
-            let lines = p.wrap(small, Weight::Regular, &card.name, tr.w - 8.0);
+            let name = ctx.texts.resolve(&card.display_name());
+            let lines = p.wrap(small, Weight::Regular, &name, tr.w - 8.0);
             for (k, line) in lines.iter().enumerate() {
                 p.text_fit(
                     tr.cx(),

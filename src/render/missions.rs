@@ -80,7 +80,7 @@ pub(crate) fn board_strip(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             let mut lines = p.wrap(
                 t.small,
                 Weight::Regular,
-                &task.text,
+                &ctx.texts.resolve(&task.common_text(card.id)),
                 card_w - 52.0 - markers_w,
             );
             if lines.len() > 2 {
