@@ -463,49 +463,78 @@ impl ModuleFocus {
                 base + 30
             }
             Decision::TakePlan { space } if self.research => {
-                // A plans may not go on an empty crossed-out-A screen: take what fits the next
-                // empty screen, preferably a plan the seat's own cards can meet.
-                let plan = state
+                // Only plans the seat's own cards can chain with the plans already ahead of
+                // its upload marker; an A plan may not go on an empty crossed-out-A screen.
+                let Some(plan) = state
                     .research_display
                     .get(*space as usize)
                     .copied()
-                    .flatten();
-                let letter = plan.map(|p| data.research.plans[p as usize].letter);
-                let owned = owned_totals(data, state, seat);
-                let meetable = plan.is_some_and(|p| {
-                    data.research.plans[p as usize]
-                        .requirements
-                        .iter()
-                        .all(|r| owned.meets(r))
-                });
-                let next_empty = state.seats[seat]
+                    .flatten()
+                else {
+                    return 1;
+                };
+                let plan = &data.research.plans[plan as usize];
+                let s = &state.seats[seat];
+                let pool = CardPool::of(data, s);
+                let chain = ResearchChain::of(data, state, seat, &pool);
+                let next_empty = s
                     .research
                     .iter()
                     .enumerate()
-                    .skip(
-                        state.seats[seat]
-                            .upload
-                            .map(|u| u as usize + 1)
-                            .unwrap_or(0),
-                    )
+                    .skip(s.upload.map(|u| u as usize + 1).unwrap_or(0))
                     .find(|(_, p)| p.is_none())
                     .map(|(i, _)| i as u32);
-                let crossed = next_empty.is_some_and(|i| {
-                    data.player_board
-                        .research_track
-                        .crossed_out_a
-                        .screens
-                        .contains(&i)
-                });
-                if letter == Some('A') && crossed {
-                    2
-                } else if meetable {
-                    80
+                let crossed = chain.blocked_at.is_none()
+                    && next_empty.is_some_and(|i| {
+                        data.player_board
+                            .research_track
+                            .crossed_out_a
+                            .screens
+                            .contains(&i)
+                    });
+                if plan.letter == 'A' && crossed {
+                    1
+                } else if chain.fits(&pool, &plan.requirements) {
+                    300
                 } else {
-                    20
+                    2
                 }
             }
-            Decision::FlipPlan { .. } if self.research => base * 5,
+            Decision::PlacePlan { screen, .. } if self.research => {
+                // Cover the first plan the seat's cards cannot chain (still unreached), else
+                // fill the first empty screen.
+                let s = &state.seats[seat];
+                let pool = CardPool::of(data, s);
+                let blocked = ResearchChain::of(data, state, seat, &pool).blocked_at;
+                let can_cover = blocked.is_some_and(|b| {
+                    state.agenda.last().is_some_and(|_| {
+                        engine::legal_decisions(data, state, seat).iter().any(
+                            |d| matches!(d, Decision::PlacePlan { screen, .. } if *screen == b),
+                        )
+                    })
+                });
+                if can_cover {
+                    if blocked == Some(*screen) {
+                        400
+                    } else {
+                        0
+                    }
+                } else {
+                    // (The basic policy's weight already prefers the first empty screen.)
+                    base * base
+                }
+            }
+            Decision::FlipPlan { screen } if self.research => {
+                // Flip the first plan the face-up cards cannot enter: it opens the way on.
+                let s = &state.seats[seat];
+                let next = s.upload.map(|u| u as usize + 1).unwrap_or(0);
+                let first_closed = next + research_reach(data, state, seat, None).max(0) as usize;
+                if *screen as usize == first_closed {
+                    300
+                } else {
+                    0
+                }
+            }
             Decision::Advance if self.research => 200,
             Decision::TakeRestingDeck { slot } if self.research || self.tank => {
                 let deck = &state.seats[seat].resting[*slot as usize];
@@ -513,11 +542,9 @@ impl ModuleFocus {
                     let (rs, fs, _, _) = card_kind(*c);
                     (rs && self.research) || (fs && self.tank)
                 });
-                if useful {
-                    base + 60
-                } else {
-                    base
-                }
+                // A specialist needs its scientists back, and as many cards as it can get to
+                // plan around them.
+                base + if useful { 60 } else { 0 } + 15 * deck.len() as u32
             }
             Decision::TakePlan { space } if self.wants(M::TankSpacesMoved) => {
                 // A plan whose reward moves the tank far.
@@ -545,8 +572,47 @@ impl ModuleFocus {
             {
                 30
             }
+            Decision::TakeSpecial { .. } if self.research => {
+                // A special plan asks coins, not cards, and may go where A plans may not: the
+                // way past the crossed-out-A screens.
+                let s = &state.seats[seat];
+                let next_empty = s
+                    .research
+                    .iter()
+                    .enumerate()
+                    .skip(s.upload.map(|u| u as usize + 1).unwrap_or(0))
+                    .find(|(_, p)| p.is_none())
+                    .map(|(i, _)| i as u32);
+                let crossed = next_empty.is_some_and(|i| {
+                    data.player_board
+                        .research_track
+                        .crossed_out_a
+                        .screens
+                        .contains(&i)
+                });
+                if crossed {
+                    250
+                } else {
+                    30
+                }
+            }
             Decision::TakeSpecial { .. } if self.wants(M::SpecialPlansOnTrack) => 60,
-            Decision::TakeCoin if self.research => 1,
+            Decision::TakeCoin if self.research => {
+                // Coins flip a blocking plan (2 each); better than a plan that does not fit.
+                let s = &state.seats[seat];
+                let pool = CardPool::of(data, s);
+                let chain = ResearchChain::of(data, state, seat, &pool);
+                let any_fits = state
+                    .research_display
+                    .iter()
+                    .flatten()
+                    .any(|p| chain.fits(&pool, &data.research.plans[*p as usize].requirements));
+                if any_fits {
+                    1
+                } else {
+                    40
+                }
+            }
             Decision::PlanCard { card, .. } if self.research => {
                 if best_research_plan(data, state, seat).contains(card) {
                     1000
@@ -609,6 +675,9 @@ impl ModuleFocus {
                     base + 100
                 } else if en && (self.energy || self.hand_energy) {
                     base + 30
+                } else if self.research && (en || res.is_some()) {
+                    // More and bigger cards to meet research plans with.
+                    base + 20 * data.card(*card).value
                 } else {
                     base
                 }
@@ -786,28 +855,185 @@ fn best_research_plan(data: &GameData, state: &GameState, seat: usize) -> Vec<Ca
     best.2
 }
 
-/// Everything a seat owns, counted as if face up at once (an upper bound of what it could show).
-fn owned_totals(
+/// What entering a placed plan asks of the cards face up: nothing for a flipped plan or a
+/// special plan (whose cost is paid in coins).
+fn plan_requirements(
     data: &GameData,
-    state: &GameState,
-    seat: usize,
-) -> crate::engine::state::AreaTotals {
-    let mut t = crate::engine::state::AreaTotals::default();
-    for card in state.seats[seat].owned_cards() {
-        let def = data.card(card);
-        if let Some(r) = def.resource() {
-            t.units[r.index()] += def.value;
-        } else if def.is_energy() {
-            t.energy += def.value;
-            t.energy_cards += 1;
-        } else if def.is_research_scientist() {
-            t.research_scientists += 1;
-        } else if def.is_field_scientist() {
-            t.field_scientists += 1;
-        }
+    seat: &crate::engine::state::Seat,
+    placed: &crate::engine::state::PlacedPlan,
+) -> Vec<crate::data::Requirement> {
+    use crate::engine::state::PlanRef;
+    match (placed.face_down, placed.plan) {
+        (true, _) | (_, PlanRef::Special(_)) => Vec::new(),
+        (_, PlanRef::Token) => seat
+            .token
+            .map(|i| data.research.starting_tokens[i].plan_requirements.clone())
+            .unwrap_or_default(),
+        (_, PlanRef::Regular(id)) => data.research.plans[id as usize].requirements.clone(),
     }
-    t.research_scientists = t.research_scientists.saturating_sub(1);
-    t
+}
+
+/// The research specialist's view of its own cards: what it could show face up at best, to
+/// carry the upload marker through a chain of plans in one research scientist action. (A
+/// self-play estimate, not a rule: each plan is checked on its own, so a chain needs, per card
+/// kind, the largest value any of its plans asks for.)
+struct CardPool {
+    /// Values of the owned carbon, minerals, titanium and energy cards, largest first.
+    values: [Vec<u32>; 4],
+    research_scientists: usize,
+    field_scientists: usize,
+    /// Action slots switched on.
+    slots: usize,
+}
+
+/// Index of energy in `CardPool::values` (after the three resources).
+const ENERGY: usize = 3;
+
+impl CardPool {
+    fn of(data: &GameData, seat: &crate::engine::state::Seat) -> CardPool {
+        let mut pool = CardPool {
+            values: Default::default(),
+            research_scientists: 0,
+            field_scientists: 0,
+            slots: seat.slot_on.iter().filter(|on| **on).count(),
+        };
+        // The cards it can plan next: hand, action area and its largest resting deck (a
+        // drop-out takes one deck back).
+        let largest_deck = seat.resting.iter().max_by_key(|d| d.len());
+        let cards = seat
+            .hand
+            .iter()
+            .copied()
+            .chain(seat.slots.iter().flatten().map(|c| c.card()))
+            .chain(largest_deck.into_iter().flatten().copied());
+        for card in cards {
+            let def = data.card(card);
+            if let Some(r) = def.resource() {
+                pool.values[r.index()].push(def.value);
+            } else if def.is_energy() {
+                pool.values[ENERGY].push(def.value);
+            } else if def.is_research_scientist() {
+                pool.research_scientists += 1;
+            } else if def.is_field_scientist() {
+                pool.field_scientists += 1;
+            }
+        }
+        for v in &mut pool.values {
+            v.sort_unstable_by(|a, b| b.cmp(a));
+        }
+        pool
+    }
+
+    /// The fewest cards of kind `kind` whose values reach `min`.
+    fn cards_for(&self, kind: usize, min: u32) -> Option<usize> {
+        if min == 0 {
+            return Some(0);
+        }
+        let mut sum = 0;
+        for (i, v) in self.values[kind].iter().enumerate() {
+            sum += v;
+            if sum >= min {
+                return Some(i + 1);
+            }
+        }
+        None
+    }
+
+    /// Action slots (the advancing research scientist included) that meet every requirement of
+    /// `reqs` at once, or None when the seat's cards cannot or the slots do not suffice.
+    fn slots_for(&self, reqs: &[crate::data::Requirement]) -> Option<usize> {
+        use crate::data::Requirement as R;
+        let mut need = [0u32; 4];
+        let (mut research, mut field, mut either) = (0usize, 0usize, 0usize);
+        let (mut four_of_one, mut three_carbon) = (false, false);
+        for r in reqs {
+            match *r {
+                R::Carbon { min } => need[0] = need[0].max(min),
+                R::Minerals { min } => need[1] = need[1].max(min),
+                R::Titanium { min } => need[2] = need[2].max(min),
+                R::Energy { min } => need[ENERGY] = need[ENERGY].max(min),
+                R::ResearchScientist { min } => research = research.max(min as usize),
+                R::FieldScientist { min } => field = field.max(min as usize),
+                R::EitherScientist { min } => either = either.max(min as usize),
+                R::FourOfOneType => four_of_one = true,
+                R::ThreeCarbonThreeOfOneType => three_carbon = true,
+                _ => {}
+            }
+        }
+        // Scientists: the advancing one does not count; "either" takes spare field scientists
+        // first, then spare research scientists.
+        let spare_field = self.field_scientists.checked_sub(field)?;
+        let spare_research = self.research_scientists.checked_sub(1 + research)?;
+        let short = either.saturating_sub(research + field);
+        if short > spare_field + spare_research {
+            return None;
+        }
+        let scientists = 1 + research + field + short;
+        let fours: &[Option<usize>] = if four_of_one {
+            &[Some(0), Some(1), Some(2)]
+        } else {
+            &[None]
+        };
+        let threes: &[[u32; 3]] = if three_carbon {
+            &[[6, 0, 0], [3, 3, 0], [3, 0, 3]]
+        } else {
+            &[[0, 0, 0]]
+        };
+        let mut best: Option<usize> = None;
+        for four in fours {
+            for three in threes {
+                let mut n = need;
+                if let Some(i) = four {
+                    n[*i] = n[*i].max(4);
+                }
+                for (i, v) in three.iter().enumerate() {
+                    n[i] = n[i].max(*v);
+                }
+                let cards: Option<usize> = (0..4).map(|k| self.cards_for(k, n[k])).sum();
+                if let Some(c) = cards {
+                    best = Some(best.map_or(c, |b| b.min(c)));
+                }
+            }
+        }
+        best.map(|c| c + scientists).filter(|n| *n <= self.slots)
+    }
+}
+
+/// The research specialist's chain: the requirements of the unreached plans from the upload
+/// marker on, as far as its cards can carry it in one action, and the first screen they cannot
+/// (a plan there is worth covering with a better one).
+struct ResearchChain {
+    requirements: Vec<crate::data::Requirement>,
+    blocked_at: Option<u8>,
+}
+
+impl ResearchChain {
+    fn of(data: &GameData, state: &GameState, seat: usize, pool: &CardPool) -> ResearchChain {
+        let s = &state.seats[seat];
+        let mut chain = ResearchChain {
+            requirements: Vec::new(),
+            blocked_at: None,
+        };
+        let next = s.upload.map(|u| u as usize + 1).unwrap_or(0);
+        for (screen, placed) in s.research.iter().enumerate().skip(next) {
+            let Some(p) = placed else { break };
+            let mut with = chain.requirements.clone();
+            with.extend(plan_requirements(data, s, p));
+            if pool.slots_for(&with).is_none() {
+                chain.blocked_at = Some(screen as u8);
+                break;
+            }
+            chain.requirements = with;
+        }
+        chain
+    }
+
+    /// Whether the chain, extended by a plan asking `reqs`, still fits the seat's cards.
+    fn fits(&self, pool: &CardPool, reqs: &[crate::data::Requirement]) -> bool {
+        let mut with = self.requirements.clone();
+        with.extend_from_slice(reqs);
+        pool.slots_for(&with).is_some()
+    }
 }
 
 fn field_scientist_on_display(data: &GameData, state: &GameState) -> bool {
@@ -826,13 +1052,15 @@ fn research_reach(data: &GameData, state: &GameState, seat: usize, extra: Option
 }
 
 fn research_reach_with(data: &GameData, state: &GameState, seat: usize, extra: &[CardId]) -> i32 {
-    use crate::engine::state::{AreaTotals, PlanRef};
+    use crate::engine::state::AreaTotals;
     let s = &state.seats[seat];
     let mut t = AreaTotals::default();
+    // Cards used this round are face down: they meet nothing.
     for card in s
         .slots
         .iter()
         .flatten()
+        .filter(|c| !matches!(c, SlotCard::Used(_)))
         .map(|c| c.card())
         .chain(extra.iter().copied())
     {
@@ -857,15 +1085,7 @@ fn research_reach_with(data: &GameData, state: &GameState, seat: usize, extra: &
         .skip(s.upload.map(|u| u as usize + 1).unwrap_or(0))
     {
         let Some(p) = placed else { break };
-        let reqs = match (p.face_down, p.plan) {
-            (true, _) | (_, PlanRef::Special(_)) => Vec::new(),
-            (_, PlanRef::Token) => s
-                .token
-                .map(|i| data.research.starting_tokens[i].plan_requirements.clone())
-                .unwrap_or_default(),
-            (_, PlanRef::Regular(id)) => data.research.plans[id as usize].requirements.clone(),
-        };
-        if !reqs.iter().all(|r| t.meets(r)) {
+        if !plan_requirements(data, s, p).iter().all(|r| t.meets(r)) {
             break;
         }
         reach += 1;
@@ -879,7 +1099,6 @@ fn wanted_for_research(
     state: &GameState,
     seat: usize,
 ) -> Vec<crate::data::Requirement> {
-    use crate::engine::state::PlanRef;
     let s = &state.seats[seat];
     let next = s.upload.map(|u| u as usize + 1).unwrap_or(0);
     s.research
@@ -887,15 +1106,7 @@ fn wanted_for_research(
         .skip(next)
         .take(2)
         .flatten()
-        .filter(|p| !p.face_down)
-        .flat_map(|p| match p.plan {
-            PlanRef::Token => s
-                .token
-                .map(|t| data.research.starting_tokens[t].plan_requirements.clone())
-                .unwrap_or_default(),
-            PlanRef::Regular(id) => data.research.plans[id as usize].requirements.clone(),
-            PlanRef::Special(_) => Vec::new(),
-        })
+        .flat_map(|p| plan_requirements(data, s, p))
         .collect()
 }
 
