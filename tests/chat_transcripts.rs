@@ -307,7 +307,7 @@ fn bad_options_get_specific_errors_and_change_nothing() {
     let r = t.say("alice /skymines new players:2 board:mars");
     assert!(r[0].text.contains("mars"), "{}", r[0].text);
     let r = t.say("alice /skymines new players:2 colour:red");
-    assert!(r[0].text.contains("unknown option"), "{}", r[0].text);
+    assert!(r[0].text.contains("Unknown option"), "{}", r[0].text);
     start(&mut t, 2, "", 4);
     let r = t.say("alice /plan cards:A99");
     assert!(
@@ -457,6 +457,23 @@ fn everything_said(t: &Table) -> Vec<String> {
         .collect()
 }
 
+/// Fails on any English sentence of the catalog in what the table said; returns it all.
+fn assert_no_english(t: &Table) -> String {
+    let said = everything_said(t);
+    let english = english_sentences();
+    assert!(
+        english.len() > 100,
+        "the check has teeth: {}",
+        english.len()
+    );
+    for text in &said {
+        if let Some(sentence) = english.iter().find(|e| text.contains(e.as_str())) {
+            panic!("English in a German game: {sentence:?} in {text:?}");
+        }
+    }
+    said.join("\n")
+}
+
 #[test]
 fn a_whole_game_runs_in_german() {
     let mut t = table("german");
@@ -485,19 +502,7 @@ fn a_whole_game_runs_in_german() {
     ] {
         t.say(line);
     }
-    let said = everything_said(&t);
-    let english = english_sentences();
-    assert!(
-        english.len() > 100,
-        "the check has teeth: {}",
-        english.len()
-    );
-    for text in &said {
-        if let Some(sentence) = english.iter().find(|e| text.contains(e.as_str())) {
-            panic!("English in a German game: {sentence:?} in {text:?}");
-        }
-    }
-    let all = said.join("\n");
+    let all = assert_no_english(&t);
     for german in [
         "Planungsphase",
         "Aktionsphase",
@@ -634,18 +639,8 @@ fn component_names_reach_readers_in_their_language_and_never_as_references() {
         said.iter().any(|s| s.contains("Kohlenstoff")),
         "the game names cards"
     );
-    // The engine's generic questions (tasks::describe) are translated on their own; until
-    // then their English is not a component name's.
-    let generic = text::for_language("de")
-        .template("ask.generic")
-        .and_then(|t| t.split('{').next())
-        .unwrap_or("\u{0}")
-        .to_string();
     for text in &said {
         assert!(!text::has_name_ref(text), "a raw name reference: {text:?}");
-        if text.starts_with(&generic) {
-            continue;
-        }
         let clean = without_ids(text).to_lowercase();
         if let Some(word) = words.iter().find(|w| contains_word(&clean, w)) {
             panic!("English name {word:?} in a German game: {text:?}");
@@ -682,6 +677,68 @@ fn play_steps(t: &mut Table, names: &[&str], steps: usize) {
         let pick = rng.gen_range(0..choices.len().max(1));
         t.say(&format!("{name} /choose option:{}", pick + 1));
     }
+}
+
+/// The private text of the first reply.
+fn first_text(replies: &[Reply]) -> &str {
+    replies.first().map(|r| r.text.as_str()).unwrap_or("")
+}
+
+#[test]
+fn refusals_and_questions_of_a_german_game_come_in_german() {
+    let mut t = table("german-refusals");
+    // Options that cannot be read, and a game that cannot be set up (the user's language).
+    t.say("alice /skymines settings language:de");
+    let r = t.say("alice /skymines new board:mars");
+    assert_eq!(first_text(&r), "board: `mars` ist weder moon noch belt");
+    let r = t.say("alice /skymines new players:9");
+    assert_eq!(
+        first_text(&r),
+        "Eine Partie braucht 1 bis 4 menschliche Personen, nicht 9"
+    );
+    t.say("alice /skymines new players:2 seed:13 language:de");
+    t.say("bob /skymines join");
+    t.say("alice /skymines start");
+    // A typed command that names no card of the hand: nothing is planned.
+    let r = t.say("alice /plan cards:nonsense");
+    assert_eq!(first_text(&r), "`nonsense` ist keine Karte auf deiner Hand");
+    t.say("alice /plan done:yes");
+    t.say("bob /plan done:yes");
+    // Refused rule decisions: no carbon and no energy card face up, a track that is no company.
+    let r = t.say("alice /resources type:carbon");
+    assert_eq!(
+        first_text(&r),
+        "Du hast keine offene Karte „carbon“ in deinem Aktionsbereich"
+    );
+    let r = t.say("alice /energy company:minerva");
+    assert_eq!(
+        first_text(&r),
+        "Du hast keine offene Energiekarte in deinem Aktionsbereich"
+    );
+    let r = t.say("alice /resources type:plutonium");
+    assert_eq!(
+        first_text(&r),
+        "`plutonium` ist weder carbon, minerals, titanium noch mixed"
+    );
+    let r = t.say("bob /bonus space:majority_titanium");
+    assert_eq!(
+        first_text(&r),
+        "Du bist nicht am Zug (es wird auf alice gewartet)."
+    );
+    let r = t.say("alice /pass deck:9");
+    assert_eq!(first_text(&r), "Sammel-Slot 9 ist leer");
+    // A question without its own sentence: the generic "Wähle:" with the task in German.
+    let r = t.say("alice /pass");
+    let confirm = r[0].choices[0].custom_id.clone();
+    let r = t.say(&format!("alice /click {confirm}"));
+    let asked: Vec<&str> = r.iter().map(|r| r.text.as_str()).collect();
+    assert!(
+        asked
+            .iter()
+            .any(|a| a.contains("Wähle: die Sammelreihe, die du zurück auf die Hand nimmst.")),
+        "{asked:#?}"
+    );
+    assert_no_english(&t);
 }
 
 #[test]

@@ -20,7 +20,10 @@ fn board(space: &str) -> D {
 #[track_caller]
 fn illegal_with(err: &RuleError, words: &str) {
     match err {
-        RuleError::Illegal(m) => assert!(m.contains(words), "message {m:?} lacks {words:?}"),
+        RuleError::Illegal(m) => assert!(
+            m.to_string().contains(words),
+            "message {m:?} lacks {words:?}"
+        ),
         other => panic!("expected Illegal({words:?}…), got {other:?}"),
     }
     assert!(err.to_string().contains(words));
@@ -62,7 +65,7 @@ fn decisions_of_the_wrong_phase() {
     let mut s = new_game(&options(2, 1));
     assert_eq!(s.phase, Phase::Planning);
     let err = refused(&mut s, 0, D::UseEnergy);
-    assert!(matches!(&err, RuleError::NotNow(m) if m.contains("Planning phase")));
+    assert!(matches!(&err, RuleError::NotNow(m) if m.to_string().contains("Planning phase")));
     // Planning during the Action phase.
     let mut s = blank(2);
     s.seats[0].hand = vec![resource_card(Carbon, 2)];
@@ -74,7 +77,9 @@ fn decisions_of_the_wrong_phase() {
             slot: 1,
         },
     );
-    assert!(matches!(&err, RuleError::NotNow(m) if m.contains("choose your action first")));
+    assert!(
+        matches!(&err, RuleError::NotNow(m) if m.to_string().contains("choose your action first"))
+    );
     // A decision of another task: buying while choosing the action.
     let err = refused(&mut s, 0, D::BuyCard { space: 1 });
     assert!(matches!(err, RuleError::NotNow(_)));
@@ -82,10 +87,11 @@ fn decisions_of_the_wrong_phase() {
     s.seats[0].acquired = vec![PlanRef::Regular(plan("B01"))];
     s.agenda = vec![Task::EndTurn { seat: 0 }, Task::PlacePlans { seat: 0 }];
     let err = refused(&mut s, 0, D::ChooseCompany { company: Skymine });
-    assert!(matches!(&err, RuleError::NotNow(m) if m.contains("research plans")));
+    assert_eq!(err, RuleError::Waiting("task.place_plans"));
+    assert!(err.to_string().contains("research plans"), "{err}");
     // Setup decisions outside the setup.
     let err = refused(&mut s, 0, D::KeepToken { token: 0 });
-    assert!(matches!(err, RuleError::NotNow(_)));
+    assert_eq!(err, RuleError::Waiting("task.place_plans"));
     // After the end of the game.
     let mut s = blank(2);
     s.phase = Phase::Finished;
@@ -460,8 +466,9 @@ fn stopping_track_steps_while_a_track_is_free() {
     use_resources(&mut s, 0, Some(Carbon), &[c1]);
     let err = refused(&mut s, 0, D::StopTracks);
     illegal_with(&err, "every unit must be used while a track can move");
+    // The game waits for track steps, not for a purchase.
     let err = refused(&mut s, 0, D::NoBuy);
-    assert!(matches!(err, RuleError::NotNow(_)));
+    assert_eq!(err, RuleError::Waiting("task.spend_units"));
 }
 
 #[test]

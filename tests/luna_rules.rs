@@ -313,7 +313,7 @@ fn may_take_majority(left: &str, right: &str, cards: &[&str], space: &str) -> bo
         Ok(_) => assert!(legal),
         Err(RuleError::Illegal(m)) => {
             assert!(!legal);
-            assert!(m.contains("Luna"), "{m}");
+            assert!(m.to_string().contains("Luna"), "{m}");
         }
         Err(e) => panic!("unexpected refusal {e}"),
     }

@@ -85,8 +85,7 @@ fn the_expanding_company_needs_a_shuttle_on_11_or_16() {
     start_expansion(&mut s, 0, 3, Minerva);
     let err = refused(&mut s, 0, DEAL);
     assert!(
-        err.to_string()
-            .contains("shuttle on shuttle space 11 or 16"),
+        err.to_string().contains("shuttle on shuttle space 11/16"),
         "{err}"
     );
     // Another company's shuttle there does not help.

@@ -5,6 +5,7 @@
 use crate::data::{CardId, Company, GameData, Resource};
 use crate::engine::state::{GameState, SlotCard};
 use crate::engine::{self, ActionSource, BonusRef, Decision, Task};
+use crate::text::Texts;
 use std::collections::BTreeMap;
 
 /// A command's options, by name.
@@ -71,18 +72,21 @@ pub(crate) fn parse_company(word: &str) -> Option<Company> {
         .find(|c| c.id() == w || (w.len() >= 3 && c.id().starts_with(&w)))
 }
 
-/// Applies typed steps on a scratch state and collects the decisions.
+/// Applies typed steps on a scratch state and collects the decisions; its errors are written
+/// in `texts` (the reader's language).
 pub(crate) struct Script<'a> {
     data: &'a GameData,
+    texts: &'a Texts,
     scratch: GameState,
     seat: usize,
     pub decisions: Vec<Decision>,
 }
 
 impl<'a> Script<'a> {
-    pub fn new(data: &'a GameData, state: &GameState, seat: usize) -> Script<'a> {
+    pub fn new(data: &'a GameData, texts: &'a Texts, state: &GameState, seat: usize) -> Script<'a> {
         Script {
             data,
+            texts,
             scratch: state.clone(),
             seat,
             decisions: Vec::new(),
@@ -95,7 +99,8 @@ impl<'a> Script<'a> {
 
     /// Applies one decision, or fails with the engine's reason.
     pub fn push(&mut self, d: Decision) -> Result<(), String> {
-        engine::apply(self.data, &mut self.scratch, self.seat, d).map_err(|e| e.to_string())?;
+        engine::apply(self.data, &mut self.scratch, self.seat, d)
+            .map_err(|e| e.render(self.texts))?;
         self.decisions.push(d);
         Ok(())
     }
@@ -112,15 +117,16 @@ impl<'a> Script<'a> {
     }
 }
 
-/// Translates a typed command into decisions for `seat`.
+/// Translates a typed command into decisions for `seat`; a mistake is explained in `t`.
 pub(crate) fn translate(
     data: &GameData,
+    t: &Texts,
     state: &GameState,
     seat: usize,
     command: &str,
     opts: &Options,
 ) -> Result<Vec<Decision>, String> {
-    let mut s = Script::new(data, state, seat);
+    let mut s = Script::new(data, t, state, seat);
     let me = &state.seats[seat];
     match command {
         "plan" => {
@@ -133,15 +139,16 @@ pub(crate) fn translate(
                 for (i, word) in cards.iter().enumerate() {
                     let hand = s.state().seats[seat].hand.clone();
                     let card = resolve_card(data, &hand, word)
-                        .ok_or_else(|| format!("`{word}` is not a card in your hand"))?;
+                        .ok_or_else(|| t.f("parse.not_in_hand", &[("word", word)]))?;
                     let slot = match slots.get(i) {
                         Some(n) => n
                             .parse::<u8>()
                             .ok()
                             .and_then(|n| n.checked_sub(1))
-                            .ok_or_else(|| format!("`{n}` is not an action slot 1-5"))?,
-                        None => free_slot(s.state(), seat)
-                            .ok_or("all your switched-on action slots are full")?,
+                            .ok_or_else(|| t.f("parse.not_a_slot", &[("word", n)]))?,
+                        None => {
+                            free_slot(s.state(), seat).ok_or_else(|| t.t("parse.slots_full"))?
+                        }
                     };
                     s.push(Decision::PlanCard { card, slot })?;
                 }
@@ -169,42 +176,38 @@ pub(crate) fn translate(
                                 .eq_ignore_ascii_case(word)
                         })
                     })
-                    .ok_or_else(|| format!("`{word}` is not one of your two tokens"))?;
+                    .ok_or_else(|| t.f("parse.not_a_token", &[("word", &word)]))?;
                 s.push(Decision::KeepToken { token: token as u8 })?;
             }
             for pair in opts.list("rest") {
                 let (card, slot) = pair
                     .split_once(':')
-                    .ok_or("write rest as card:slot, e.g. carbon1:2")?;
+                    .ok_or_else(|| t.t("parse.rest_format"))?;
                 let pending = s.state().seats[seat].pending_rest.clone();
                 let card = resolve_card(data, &pending, card)
-                    .ok_or_else(|| format!("`{card}` is not one of your starting cards"))?;
+                    .ok_or_else(|| t.f("parse.not_a_starting_card", &[("word", &card)]))?;
                 let slot = slot
                     .parse::<u8>()
                     .ok()
                     .and_then(|n| n.checked_sub(1))
-                    .ok_or("resting slots are numbered 1-5")?;
+                    .ok_or_else(|| t.t("parse.resting_slot_number"))?;
                 s.push(Decision::RestStartingCard { card, slot })?;
             }
         }
         "tile" => {
-            let word = opts
-                .get("card")
-                .ok_or("name the resource card for the +1 tile")?;
+            let word = opts.get("card").ok_or_else(|| t.t("parse.tile_card"))?;
             let up: Vec<CardId> = me.up_cards().map(|(_, c)| c).collect();
             let card = resolve_card(data, &up, word)
-                .ok_or_else(|| format!("`{word}` is not a face-up card in your action area"))?;
+                .ok_or_else(|| t.f("parse.not_face_up", &[("word", &word)]))?;
             s.push(Decision::PlaceTile { card })?;
         }
         "resources" => {
             let kind = opts.get("type").map(str::to_ascii_lowercase);
             let resource = match kind.as_deref() {
                 Some("mixed") => None,
-                Some(k) => {
-                    Some(Resource::parse(k).ok_or_else(|| {
-                        format!("`{k}` is not carbon, minerals, titanium or mixed")
-                    })?)
-                }
+                Some(k) => Some(
+                    Resource::parse(k).ok_or_else(|| t.f("parse.not_a_type", &[("word", &k)]))?,
+                ),
                 None => {
                     // The only type with face-up cards, if there is one.
                     let mut types: Vec<Resource> = me
@@ -215,8 +218,8 @@ pub(crate) fn translate(
                     types.dedup();
                     match types.as_slice() {
                         [one] => Some(*one),
-                        [] => return Err("you have no face-up resource card".to_string()),
-                        _ => return Err("say which type: carbon, minerals or titanium".to_string()),
+                        [] => return Err(t.t("parse.no_face_up_resource")),
+                        _ => return Err(t.t("parse.which_type")),
                     }
                 }
             };
@@ -236,9 +239,8 @@ pub(crate) fn translate(
                 words
                     .iter()
                     .map(|w| {
-                        resolve_card(data, &up, w).ok_or_else(|| {
-                            format!("`{w}` is not a face-up card in your action area")
-                        })
+                        resolve_card(data, &up, w)
+                            .ok_or_else(|| t.f("parse.not_face_up", &[("word", w)]))
                     })
                     .collect::<Result<_, _>>()?
             };
@@ -260,7 +262,7 @@ pub(crate) fn translate(
                 Some(space) => {
                     let space = space
                         .parse::<u8>()
-                        .map_err(|_| format!("`{space}` is not a display space 1-12"))?;
+                        .map_err(|_| t.f("parse.not_a_display_space", &[("word", &space)]))?;
                     s.push(Decision::BuyCard { space })?;
                 }
                 // Track steps without a purchase mean: no card.
@@ -272,8 +274,8 @@ pub(crate) fn translate(
         "energy" => {
             s.push(Decision::UseEnergy)?;
             if let Some(word) = opts.get("company") {
-                let company =
-                    parse_company(word).ok_or_else(|| format!("`{word}` is not a company"))?;
+                let company = parse_company(word)
+                    .ok_or_else(|| t.f("parse.not_a_company", &[("word", &word)]))?;
                 if matches!(s.top(), Some(Task::ChooseExpansion { .. })) {
                     s.push(Decision::ChooseCompany { company })?;
                 }
@@ -282,15 +284,15 @@ pub(crate) fn translate(
                 for (i, word) in sectors.iter().enumerate() {
                     let sector = word
                         .parse::<u8>()
-                        .map_err(|_| format!("`{word}` is not a sector number"))?;
+                        .map_err(|_| t.f("parse.not_a_sector", &[("word", word)]))?;
                     let column = match columns.get(i) {
                         Some(c) => c
                             .parse::<u8>()
                             .ok()
                             .and_then(|c| c.checked_sub(1))
-                            .ok_or("station columns are numbered 1-3")?,
+                            .ok_or_else(|| t.t("parse.column_number"))?,
                         None => default_column(s.state(), company)
-                            .ok_or("that station has no outposts left")?,
+                            .ok_or_else(|| t.t("parse.no_outposts_left"))?,
                     };
                     s.push(Decision::EnterSector { sector, column })?;
                 }
@@ -300,8 +302,9 @@ pub(crate) fn translate(
             }
         }
         "research" => {
-            let source =
-                source_option(state, seat, opts, |c| data.card(c).is_research_scientist())?;
+            let source = source_option(t, state, seat, opts, |c| {
+                data.card(c).is_research_scientist()
+            })?;
             s.push(Decision::UseResearch { source })?;
             match opts.get("flip") {
                 Some("none") | Some("no") => s.push_if_legal(Decision::SkipFlip),
@@ -310,7 +313,7 @@ pub(crate) fn translate(
                         .parse::<u8>()
                         .ok()
                         .and_then(|n| n.checked_sub(1))
-                        .ok_or("screens are numbered from 1")?;
+                        .ok_or_else(|| t.t("parse.screen_number"))?;
                     s.push(Decision::FlipPlan { screen })?;
                 }
                 None if opts.get("advance").is_some() => s.push_if_legal(Decision::SkipFlip),
@@ -321,7 +324,7 @@ pub(crate) fn translate(
                 let n: usize = if max {
                     usize::MAX
                 } else {
-                    adv.parse().map_err(|_| "advance is a number or max")?
+                    adv.parse().map_err(|_| t.t("parse.advance"))?
                 };
                 let mut moved = 0;
                 while moved < n && matches!(s.top(), Some(Task::ResearchAdvance { .. })) {
@@ -330,9 +333,7 @@ pub(crate) fn translate(
                         if max {
                             break;
                         }
-                        return Err(format!(
-                            "after {moved} plan(s) the upload marker cannot move on"
-                        ));
+                        return Err(t.f("parse.advance_stuck", &[("moved", &moved)]));
                     }
                     s.push(Decision::Advance)?;
                     moved += 1;
@@ -341,20 +342,21 @@ pub(crate) fn translate(
             }
         }
         "field" => {
-            let source = source_option(state, seat, opts, |c| data.card(c).is_field_scientist())?;
+            let source =
+                source_option(t, state, seat, opts, |c| data.card(c).is_field_scientist())?;
             s.push(Decision::UseField { source })?;
         }
         "bonus" => {
             if let Some(word) = opts.get("space") {
                 let space = resolve_bonus_space(data, word)
-                    .ok_or_else(|| format!("`{word}` is not a bonus space"))?;
+                    .ok_or_else(|| t.f("parse.not_a_bonus_space", &[("word", &word)]))?;
                 s.push(Decision::PlaceBonus { space })?;
-                if let Some(t) = opts.get("tier") {
-                    let tier = t
+                if let Some(word) = opts.get("tier") {
+                    let tier = word
                         .parse::<u8>()
                         .ok()
                         .and_then(|n| n.checked_sub(1))
-                        .ok_or("tiers are numbered from 1")?;
+                        .ok_or_else(|| t.t("parse.tier_number"))?;
                     s.push(Decision::ChooseTier { tier })?;
                 }
             }
@@ -366,7 +368,7 @@ pub(crate) fn translate(
                     .parse::<u8>()
                     .ok()
                     .and_then(|n| n.checked_sub(1))
-                    .ok_or("resting decks are numbered 1-5")?;
+                    .ok_or_else(|| t.t("parse.deck_number"))?;
                 s.push(Decision::TakeRestingDeck { slot })?;
             }
         }
@@ -376,16 +378,18 @@ pub(crate) fn translate(
 }
 
 fn track_steps(s: &mut Script, opts: &Options) -> Result<(), String> {
+    let t = s.texts;
     for item in opts.list("tracks") {
         let (name, n) = match item.split_once(['+', ':', '=']) {
             Some((name, n)) => (
                 name,
                 n.parse::<u32>()
-                    .map_err(|_| format!("`{item}`: steps must be a number"))?,
+                    .map_err(|_| t.f("parse.steps_number", &[("item", &item)]))?,
             ),
             None => (item.as_str(), 1),
         };
-        let company = parse_company(name).ok_or_else(|| format!("`{name}` is not a company"))?;
+        let company =
+            parse_company(name).ok_or_else(|| t.f("parse.not_a_company", &[("word", &name)]))?;
         for _ in 0..n {
             s.push(Decision::TrackStep { company })?;
         }
@@ -409,6 +413,7 @@ pub(crate) fn default_column(state: &GameState, company: Company) -> Option<u8> 
 }
 
 fn source_option(
+    t: &Texts,
     state: &GameState,
     seat: usize,
     opts: &Options,
@@ -421,13 +426,13 @@ fn source_option(
             .ok()
             .and_then(|n| n.checked_sub(1))
             .map(ActionSource::Slot)
-            .ok_or_else(|| "card is an action slot number 1-5 or `tile`".to_string()),
+            .ok_or_else(|| t.t("parse.card_source")),
         None => state.seats[seat]
             .slots
             .iter()
             .position(|s| matches!(s, Some(SlotCard::Up(c)) if wanted(*c)))
             .map(|i| ActionSource::Slot(i as u8))
-            .ok_or_else(|| "you have no such face-up card; name the slot or `tile`".to_string()),
+            .ok_or_else(|| t.t("parse.no_such_card_source")),
     }
 }
 

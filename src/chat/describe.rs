@@ -326,7 +326,10 @@ impl Chat {
                     "ask.barrier",
                     &[("company", &self.company(*company)), ("steps", steps)],
                 ),
-                Some(task) => t.f("ask.generic", &[("what", &engine::task_description(task))]),
+                Some(task) => t.f(
+                    "ask.generic",
+                    &[("what", &t.t(engine::task_description(task)))],
+                ),
                 None => t.t("ask.nothing"),
             },
             Phase::Finished => t.t("ask.nothing"),

@@ -7,7 +7,7 @@ use super::prompt::{self, ClickId, PAGE};
 use super::{Audience, Chat, Choice, Image, Reply, Request};
 use crate::engine::state::{GameState, Phase};
 use crate::engine::{self, Decision, Event, Visibility};
-use crate::store::{GameId, GameStatus, LogEntry, MoveEffects, Notify, SeatOwner};
+use crate::store::{GameId, GameStatus, LogEntry, MoveEffects, Notify, SeatOwner, StoreError};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -16,8 +16,14 @@ const REMIND: &str = "remind";
 pub(crate) const DEADLINE: &str = "deadline";
 
 impl Chat {
-    fn err(&self, e: impl std::fmt::Display) -> String {
-        e.to_string()
+    /// A store error as a reply: a refused decision or a setup error in the reader's language
+    /// (the rest is the store's own English: the operator's side).
+    pub(crate) fn err(&self, e: impl Into<StoreError>) -> String {
+        match e.into() {
+            StoreError::Rule(e) => e.render(&self.texts),
+            StoreError::Setup(e) => e.render(&self.texts),
+            other => other.to_string(),
+        }
     }
 
     /// The game of the request's channel (or, in a DM, the user's game named by `game` or the
@@ -542,7 +548,7 @@ impl Chat {
                 },
             ])]);
         }
-        let decisions = commands::translate(&self.data, &state, seat, name, opts)?;
+        let decisions = commands::translate(&self.data, &self.texts, &state, seat, name, opts)?;
         if decisions.is_empty() {
             return self
                 .prompt(game, &state, seat, req.user.id, 0)

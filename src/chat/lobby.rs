@@ -158,7 +158,8 @@ impl Drop for LobbiesGuard<'_> {
     }
 }
 
-fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), String> {
+/// The options of `/skymines new`; a bad one is explained in `t`.
+fn parse_options(opts: &Options, owner: bool, t: &Texts) -> Result<(GameOptions, bool), String> {
     let known = [
         "players",
         "luna",
@@ -173,16 +174,16 @@ fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), Str
         "language",
     ];
     if let Some(k) = opts.keys().find(|k| !known.contains(k)) {
-        return Err(format!(
-            "unknown option `{k}` (options: {})",
-            known.join(", ")
+        return Err(t.f(
+            "error.unknown_option",
+            &[("option", &k), ("options", &known.join(", "))],
         ));
     }
     let number = |key: &str| -> Result<Option<u64>, String> {
         opts.get(key)
             .map(|v| {
                 v.parse::<u64>()
-                    .map_err(|_| format!("{key}: `{v}` is not a number"))
+                    .map_err(|_| t.f("parse.not_a_number", &[("option", &key), ("value", &v)]))
             })
             .transpose()
     };
@@ -191,13 +192,13 @@ fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), Str
         None | Some("none") | Some("no") => None,
         Some(v) => Some(
             v.parse::<u8>()
-                .map_err(|_| format!("luna: `{v}` is not a level 0-8"))?,
+                .map_err(|_| t.f("parse.luna_level", &[("value", &v)]))?,
         ),
     };
     let board = match opts.get("board") {
         None | Some("moon") => BoardSide::Moon,
         Some("belt") => BoardSide::Belt,
-        Some(v) => return Err(format!("board: `{v}` is not moon or belt")),
+        Some(v) => return Err(t.f("parse.board", &[("value", &v)])),
     };
     let tracks = match opts.get("tracks") {
         None | Some("default") => TrackSetup::Default,
@@ -212,14 +213,14 @@ fn parse_options(opts: &Options, owner: bool) -> Result<(GameOptions, bool), Str
     let tokens = match opts.get("tokens") {
         None | Some("fixed") => TokenSetup::Fixed,
         Some("draft") => TokenSetup::Draft,
-        Some(v) => return Err(format!("tokens: `{v}` is not fixed or draft")),
+        Some(v) => return Err(t.f("parse.tokens", &[("value", &v)])),
     };
     let seed = number("seed")?;
     if seed.is_some_and(|s| !is_user_seed(s)) {
-        return Err("seed: choose a number below 2^63".to_string());
+        return Err(t.t("parse.seed_range"));
     }
     if seed.is_some() && !owner {
-        return Err("the seed option is for the bot's owners and the local mode".to_string());
+        return Err(t.t("error.seed_owner_only"));
     }
     let options = GameOptions {
         players,
@@ -271,7 +272,7 @@ impl Chat {
         if self.channel_busy(&req.place)? {
             return Err(self.texts.t("error.channel_busy"));
         }
-        let (mut options, seeded) = parse_options(opts, req.user.owner)?;
+        let (mut options, seeded) = parse_options(opts, req.user.owner, &self.texts)?;
         let language = match opts.get("language") {
             None => None,
             Some(code) => Some(super::language::parse_language(code).ok_or_else(|| {
@@ -296,8 +297,8 @@ impl Chat {
         let Some(chapter) = options.chapter else {
             return Ok(());
         };
-        let fixed =
-            engine::campaign::effective_options(&self.data, options).map_err(|e| e.to_string())?;
+        let fixed = engine::campaign::effective_options(&self.data, options)
+            .map_err(|e| e.render(&self.texts))?;
         let conflicts = [
             (
                 "board",
@@ -352,7 +353,7 @@ impl Chat {
         campaign: Option<super::campaign::CampaignSetup>,
     ) -> Result<Reply, String> {
         let names: Vec<String> = (0..options.players).map(|i| format!("P{i}")).collect();
-        engine::new_game(&self.data, &options, &names).map_err(|e| e.to_string())?;
+        engine::new_game(&self.data, &options, &names).map_err(|e| e.render(&self.texts))?;
         let lobby = Lobby {
             place: req.place,
             host: req.user.id,

@@ -188,44 +188,43 @@ pub(crate) fn enter_cost(
     space: u8,
 ) -> Result<u32, RuleError> {
     let Some(belt) = state.belt.as_ref() else {
-        return Err(illegal("the Belt side is not in play"));
+        return Err(illegal("rule.belt_off", &[]));
     };
     let Some(t) = target(data, target_no as u32) else {
-        return Err(illegal(format!("there is no Belt space {target_no}")));
+        return Err(illegal("rule.no_such_belt_space", &[("space", &target_no)]));
     };
     let name = data.company_name(company);
     let reach = match t {
         Target::Asteroid(a) => {
             let spaces = data.belt.asteroids[a].outpost_spaces;
             if space as u32 >= spaces {
-                return Err(illegal(format!(
-                    "asteroid {target_no} has {spaces} outpost space(s)"
-                )));
+                return Err(illegal(
+                    "rule.asteroid_spaces",
+                    &[("asteroid", &target_no), ("spaces", &spaces)],
+                ));
             }
             asteroid_reach(data, belt, company, a).ok_or_else(|| {
-                illegal(format!(
-                    "asteroid {target_no} is not within reach of {name}: no shuttle of it on an attached flight path and no outpost of it there"
-                ))
+                illegal(
+                    "rule.asteroid_out_of_reach",
+                    &[("asteroid", &target_no), ("company", &name)],
+                )
             })?
         }
         Target::Shuttle(p) => {
             if space != 0 {
-                return Err(illegal(format!(
-                    "shuttle space {target_no} holds one shuttle (space 0)"
-                )));
+                return Err(illegal("rule.shuttle_space_one", &[("space", &target_no)]));
             }
             shuttle_reach(data, belt, company, p).ok_or_else(|| {
-                illegal(format!(
-                    "shuttle space {target_no} is not within reach of {name}: neither asteroid of its flight path has an outpost of it"
-                ))
+                illegal(
+                    "rule.shuttle_out_of_reach",
+                    &[("space", &target_no), ("company", &name)],
+                )
             })?
         }
     };
     let here = occupant(belt, t, space as usize);
     if here == Some(company) {
-        return Err(illegal(format!(
-            "that Belt space already holds a piece of {name}"
-        )));
+        return Err(illegal("rule.belt_space_taken", &[("company", &name)]));
     }
     Ok(1 + reach + u32::from(here.is_some()))
 }
@@ -266,7 +265,7 @@ pub(crate) fn check_enter(
     column: u8,
 ) -> Result<(), RuleError> {
     let Some(t) = target(data, target_no as u32) else {
-        return Err(illegal(format!("there is no Belt space {target_no}")));
+        return Err(illegal("rule.no_such_belt_space", &[("space", &target_no)]));
     };
     let col = state.stations[company.index()]
         .get(column as usize)
@@ -274,31 +273,30 @@ pub(crate) fn check_enter(
     match t {
         Target::Asteroid(_) => {
             if !state.outpost_columns().contains(&(column as usize)) {
-                return Err(illegal(
-                    "outposts come from the top of either outer station column (1 or 3)",
-                ));
+                return Err(illegal("rule.outpost_columns", &[]));
             }
             if col.is_none_or(|c| c.outposts == 0) {
-                return Err(illegal(format!("station column {} is empty", column + 1)));
+                return Err(illegal("rule.column_empty", &[("column", &(column + 1))]));
             }
         }
         Target::Shuttle(_) => {
             if state.shuttle_column() != Some(column as usize) {
-                return Err(illegal("shuttles come from the middle station column (2)"));
+                return Err(illegal("rule.shuttle_column", &[]));
             }
             if col.is_none_or(|c| c.outposts == 0) {
-                return Err(illegal(format!(
-                    "{} has no shuttle left in its station",
-                    data.company_name(company)
-                )));
+                return Err(illegal(
+                    "rule.no_shuttle_left",
+                    &[("company", &data.company_name(company))],
+                ));
             }
         }
     }
     let cost = enter_cost(data, state, company, target_no, space)?;
     if cost > energy {
-        return Err(illegal(format!(
-            "you have {energy} energy point(s) left; entering Belt space {target_no} costs {cost}"
-        )));
+        return Err(illegal(
+            "rule.belt_too_costly",
+            &[("energy", &energy), ("space", &target_no), ("cost", &cost)],
+        ));
     }
     Ok(())
 }

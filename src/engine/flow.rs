@@ -4,7 +4,7 @@
 use super::decision::{Decision, Task};
 use super::setup::apply_token;
 use super::state::{GameState, Phase, SlotCard};
-use super::{illegal, round, tasks, Event, RuleError, Visibility};
+use super::{illegal, round, tasks, Event, Message, RuleError, Visibility};
 use crate::data::GameData;
 
 /// The context of one application: the data, the events it produced, and coverage notes.
@@ -34,14 +34,11 @@ impl<'a> Ctx<'a> {
     }
 
     fn push(&mut self, visibility: Visibility, key: &str, args: &[(&str, &dyn std::fmt::Display)]) {
-        let args: Vec<(String, String)> = args
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        let text = crate::text::english().render(key, &args);
+        let Message { key, args } = Message::new(key, args);
+        let text = crate::text::english().render(&key, &args);
         self.events.push(Event {
             visibility,
-            key: key.to_string(),
+            key,
             args,
             text,
         });
@@ -252,30 +249,27 @@ fn setup_check(
     match d {
         Decision::KeepToken { token } => {
             if s.token.is_some() {
-                return Err(illegal("you have already chosen your starting research token"));
+                return Err(illegal("rule.token_chosen", &[]));
             }
             if !s.token_choices.contains(&(token as usize)) {
-                return Err(illegal("that starting research token was not dealt to you"));
+                return Err(illegal("rule.token_not_dealt", &[]));
             }
             Ok(())
         }
         Decision::RestStartingCard { card, slot } => {
             if !s.pending_rest.contains(&card) {
-                return Err(illegal("that card is not one of your token's starting cards"));
+                return Err(illegal("rule.not_a_starting_card", &[]));
             }
             let central = &data.player_board.resting_slots.central;
             if !central.contains(&(slot as usize + 1)) {
-                return Err(illegal("starting cards go into the 3 central resting slots"));
+                return Err(illegal("rule.starting_slots", &[]));
             }
             if !s.resting[slot as usize].is_empty() {
-                return Err(illegal("that resting slot already holds a card"));
+                return Err(illegal("rule.resting_slot_taken", &[]));
             }
             Ok(())
         }
-        _ => Err(RuleError::NotNow(
-            "the game is being set up: choose your starting research token or place your starting cards"
-                .to_string(),
-        )),
+        _ => Err(RuleError::NotNow(Message::new("rule.setting_up", &[]))),
     }
 }
 
@@ -343,47 +337,35 @@ fn planning_check(
     match d {
         Decision::PlanCard { card, slot } => {
             if s.planned {
-                return Err(illegal(
-                    "you have already finished planning; clear your plan to change it",
-                ));
+                return Err(illegal("rule.planning_done_clear", &[]));
             }
             if !s.hand.contains(&card) {
-                return Err(illegal("that card is not in your hand"));
+                return Err(illegal("rule.card_not_in_hand", &[]));
             }
             if !data.card(card).is_playable() {
-                return Err(illegal(
-                    "single share cards can never be placed in an action slot",
-                ));
+                return Err(illegal("rule.single_share_slot", &[]));
             }
             if slot as usize >= s.slots.len() || !s.slot_on[slot as usize] {
-                return Err(illegal(format!(
-                    "action slot {} is not switched on",
-                    slot + 1
-                )));
+                return Err(illegal("rule.slot_off", &[("slot", &(slot + 1))]));
             }
             if s.slots[slot as usize].is_some() {
-                return Err(illegal(format!(
-                    "action slot {} already holds a card",
-                    slot + 1
-                )));
+                return Err(illegal("rule.slot_taken", &[("slot", &(slot + 1))]));
             }
             Ok(())
         }
         Decision::PlanClear => {
             if !s.planned && s.slots.iter().all(Option::is_none) {
-                return Err(illegal("you have nothing planned to clear"));
+                return Err(illegal("rule.nothing_planned", &[]));
             }
             Ok(())
         }
         Decision::PlanDone => {
             if s.planned {
-                return Err(illegal("you have already finished planning"));
+                return Err(illegal("rule.planning_done", &[]));
             }
             Ok(())
         }
-        _ => Err(RuleError::NotNow(
-            "it is the Planning phase: place cards face down in your action slots".to_string(),
-        )),
+        _ => Err(RuleError::NotNow(Message::new("rule.planning_phase", &[]))),
     }
 }
 

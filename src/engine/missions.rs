@@ -11,7 +11,7 @@
 use super::effects;
 use super::flow::Ctx;
 use super::state::{GameState, Marker, PlanRef, SlotCard, TileKind};
-use super::{illegal, RuleError};
+use super::{illegal, Message, RuleError};
 use crate::data::missions::{Metric, MissionTask, TaskAction, TaskCheck, TaskCondition};
 use crate::data::{Company, GameData};
 use rand::seq::SliceRandom;
@@ -233,25 +233,24 @@ pub(crate) fn check_claim(
     after_action: bool,
 ) -> Result<(), RuleError> {
     let Some(ms) = state.missions.as_ref() else {
-        return Err(illegal("mission cards are not in play"));
+        return Err(illegal("rule.missions_off", &[]));
     };
     let Some(status) = state.seats[seat].mission.as_ref() else {
-        return Err(illegal("you have no mission status card"));
+        return Err(illegal("rule.no_status_card", &[]));
     };
     if !ms.face_up.contains(&(card as u32)) {
-        return Err(illegal(format!("mission card {card} is not face up")));
+        return Err(illegal("rule.mission_not_up", &[("card", &card)]));
     }
     if let Some(linked) = status.card {
         if linked != card as u32 {
-            return Err(illegal(format!(
-                "your mission status card is linked to mission card {linked}: only its tasks count for you"
-            )));
+            return Err(illegal("rule.mission_linked", &[("linked", &linked)]));
         }
     }
     let Some(t) = task(data, card as u32, column) else {
-        return Err(illegal(format!(
-            "mission card {card} has no task in column {column}"
-        )));
+        return Err(illegal(
+            "rule.mission_no_task",
+            &[("card", &card), ("column", &column)],
+        ));
     };
     if (column as usize)
         .checked_sub(1)
@@ -259,15 +258,13 @@ pub(crate) fn check_claim(
         .copied()
         .unwrap_or(true)
     {
-        return Err(illegal(format!(
-            "you have already fulfilled the task in column {column}"
-        )));
+        return Err(illegal("rule.task_done", &[("column", &column)]));
     }
     if t.check == TaskCheck::SingleAction {
         if !after_action {
-            return Err(RuleError::NotNow(format!(
-                "\"{}\" is fulfilled in the course of one action: claim it when your action has resolved",
-                t.common_text(card as u32)
+            return Err(RuleError::NotNow(Message::new(
+                "rule.claim_after_action",
+                &[("task", &t.common_text(card as u32))],
             )));
         }
         let counters = &status.counters;
@@ -278,19 +275,22 @@ pub(crate) fn check_claim(
                 _ => false,
             });
         if !kind_ok {
-            return Err(illegal(format!(
-                "\"{}\" needs a \"Use all energy cards\" action",
-                t.common_text(card as u32)
-            )));
+            return Err(illegal(
+                "rule.task_needs_energy",
+                &[("task", &t.common_text(card as u32))],
+            ));
         }
     }
     let have = metric_value(data, state, seat, &t.condition);
     if have < t.condition.min {
-        return Err(illegal(format!(
-            "task not met: \"{}\" (you have {have}, it needs {})",
-            t.common_text(card as u32),
-            t.condition.min
-        )));
+        return Err(illegal(
+            "rule.task_not_met",
+            &[
+                ("task", &t.common_text(card as u32)),
+                ("have", &have),
+                ("need", &t.condition.min),
+            ],
+        ));
     }
     Ok(())
 }

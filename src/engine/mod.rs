@@ -118,52 +118,128 @@ impl Event {
     }
 }
 
-/// Why a game cannot be set up.
+/// A sentence of the message catalog with its arguments: why a decision was refused or a game
+/// cannot be set up. The chat layer renders it in the reader's language; its `Display` is the
+/// English rendering (logs, the CLI).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// The catalog key (`rule.*`, `setup.*`).
+    pub key: String,
+    pub args: Vec<(String, String)>,
+}
+
+impl Message {
+    pub fn new(key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> Message {
+        Message {
+            key: key.to_string(),
+            args: args
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    /// The sentence in the language of `texts`.
+    pub fn render(&self, texts: &crate::text::Texts) -> String {
+        texts.render(&self.key, &self.args)
+    }
+}
+
+impl std::fmt::Display for Message {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render(crate::text::english()))
+    }
+}
+
+/// Why a game cannot be set up. `Display` is English; [`SetupError::render`] writes it in any
+/// language.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message())]
 pub enum SetupError {
-    #[error("a game needs 1 to 4 human players, not {0}")]
     PlayerCount(usize),
-    #[error("{0} names given for {1} seats")]
     Names(usize, usize),
-    #[error("solo play needs Luna (choose a level 0-8)")]
     SoloNeedsLuna,
-    #[error("Luna joins games of 1 to 3 humans, not 4")]
     LunaWithFour,
-    #[error("Luna's level is 0 to 8, not {0}")]
     LunaLevel(u8),
-    #[error("threat cards are played only on the Belt side")]
     ThreatsNeedBelt,
-    #[error("unknown track `{0}`")]
     UnknownTrack(String),
-    #[error("chosen tracks must name 4 different physical tracks, one per company, got {0:?}")]
     BadTrackChoice(Vec<String>),
-    #[error("{0} is not available yet in this version")]
-    NotYetAvailable(&'static str),
-    #[error("the campaign has chapters 1 to 4, not {0}")]
     UnknownChapter(u8),
-    #[error("there is no threat card `{0}`")]
     UnknownThreat(String),
 }
 
-/// Why a decision was refused. The state is unchanged whenever one is returned.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RuleError {
-    #[error("there is no seat {0} in this game")]
-    NoSuchSeat(usize),
-    #[error("the game is over")]
-    GameOver,
-    #[error("it is not your turn (waiting for {0})")]
-    NotYourTurn(String),
-    #[error("that is not possible now: {0}")]
-    NotNow(String),
-    #[error("{0}")]
-    Illegal(String),
-    #[error("you have {have} CrypCoin; that costs {need}")]
-    NotEnoughCoins { have: u32, need: u32 },
+impl SetupError {
+    /// The catalog sentence that explains the error.
+    pub fn message(&self) -> Message {
+        match self {
+            SetupError::PlayerCount(n) => Message::new("setup.player_count", &[("n", n)]),
+            SetupError::Names(names, seats) => {
+                Message::new("setup.names", &[("names", names), ("seats", seats)])
+            }
+            SetupError::SoloNeedsLuna => Message::new("setup.solo_needs_luna", &[]),
+            SetupError::LunaWithFour => Message::new("setup.luna_with_four", &[]),
+            SetupError::LunaLevel(level) => Message::new("setup.luna_level", &[("level", level)]),
+            SetupError::ThreatsNeedBelt => Message::new("setup.threats_need_belt", &[]),
+            SetupError::UnknownTrack(id) => Message::new("setup.unknown_track", &[("track", id)]),
+            SetupError::BadTrackChoice(ids) => {
+                Message::new("setup.bad_track_choice", &[("tracks", &ids.join(", "))])
+            }
+            SetupError::UnknownChapter(n) => Message::new("setup.unknown_chapter", &[("n", n)]),
+            SetupError::UnknownThreat(id) => {
+                Message::new("setup.unknown_threat", &[("threat", id)])
+            }
+        }
+    }
+
+    /// The error in the language of `texts`.
+    pub fn render(&self, texts: &crate::text::Texts) -> String {
+        self.message().render(texts)
+    }
 }
 
-pub(crate) fn illegal(msg: impl Into<String>) -> RuleError {
-    RuleError::Illegal(msg.into())
+/// Why a decision was refused. The state is unchanged whenever one is returned. `Display` is
+/// English; [`RuleError::render`] writes it in any language.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.render(crate::text::english()))]
+pub enum RuleError {
+    NoSuchSeat(usize),
+    GameOver,
+    /// The names of the seats the game waits on.
+    NotYourTurn(String),
+    /// The decision belongs to another phase or step (the message says what is going on).
+    NotNow(Message),
+    /// The game waits for another question first: the catalog key of the task (`task.*`).
+    Waiting(&'static str),
+    Illegal(Message),
+    NotEnoughCoins {
+        have: u32,
+        need: u32,
+    },
+}
+
+impl RuleError {
+    /// The error in the language of `texts`.
+    pub fn render(&self, texts: &crate::text::Texts) -> String {
+        let reason = match self {
+            RuleError::NoSuchSeat(seat) => Message::new("rule.no_such_seat", &[("seat", seat)]),
+            RuleError::GameOver => Message::new("rule.game_over", &[]),
+            RuleError::NotYourTurn(names) => {
+                Message::new("rule.not_your_turn", &[("names", names)])
+            }
+            RuleError::NotNow(m) => Message::new("rule.not_now", &[("reason", &m.render(texts))]),
+            RuleError::Waiting(task) => Message::new("rule.waiting", &[("task", &texts.t(task))]),
+            RuleError::Illegal(m) => m.clone(),
+            RuleError::NotEnoughCoins { have, need } => {
+                Message::new("rule.not_enough_coins", &[("have", have), ("need", need)])
+            }
+        };
+        reason.render(texts)
+    }
+}
+
+/// A refusal: the catalog sentence `key` (`rule.*`) with its arguments.
+pub(crate) fn illegal(key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> RuleError {
+    RuleError::Illegal(Message::new(key, args))
 }
 
 /// Builds a new game. `names` gives one name per seat in clockwise order from the first
@@ -202,7 +278,7 @@ pub fn energy_total(data: &GameData, state: &GameState, seat: usize) -> u32 {
     effects::area_totals(data, state, seat, None).energy
 }
 
-/// What a pending task asks, in words.
+/// The catalog key (`task.*`) of what a pending task asks.
 pub fn task_description(task: &Task) -> &'static str {
     tasks::describe(task)
 }

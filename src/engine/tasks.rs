@@ -7,7 +7,7 @@ use super::effects::{self, StepStatus};
 use super::flow::Ctx;
 use super::round;
 use super::state::{GameState, PlacedPlan, PlanRef, SlotCard, TileKind, TileState};
-use super::{illegal, RuleError};
+use super::{illegal, Message, RuleError};
 use crate::data::board::{BonusSpaceKind, MajorityCompare};
 use crate::data::cards::CardKind;
 use crate::data::tracks::{BonusSpaceEffect, TrackBonusEffect};
@@ -197,40 +197,40 @@ pub(crate) fn candidates(data: &GameData, state: &GameState, task: &Task) -> Vec
 // check
 
 fn wrong(task: &Task) -> RuleError {
-    RuleError::NotNow(format!("the game is waiting for: {}", describe(task)))
+    RuleError::Waiting(describe(task))
 }
 
-/// What a task asks, in words.
+/// The catalog key (`task.*`) of what a task asks.
 pub(crate) fn describe(task: &Task) -> &'static str {
     match task {
-        Task::ChooseAction { .. } => "the choice of an action",
-        Task::SelectResources { .. } => "the resource cards to use",
-        Task::BuyWithUnits { .. } => "a card to buy with resource units (or no card)",
-        Task::SpendUnits { .. } => "company track steps for the remaining units",
-        Task::ChooseExpansion { .. } => "the company to expand",
-        Task::Expand { .. } => "a sector or Belt space to enter (or stop expanding)",
-        Task::ResearchFlip { .. } => "a research plan to flip for 2 CrypCoin (or skip)",
-        Task::ResearchAdvance { .. } => "advancing the upload marker (or stopping)",
-        Task::SpendResearch { .. } => "how to utilize research points",
-        Task::TrackMove { .. } => "whether to pay the money barrier",
-        Task::TrackOfChoice { .. } => "the company track to move on",
-        Task::OtherTracks { .. } => "the company tracks to move on",
-        Task::RemoveOutposts { .. } => "the station column to remove an outpost from",
-        Task::ReturnOusted { .. } => "the station column for the ousted outpost",
-        Task::ChooseTier { .. } => "the majority reward tier",
-        Task::ChooseRewards { .. } => "the reward option",
-        Task::BuyForCoins { .. } => "a card to buy for CrypCoin",
-        Task::DiscardFromHand { .. } => "a card to discard from your hand",
-        Task::DiscardActionChoice { .. } => "what to do with the discarded card",
-        Task::TakeFromDiscard { .. } => "a card to take from the discard pile",
-        Task::Reward { .. } => "a reward",
-        Task::TakeRestingDeck { .. } => "the resting deck to take back into your hand",
-        Task::RestCards { .. } => "the resting slots for your action cards",
-        Task::PlacePlans { .. } => "where to place your new research plans",
-        Task::FlipUsed { .. } | Task::EndTurn { .. } => "the end of the turn",
-        Task::ClaimTasks { .. } => "mission tasks to claim after the action (or none)",
-        Task::DiscardEnergy { .. } => "an energy card from your hand to remove for the threat",
-        Task::ThreatReward { .. } => "the threat card's reward",
+        Task::ChooseAction { .. } => "task.choose_action",
+        Task::SelectResources { .. } => "task.select_resources",
+        Task::BuyWithUnits { .. } => "task.buy_with_units",
+        Task::SpendUnits { .. } => "task.spend_units",
+        Task::ChooseExpansion { .. } => "task.choose_company",
+        Task::Expand { .. } => "task.expand",
+        Task::ResearchFlip { .. } => "task.research_flip",
+        Task::ResearchAdvance { .. } => "task.research_advance",
+        Task::SpendResearch { .. } => "task.spend_research",
+        Task::TrackMove { .. } => "task.track_move",
+        Task::TrackOfChoice { .. } => "task.track_of_choice",
+        Task::OtherTracks { .. } => "task.other_tracks",
+        Task::RemoveOutposts { .. } => "task.remove_outposts",
+        Task::ReturnOusted { .. } => "task.return_ousted",
+        Task::ChooseTier { .. } => "task.choose_tier",
+        Task::ChooseRewards { .. } => "task.choose_rewards",
+        Task::BuyForCoins { .. } => "task.buy_for_coins",
+        Task::DiscardFromHand { .. } => "task.discard_from_hand",
+        Task::DiscardActionChoice { .. } => "task.discard_action",
+        Task::TakeFromDiscard { .. } => "task.take_from_discard",
+        Task::Reward { .. } => "task.reward",
+        Task::TakeRestingDeck { .. } => "task.take_resting_deck",
+        Task::RestCards { .. } => "task.rest_cards",
+        Task::PlacePlans { .. } => "task.place_plans",
+        Task::FlipUsed { .. } | Task::EndTurn { .. } => "task.end_turn",
+        Task::ClaimTasks { .. } => "task.claim_tasks",
+        Task::DiscardEnergy { .. } => "task.discard_energy",
+        Task::ThreatReward { .. } => "task.threat_reward",
     }
 }
 
@@ -241,7 +241,7 @@ pub(crate) fn check(
     d: Decision,
 ) -> Result<(), RuleError> {
     let Some(task) = state.agenda.last() else {
-        return Err(RuleError::NotNow("nothing is pending".to_string()));
+        return Err(RuleError::NotNow(Message::new("rule.nothing_pending", &[])));
     };
     if task.seat() != seat {
         return Err(RuleError::NotYourTurn(
@@ -258,25 +258,24 @@ pub(crate) fn check(
             Decision::SelectCard { card },
         ) => {
             let Some(slot) = s.slot_of(card) else {
-                return Err(illegal("that card is not in your action area"));
+                return Err(illegal("rule.card_not_in_area", &[]));
             };
             if s.slots[slot] != Some(SlotCard::Up(card)) {
-                return Err(illegal("that card is face down (already used)"));
+                return Err(illegal("rule.card_face_down", &[]));
             }
             let Some(r) = data.card(card).resource() else {
-                return Err(illegal("that is not a resource card"));
+                return Err(illegal("rule.not_a_resource_card", &[]));
             };
             if let Some(want) = resource {
                 if r != *want {
-                    return Err(illegal(format!(
-                        "this action uses {} cards only; that card is {}",
-                        want.id(),
-                        r.id()
-                    )));
+                    return Err(illegal(
+                        "rule.wrong_resource",
+                        &[("want", &want.id()), ("card", &r.id())],
+                    ));
                 }
             }
             if chosen.contains(&card) {
-                return Err(illegal("that card is already chosen"));
+                return Err(illegal("rule.card_already_chosen", &[]));
             }
             Ok(())
         }
@@ -287,7 +286,7 @@ pub(crate) fn check(
             Decision::FinishSelecting,
         ) => {
             if chosen.is_empty() {
-                return Err(illegal("choose at least one resource card"));
+                return Err(illegal("rule.choose_a_resource_card", &[]));
             }
             if resource.is_none() {
                 let units: u32 = chosen
@@ -297,9 +296,7 @@ pub(crate) fn check(
                 if cheapest_display_cost(data, state, seat, chosen, true, 0)
                     .is_none_or(|c| c > units)
                 {
-                    return Err(illegal(
-                        "a mixed payment must buy a card, and no displayed card costs that little",
-                    ));
+                    return Err(illegal("rule.mixed_nothing_affordable", &[]));
                 }
             }
             Ok(())
@@ -315,24 +312,25 @@ pub(crate) fn check(
         ) => {
             let cost = display_cost(data, state, seat, space, cards, *mixed, 0)?;
             if cost > *units {
-                return Err(illegal(format!(
-                    "you have {units} resource unit(s); that card costs {cost}"
-                )));
+                return Err(illegal(
+                    "rule.units_too_few",
+                    &[("units", &units), ("cost", &cost)],
+                ));
             }
             Ok(())
         }
         (Task::BuyWithUnits { mixed, .. }, Decision::NoBuy) => {
             if *mixed {
-                return Err(illegal("a mixed payment must buy a card"));
+                return Err(illegal("rule.mixed_must_buy", &[]));
             }
             Ok(())
         }
         (Task::SpendUnits { .. }, Decision::TrackStep { company }) => {
             match effects::step_status(data, state, seat, company) {
-                StepStatus::End => Err(illegal(format!(
-                    "your marker is at the end of the {} track",
-                    data.company_name(company)
-                ))),
+                StepStatus::End => Err(illegal(
+                    "rule.track_at_end",
+                    &[("company", &data.company_name(company))],
+                )),
                 StepStatus::Barrier(cost) if s.coins < cost => Err(RuleError::NotEnoughCoins {
                     have: s.coins,
                     need: cost,
@@ -345,10 +343,10 @@ pub(crate) fn check(
                 .into_iter()
                 .find(|c| effects::step_status(data, state, seat, *c) == StepStatus::Free);
             match free {
-                Some(c) => Err(illegal(format!(
-                    "every unit must be used while a track can move: the {} track is free",
-                    data.company_name(c)
-                ))),
+                Some(c) => Err(illegal(
+                    "rule.units_must_be_used",
+                    &[("company", &data.company_name(c))],
+                )),
                 None => Ok(()),
             }
         }
@@ -356,26 +354,24 @@ pub(crate) fn check(
             if state.belt.is_some() =>
         {
             if state.outposts_in_station(company) + state.shuttles_in_station(company) == 0 {
-                return Err(illegal(format!(
-                    "{} has no outposts or shuttles left in its station",
-                    data.company_name(company)
-                )));
+                return Err(illegal(
+                    "rule.station_empty_belt",
+                    &[("company", &data.company_name(company))],
+                ));
             }
             Ok(())
         }
         (Task::ChooseExpansion { .. }, Decision::ChooseCompany { company }) => {
             if state.outposts_in_station(company) == 0 {
-                return Err(illegal(format!(
-                    "{} has no outposts left in its station",
-                    data.company_name(company)
-                )));
+                return Err(illegal(
+                    "rule.station_empty",
+                    &[("company", &data.company_name(company))],
+                ));
             }
             Ok(())
         }
         (Task::Expand { .. }, Decision::EnterSector { .. }) if state.belt.is_some() => {
-            Err(illegal(
-                "on the Belt side, expansions enter Belt spaces (asteroids and shuttle spaces)",
-            ))
+            Err(illegal("rule.belt_enters_spaces", &[]))
         }
         (
             Task::Expand {
@@ -400,13 +396,14 @@ pub(crate) fn check(
             Decision::EnterSector { sector, column },
         ) => {
             if column > 2 || state.stations[company.index()][column as usize].outposts == 0 {
-                return Err(illegal(format!("station column {} is empty", column + 1)));
+                return Err(illegal("rule.column_empty", &[("column", &(column + 1))]));
             }
             let cost = sector_cost(data, state, *company, sector, entered)?;
             if cost > *energy {
-                return Err(illegal(format!(
-                    "you have {energy} energy point(s) left; entering sector {sector} costs {cost}"
-                )));
+                return Err(illegal(
+                    "rule.sector_too_costly",
+                    &[("energy", &energy), ("sector", &sector), ("cost", &cost)],
+                ));
             }
             Ok(())
         }
@@ -420,8 +417,8 @@ pub(crate) fn check(
             }
             match s.research.get(screen as usize).copied().flatten() {
                 Some(p) if !p.face_down => Ok(()),
-                Some(_) => Err(illegal("that plan is already face down")),
-                None => Err(illegal(format!("screen {} holds no plan", screen + 1))),
+                Some(_) => Err(illegal("rule.plan_face_down", &[])),
+                None => Err(illegal("rule.screen_no_plan", &[("screen", &(screen + 1))])),
             }
         }
         (Task::ResearchFlip { .. }, Decision::SkipFlip) => Ok(()),
@@ -431,83 +428,77 @@ pub(crate) fn check(
         (Task::ResearchAdvance { .. }, Decision::StopAdvancing) => Ok(()),
         (Task::SpendResearch { points, .. }, Decision::TakeCoin) => {
             if *points < data.research.acquisition.coin {
-                return Err(illegal("not enough research points"));
+                return Err(illegal("rule.research_points_short", &[]));
             }
             Ok(())
         }
         (Task::SpendResearch { points, .. }, Decision::TakePlan { space }) => {
             let Some(Some(plan)) = state.research_display.get(space as usize) else {
-                return Err(illegal("that research display space is empty"));
+                return Err(illegal("rule.research_display_empty", &[]));
             };
             let letter = data.research.plans[*plan as usize].letter;
             let cost = data.research.acquisition.plan_cost(letter);
             if cost > *points {
-                return Err(illegal(format!(
-                    "a {letter} plan costs {cost} research points; you have {points}"
-                )));
+                return Err(illegal(
+                    "rule.plan_cost",
+                    &[("letter", &letter), ("cost", &cost), ("points", &points)],
+                ));
             }
             if !plan_placeable(data, state, seat, letter == 'A') {
-                return Err(illegal(
-                    "there is no screen on your research track where that plan could go",
-                ));
+                return Err(illegal("rule.no_screen_for_plan", &[]));
             }
             Ok(())
         }
         (Task::SpendResearch { points, .. }, Decision::TakeSpecial { index }) => {
             let Some(sp) = state.specials.get(index as usize) else {
-                return Err(illegal("there is no such special research plan"));
+                return Err(illegal("rule.no_such_special", &[]));
             };
             if !sp.face_up || sp.taken {
-                return Err(illegal("that special research plan is not available"));
+                return Err(illegal("rule.special_unavailable", &[]));
             }
             let cost = data.research.acquisition.special;
             if cost > *points {
-                return Err(illegal(format!(
-                    "a special plan costs {cost} research points; you have {points}"
-                )));
+                return Err(illegal(
+                    "rule.special_cost",
+                    &[("cost", &cost), ("points", &points)],
+                ));
             }
             if !plan_placeable(data, state, seat, false) {
-                return Err(illegal(
-                    "there is no screen on your research track where that plan could go",
-                ));
+                return Err(illegal("rule.no_screen_for_plan", &[]));
             }
             Ok(())
         }
         (Task::TrackMove { .. }, Decision::PayBarrier | Decision::DeclineBarrier) => Ok(()),
         (Task::TrackOfChoice { .. }, Decision::ChooseCompany { company }) => {
             if effects::step_status(data, state, seat, company) == StepStatus::End {
-                return Err(illegal("your marker is already at the end of that track"));
+                return Err(illegal("rule.marker_at_end", &[]));
             }
             Ok(())
         }
         (Task::OtherTracks { excluded, .. }, Decision::ChooseCompany { company }) => {
             if excluded.contains(&company) {
-                return Err(illegal(format!(
-                    "the {} track cannot be chosen here",
-                    data.company_name(company)
-                )));
+                return Err(illegal(
+                    "rule.track_not_here",
+                    &[("company", &data.company_name(company))],
+                ));
             }
             Ok(())
         }
         (Task::RemoveOutposts { .. }, Decision::RemoveOutpost { column, .. })
             if state.shuttle_column() == Some(column as usize) =>
         {
-            Err(illegal(
-                "shuttles cannot be removed this way: an outpost icon means outposts only",
-            ))
+            Err(illegal("rule.outposts_only", &[]))
         }
         (Task::RemoveOutposts { .. }, Decision::RemoveOutpost { company, column }) => {
             if column > 2 || state.stations[company.index()][column as usize].outposts == 0 {
-                return Err(illegal("that station column is empty"));
+                return Err(illegal("rule.that_column_empty", &[]));
             }
             Ok(())
         }
         (Task::ReturnOusted { .. }, Decision::ReturnOutpost { column })
             if state.shuttle_column() == Some(column as usize) =>
         {
-            Err(illegal(
-                "ousted outposts return to an outer column; shuttles go to the middle one",
-            ))
+            Err(illegal("rule.ousted_column", &[]))
         }
         (Task::ReturnOusted { company, .. }, Decision::ReturnOutpost { column }) => {
             let spaces = state.station_shape(data).spaces;
@@ -515,19 +506,19 @@ pub(crate) fn check(
                 || !state.stations[company.index()][column as usize]
                     .has_room_in(spaces[column as usize])
             {
-                return Err(illegal("that station column has no vacant home space"));
+                return Err(illegal("rule.column_full", &[]));
             }
             Ok(())
         }
         (Task::ChooseTier { tiers, .. }, Decision::ChooseTier { tier }) => {
             if !tiers.contains(&tier) {
-                return Err(illegal("you do not qualify for that reward tier"));
+                return Err(illegal("rule.tier_not_met", &[]));
             }
             Ok(())
         }
         (Task::ChooseRewards { options, .. }, Decision::ChooseOption { option }) => {
             if option as usize >= options.len() {
-                return Err(illegal("there is no such option"));
+                return Err(illegal("rule.no_such_option", &[]));
             }
             Ok(())
         }
@@ -543,17 +534,17 @@ pub(crate) fn check(
         }
         (Task::BuyForCoins { optional, .. }, Decision::NoBuy) => {
             if !optional {
-                return Err(illegal("this bonus space buys a card"));
+                return Err(illegal("rule.bonus_buys_card", &[]));
             }
             Ok(())
         }
         (Task::DiscardFromHand { filter, .. }, Decision::DiscardCard { card }) => {
             if !s.hand.contains(&card) {
-                return Err(illegal("that card is not in your hand"));
+                return Err(illegal("rule.card_not_in_hand", &[]));
             }
             if let Some(r) = filter {
                 if data.card(card).resource() != Some(*r) {
-                    return Err(illegal(format!("discard a {} resource card", r.id())));
+                    return Err(illegal("rule.discard_resource", &[("resource", &r.id())]));
                 }
             }
             Ok(())
@@ -568,17 +559,20 @@ pub(crate) fn check(
                 _ => false,
             };
             if !ok {
-                return Err(illegal(match option {
-                    0 => "that card has no action to perform",
-                    1 => "buying from the discard pile needs 2 CrypCoin and a card there",
-                    _ => "that option is not available",
-                }));
+                return Err(illegal(
+                    match option {
+                        0 => "rule.card_no_action",
+                        1 => "rule.discard_pile_buy",
+                        _ => "rule.option_unavailable",
+                    },
+                    &[],
+                ));
             }
             Ok(())
         }
         (Task::TakeFromDiscard { .. }, Decision::TakeFromDiscard { card }) => {
             if !state.discard.contains(&card) {
-                return Err(illegal("that card is not in the discard pile"));
+                return Err(illegal("rule.not_in_discard", &[]));
             }
             if s.coins < 2 {
                 return Err(RuleError::NotEnoughCoins {
@@ -590,35 +584,28 @@ pub(crate) fn check(
         }
         (Task::TakeRestingDeck { .. }, Decision::TakeRestingDeck { slot }) => {
             if s.resting.get(slot as usize).is_none_or(|d| d.is_empty()) {
-                return Err(illegal(format!("resting slot {} is empty", slot + 1)));
+                return Err(illegal("rule.resting_slot_empty", &[("slot", &(slot + 1))]));
             }
             Ok(())
         }
         (Task::RestCards { used_slots, .. }, Decision::RestCard { card, slot }) => {
             let Some(from) = s.slot_of(card) else {
-                return Err(illegal("that card is not in your action slots"));
+                return Err(illegal("rule.card_not_in_slots", &[]));
             };
             if slot > 4 {
-                return Err(illegal("there are 5 resting slots"));
+                return Err(illegal("rule.five_resting_slots", &[]));
             }
             if used_slots.contains(&slot) {
-                return Err(illegal(format!(
-                    "resting slot {} already received a card this turn; each card goes to a different slot",
-                    slot + 1
-                )));
+                return Err(illegal("rule.resting_slot_used", &[("slot", &(slot + 1))]));
             }
             if state.options.linked_slots && from != slot as usize {
-                return Err(illegal(format!(
-                    "linked slots: the card in action slot {} goes to resting slot {}",
-                    from + 1,
-                    from + 1
-                )));
+                return Err(illegal("rule.linked_slots", &[("slot", &(from + 1))]));
             }
             Ok(())
         }
         (Task::PlacePlans { .. }, Decision::PlacePlan { index, screen }) => {
             let Some(plan) = s.acquired.get(index as usize) else {
-                return Err(illegal("there is no such acquired plan"));
+                return Err(illegal("rule.no_such_acquired_plan", &[]));
             };
             screen_ok(data, state, seat, is_a_plan(data, *plan), screen)
         }
@@ -647,13 +634,11 @@ fn screen_ok(
 ) -> Result<(), RuleError> {
     let s = &state.seats[seat];
     let Some(current) = s.research.get(screen as usize) else {
-        return Err(illegal("there is no such screen"));
+        return Err(illegal("rule.no_such_screen", &[]));
     };
     if let Some(u) = s.upload {
         if screen <= u {
-            return Err(illegal(
-                "a plan may only cover screens your upload marker has not reached or passed",
-            ));
+            return Err(illegal("rule.screen_passed", &[]));
         }
     }
     let crossed = data
@@ -663,9 +648,7 @@ fn screen_ok(
         .screens
         .contains(&(screen as u32));
     if is_a && crossed && current.is_none() {
-        return Err(illegal(
-            "an A-research plan may not go on an empty screen with a crossed-out A",
-        ));
+        return Err(illegal("rule.crossed_out_a", &[]));
     }
     Ok(())
 }
@@ -690,7 +673,7 @@ fn display_cost(
         .checked_sub(1)
         .and_then(|i| state.display.get(i))
     else {
-        return Err(illegal(format!("display space {space} is empty")));
+        return Err(illegal("rule.display_space_empty", &[("space", &space)]));
     };
     let printed = data.card(*card).cost + data.display_board_cost(space as usize);
     let discount = if cards.is_empty() {
@@ -750,14 +733,17 @@ fn sector_cost(
     entered: &[(u8, Option<Company>)],
 ) -> Result<u32, RuleError> {
     if sector == 0 || sector as usize > state.sectors.len() {
-        return Err(illegal(format!("there is no sector {sector}")));
+        return Err(illegal("rule.no_such_sector", &[("sector", &sector)]));
     }
     let occupant = state.sectors[sector as usize - 1];
     if occupant == Some(company) {
-        return Err(illegal(format!(
-            "sector {sector} already holds an outpost of {}",
-            data.company_name(company)
-        )));
+        return Err(illegal(
+            "rule.sector_taken",
+            &[
+                ("sector", &sector),
+                ("company", &data.company_name(company)),
+            ],
+        ));
     }
     let node = MoonGraph::sector_node(sector as u32);
     let line = data.moon_graph.neighbours[node]
@@ -771,10 +757,13 @@ fn sector_cost(
         .min();
     let _ = entered;
     let Some(line) = line else {
-        return Err(illegal(format!(
-            "sector {sector} is not adjacent to {}'s station or any of its sectors",
-            data.company_name(company)
-        )));
+        return Err(illegal(
+            "rule.sector_not_adjacent",
+            &[
+                ("sector", &sector),
+                ("company", &data.company_name(company)),
+            ],
+        ));
     };
     Ok(line + u32::from(occupant.is_some()))
 }
@@ -792,13 +781,10 @@ fn check_advance(
     let s = &state.seats[seat];
     let next = next_screen(state, seat);
     let Some(slot) = s.research.get(next as usize) else {
-        return Err(illegal("your upload marker is on the final screen"));
+        return Err(illegal("rule.upload_at_end", &[]));
     };
     let Some(placed) = slot else {
-        return Err(illegal(format!(
-            "screen {} is empty: the upload marker cannot enter or skip it",
-            next + 1
-        )));
+        return Err(illegal("rule.screen_empty", &[("screen", &(next + 1))]));
     };
     if placed.face_down {
         return Ok(());
@@ -822,10 +808,10 @@ fn check_advance(
     };
     let totals = effects::area_totals(data, state, seat, Some(source));
     match reqs.iter().find(|r| !totals.meets(r)) {
-        Some(r) => Err(illegal(format!(
-            "you do not meet the next plan's requirement {} with the cards face up in your action area",
-            requirement_text(r)
-        ))),
+        Some(r) => Err(illegal(
+            "rule.requirement_not_met",
+            &[("requirement", &requirement_text(r))],
+        )),
         None => Ok(()),
     }
 }
@@ -886,16 +872,12 @@ fn check_action(
                     seat: h,
                     on_card: Some(_),
                     ..
-                } if h == seat => {
-                    return Err(illegal("the +1 tile is already placed; it cannot move"))
-                }
-                _ => return Err(illegal("you do not hold the +1 resource tile")),
+                } if h == seat => return Err(illegal("rule.tile_placed", &[])),
+                _ => return Err(illegal("rule.no_tile", &[])),
             }
             match s.slot_of(card).and_then(|i| s.slots[i]) {
                 Some(SlotCard::Up(c)) if data.card(c).resource().is_some() => Ok(()),
-                _ => Err(illegal(
-                    "the +1 tile goes on a face-up resource card in your action area",
-                )),
+                _ => Err(illegal("rule.tile_target", &[])),
             }
         }
         Decision::UseResources { resource: Some(r) } => {
@@ -904,17 +886,15 @@ fn check_action(
             {
                 Ok(())
             } else {
-                Err(illegal(format!(
-                    "you have no face-up {} card in your action area",
-                    r.id()
-                )))
+                Err(illegal(
+                    "rule.no_face_up_resource",
+                    &[("resource", &r.id())],
+                ))
             }
         }
         Decision::UseResources { resource: None } => {
             if !mixed_allowed(data, state, seat) {
-                return Err(illegal(
-                    "mixing resource types needs the second minerals track bonus",
-                ));
+                return Err(illegal("rule.mixing_needs_bonus", &[]));
             }
             let mut types: Vec<Resource> = s
                 .up_cards()
@@ -923,17 +903,13 @@ fn check_action(
             types.sort();
             types.dedup();
             if types.len() < 2 {
-                return Err(illegal(
-                    "a mixed payment needs face-up cards of two resource types",
-                ));
+                return Err(illegal("rule.mixed_needs_two", &[]));
             }
             Ok(())
         }
         Decision::UseEnergy => {
             if effects::area_totals(data, state, seat, None).energy_cards == 0 {
-                return Err(illegal(
-                    "you have no face-up energy card in your action area",
-                ));
+                return Err(illegal("rule.no_face_up_energy", &[]));
             }
             Ok(())
         }
@@ -943,19 +919,17 @@ fn check_action(
             }
             ActionSource::Slot(i) => match effects::up_card_in_slot(state, seat, i) {
                 Some(c) if data.card(c).is_research_scientist() => Ok(()),
-                _ => Err(illegal(
-                    "there is no face-up research scientist in that slot",
-                )),
+                _ => Err(illegal("rule.no_research_scientist_there", &[])),
             },
-            _ => Err(illegal("you have no unused research scientist tile")),
+            _ => Err(illegal("rule.no_research_tile", &[])),
         },
         Decision::UseField { source } => match source {
             ActionSource::Tile if state.holds_unused_tile(seat, TileKind::FieldScientist) => Ok(()),
             ActionSource::Slot(i) => match effects::up_card_in_slot(state, seat, i) {
                 Some(c) if data.card(c).is_field_scientist() => Ok(()),
-                _ => Err(illegal("there is no face-up field scientist in that slot")),
+                _ => Err(illegal("rule.no_field_scientist_there", &[])),
             },
-            _ => Err(illegal("you have no unused field scientist tile")),
+            _ => Err(illegal("rule.no_field_tile", &[])),
         },
         Decision::PlaceBonus { space } => check_bonus(data, state, seat, space, false),
         Decision::PlaceOneTimeBonus { space } => check_bonus(data, state, seat, space, true),
@@ -963,10 +937,10 @@ fn check_action(
             super::missions::check_claim(data, state, seat, card, column, false)
         }
         Decision::DropOut => Ok(()),
-        _ => Err(RuleError::NotNow(
-            "choose your action first (resources, energy, research, field, bonus or drop out)"
-                .to_string(),
-        )),
+        _ => Err(RuleError::NotNow(Message::new(
+            "rule.choose_action_first",
+            &[],
+        ))),
     }
 }
 
@@ -1018,23 +992,21 @@ fn check_bonus(
     let s = &state.seats[seat];
     if one_time {
         if s.mission.as_ref().is_none_or(|m| m.one_time_reserve == 0) {
-            return Err(illegal("you have no one-time bonus marker in your reserve"));
+            return Err(illegal("rule.no_one_time_marker", &[]));
         }
     } else if s.markers_reserve == 0 {
-        return Err(illegal("you have no bonus marker left this round"));
+        return Err(illegal("rule.no_bonus_marker", &[]));
     }
     match space {
         BonusRef::Personal => {
             let Some(status) = s.mission.as_ref() else {
-                return Err(illegal("you have no mission status card"));
+                return Err(illegal("rule.no_status_card", &[]));
             };
             if !status.personal_unlocked() {
-                return Err(illegal(
-                    "your personal bonus space unlocks once all three of your one-time bonus markers are gone from your mission status card",
-                ));
+                return Err(illegal("rule.personal_space_locked", &[]));
             }
             if status.personal.is_some() {
-                return Err(illegal("your personal bonus space is occupied this round"));
+                return Err(illegal("rule.personal_space_taken", &[]));
             }
             let pay: u32 = data
                 .missions
@@ -1057,10 +1029,10 @@ fn check_bonus(
         BonusRef::Board(i) => {
             let i = i as usize;
             let Some(entry) = data.board.bonus_spaces.get(i) else {
-                return Err(illegal("there is no such bonus space"));
+                return Err(illegal("rule.no_such_bonus_space", &[]));
             };
             if state.bonus_spaces[i].is_some() {
-                return Err(illegal("that bonus space is occupied this round"));
+                return Err(illegal("rule.bonus_space_taken", &[]));
             }
             match entry.kind {
                 BonusSpaceKind::Majority => {
@@ -1073,17 +1045,22 @@ fn check_bonus(
                             super::luna::majority_value(data, state, other, compare)
                         {
                             if theirs > mine {
-                                return Err(illegal(format!(
-                                    "Luna's majority card shows {theirs}, more than your {mine}: the majority is not yours"
-                                )));
+                                return Err(illegal(
+                                    "rule.majority_luna",
+                                    &[("theirs", &theirs), ("mine", &mine)],
+                                ));
                             }
                         } else if other != seat {
                             let theirs = majority_value(data, state, other, compare);
                             if theirs > mine {
-                                return Err(illegal(format!(
-                                    "{} has more ({theirs}) than you ({mine}) face up: the majority is not yours",
-                                    state.seats[other].name
-                                )));
+                                return Err(illegal(
+                                    "rule.majority_other",
+                                    &[
+                                        ("name", &state.seats[other].name),
+                                        ("theirs", &theirs),
+                                        ("mine", &mine),
+                                    ],
+                                ));
                             }
                         }
                     }
@@ -1097,14 +1074,12 @@ fn check_bonus(
                             Requirement::NotFirstPlayerOnFirstTurnOfRound
                                 if state.first_player == seat && s.turns_this_round == 0 =>
                             {
-                                return Err(illegal(
-                                    "the first player may not take this space on their first turn of the round",
-                                ));
+                                return Err(illegal("rule.first_player_space", &[]));
                             }
                             Requirement::DiscardFromHand { card }
                                 if !has_discardable(data, state, seat, card) =>
                             {
-                                return Err(illegal("you have no card in hand to discard"));
+                                return Err(illegal("rule.nothing_to_discard", &[]));
                             }
                             _ => {}
                         }
@@ -1127,7 +1102,7 @@ fn check_bonus(
                                         need: c + pay,
                                     })
                                 }
-                                None => return Err(illegal("the card display is empty")),
+                                None => return Err(illegal("rule.display_empty", &[])),
                             }
                         }
                     }
@@ -1138,19 +1113,16 @@ fn check_bonus(
         BonusRef::Track(b) => {
             let b = b as usize;
             let Some(bonus) = data.tracks.bonuses.get(b) else {
-                return Err(illegal("there is no such track bonus"));
+                return Err(illegal("rule.no_such_track_bonus", &[]));
             };
             let TrackBonusEffect::BonusSpace(effect) = &bonus.effect else {
-                return Err(illegal("that track bonus is not a bonus space"));
+                return Err(illegal("rule.track_bonus_not_space", &[]));
             };
             if !state.has_bonus(seat, b) {
-                return Err(illegal(format!(
-                    "you have not unlocked the track bonus {} (or it becomes usable next turn)",
-                    bonus.id
-                )));
+                return Err(illegal("rule.track_bonus_locked", &[("bonus", &bonus.id)]));
             }
             if state.track_bonus_spaces[b].is_some() {
-                return Err(illegal("that track bonus space is occupied this round"));
+                return Err(illegal("rule.track_bonus_taken", &[]));
             }
             let twin_taken = data.tracks.bonuses.iter().enumerate().any(|(j, o)| {
                 j != b
@@ -1158,9 +1130,7 @@ fn check_bonus(
                     && state.track_bonus_spaces[j].is_some_and(|m| m.seat == seat)
             });
             if twin_taken {
-                return Err(illegal(
-                    "you already have a marker on this track's other bonus space: only one of the two per round",
-                ));
+                return Err(illegal("rule.track_bonus_pair", &[]));
             }
             if s.coins < effect.pay {
                 return Err(RuleError::NotEnoughCoins {
@@ -1170,9 +1140,7 @@ fn check_bonus(
             }
             if let Some(filter) = &effect.discard_from_hand {
                 if !has_discardable(data, state, seat, filter) {
-                    return Err(illegal(format!(
-                        "you have no {filter} card in hand to discard"
-                    )));
+                    return Err(illegal("rule.no_card_to_discard", &[("filter", filter)]));
                 }
             }
             Ok(())

@@ -8,7 +8,7 @@
 use super::decision::Task;
 use super::flow::Ctx;
 use super::state::GameState;
-use super::{effects, illegal, RuleError};
+use super::{effects, illegal, Message, RuleError};
 use crate::data::threats::{ConsequenceEffect, ThreatCard, ThreatRequirement};
 use crate::data::GameData;
 use serde::{Deserialize, Serialize};
@@ -120,22 +120,21 @@ fn check_requirement(
         ThreatRequirement::DiscardEnergyCardsFromHand { n }
             if energy_cards_in_hand(data, state, seat) < *n =>
         {
-            Err(illegal(format!(
-                "dealing with this threat removes {n} energy cards from your hand; you hold {}",
-                energy_cards_in_hand(data, state, seat)
-            )))
+            Err(illegal(
+                "rule.threat_energy_cards",
+                &[
+                    ("n", &n),
+                    ("held", &energy_cards_in_hand(data, state, seat)),
+                ],
+            ))
         }
         ThreatRequirement::TankValuePassed { value } if tank_value(data, s.tank) < *value => {
-            Err(illegal(format!(
-                "your helium-3 marker must have passed the value {value} on your tank track"
-            )))
+            Err(illegal("rule.threat_tank", &[("value", &value)]))
         }
         ThreatRequirement::ResearchValuePassed { value }
             if research_value(data, s.upload) < *value =>
         {
-            Err(illegal(format!(
-                "your upload marker must have passed the value {value} on your research track"
-            )))
+            Err(illegal("rule.threat_research", &[("value", &value)]))
         }
         ThreatRequirement::AllOf { of } => of
             .iter()
@@ -153,17 +152,16 @@ pub(crate) fn check_deal(data: &GameData, state: &GameState, seat: usize) -> Res
         ..
     }) = state.agenda.last()
     else {
-        return Err(RuleError::NotNow(
-            "the threat is dealt with during a \"Use all energy cards\" action".to_string(),
-        ));
+        return Err(RuleError::NotNow(Message::new(
+            "rule.threat_during_energy",
+            &[],
+        )));
     };
     let Some(card) = on_board(data, state) else {
-        return Err(illegal("there is no threat card on the board"));
+        return Err(illegal("rule.no_threat", &[]));
     };
     if *threat {
-        return Err(illegal(
-            "you have already dealt with the threat in this expansion",
-        ));
+        return Err(illegal("rule.threat_done", &[]));
     }
     let spaces = &data.threats.module.reach.shuttle_on;
     let belt = state.belt.as_ref();
@@ -172,18 +170,24 @@ pub(crate) fn check_deal(data: &GameData, state: &GameState, seat: usize) -> Res
         .any(|sp| belt.and_then(|b| b.shuttle_on(data, *sp)) == Some(*company))
     {
         let list: Vec<String> = spaces.iter().map(|s| s.to_string()).collect();
-        return Err(illegal(format!(
-            "{} needs a shuttle on shuttle space {} to reach the threat",
-            data.company_name(*company),
-            list.join(" or ")
-        )));
+        return Err(illegal(
+            "rule.threat_needs_shuttle",
+            &[
+                ("company", &data.company_name(*company)),
+                ("spaces", &list.join("/")),
+            ],
+        ));
     }
     let need = energy_needed(data, card);
     if *energy < need {
-        return Err(illegal(format!(
-            "dealing with {} takes {need} energy point(s); you have {energy} left",
-            card.display_name()
-        )));
+        return Err(illegal(
+            "rule.threat_energy",
+            &[
+                ("threat", &card.display_name()),
+                ("need", &need),
+                ("energy", &energy),
+            ],
+        ));
     }
     card.requirement
         .iter()
@@ -235,10 +239,10 @@ pub(crate) fn check_discard(
     card: crate::data::CardId,
 ) -> Result<(), RuleError> {
     if !state.seats[seat].hand.contains(&card) {
-        return Err(illegal("that card is not in your hand"));
+        return Err(illegal("rule.card_not_in_hand", &[]));
     }
     if !data.card(card).is_energy() {
-        return Err(illegal("the threat asks for energy cards from your hand"));
+        return Err(illegal("rule.threat_asks_energy", &[]));
     }
     Ok(())
 }
