@@ -708,7 +708,7 @@ fn refusals_and_questions_of_a_german_game_come_in_german() {
     let r = t.say("alice /resources type:carbon");
     assert_eq!(
         first_text(&r),
-        "Du hast keine offene Karte „carbon“ in deinem Aktionsbereich"
+        "Du hast keine offene Karte „Kohlenstoff“ in deinem Aktionsbereich"
     );
     let r = t.say("alice /energy company:minerva");
     assert_eq!(
@@ -718,7 +718,7 @@ fn refusals_and_questions_of_a_german_game_come_in_german() {
     let r = t.say("alice /resources type:plutonium");
     assert_eq!(
         first_text(&r),
-        "`plutonium` ist weder carbon, minerals, titanium noch mixed"
+        "`plutonium` ist keine Sorte: schreib type:carbon, type:minerals, type:titanium oder type:mixed"
     );
     let r = t.say("bob /bonus space:majority_titanium");
     assert_eq!(

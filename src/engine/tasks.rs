@@ -270,7 +270,7 @@ pub(crate) fn check(
                 if r != *want {
                     return Err(illegal(
                         "rule.wrong_resource",
-                        &[("want", &want.id()), ("card", &r.id())],
+                        &[("want", &want.name()), ("card", &r.name())],
                     ));
                 }
             }
@@ -544,7 +544,7 @@ pub(crate) fn check(
             }
             if let Some(r) = filter {
                 if data.card(card).resource() != Some(*r) {
-                    return Err(illegal("rule.discard_resource", &[("resource", &r.id())]));
+                    return Err(illegal("rule.discard_resource", &[("resource", &r.name())]));
                 }
             }
             Ok(())
@@ -888,7 +888,7 @@ fn check_action(
             } else {
                 Err(illegal(
                     "rule.no_face_up_resource",
-                    &[("resource", &r.id())],
+                    &[("resource", &r.name())],
                 ))
             }
         }
