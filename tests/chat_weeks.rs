@@ -402,8 +402,14 @@ fn away_until_delays_a_reminder() {
 fn quiet_hours_hold_reminders_until_they_end() {
     let t = table("quiet", config());
     // START is 22:13 UTC: 23:13 at UTC+1, inside 22-08.
-    let r = t.say("bob /skymines settings timezone:Europe/Berlin");
-    assert!(r[0].text.contains("not a UTC offset"), "{}", r[0].text);
+    let r = t.say("bob /skymines settings timezone:Mars/Olympus");
+    assert!(r[0].text.contains("is not a time zone"), "{}", r[0].text);
+    // A named zone is kept by name in the store and read back from it.
+    let r = t.say("bob /skymines settings timezone:europe/berlin");
+    let text = private_to(&r, "bob");
+    assert!(text.contains("Europe/Berlin (UTC+01:00)"), "{text}");
+    let r = t.say("bob /skymines settings");
+    assert!(private_to(&r, "bob").contains("Europe/Berlin"), "{r:?}");
     let r = t.say("bob /skymines settings timezone:+01:00 quiet:22-08");
     let text = private_to(&r, "bob");
     assert!(

@@ -342,15 +342,17 @@ impl Chat {
             .user_settings(req.user.id)
             .map_err(|e| e.to_string())?;
         if let Some(tz) = opts.get("timezone") {
-            settings.utc_offset_min = time::parse_offset(tz)
+            let zone = time::parse_zone(tz)
                 .ok_or_else(|| self.texts.f("error.bad_timezone", &[("value", &tz)]))?;
+            time::set_zone(&mut settings, zone);
         }
         if let Some(q) = opts.get("quiet") {
             settings.quiet = time::parse_quiet(q)
                 .ok_or_else(|| self.texts.f("error.bad_quiet", &[("value", &q)]))?;
         }
         if let Some(a) = opts.get("away") {
-            settings.away_until = time::parse_away(a, self.clock.now_ms(), settings.utc_offset_min)
+            let now = self.clock.now_ms();
+            settings.away_until = time::parse_away(a, now, &settings)
                 .ok_or_else(|| self.texts.f("error.bad_away", &[("value", &a)]))?;
         }
         if let Some(r) = opts.get("reminders") {
@@ -389,7 +391,7 @@ impl Chat {
             "settings.personal",
             &[
                 ("away", &away),
-                ("timezone", &time::offset_text(s.utc_offset_min)),
+                ("timezone", &time::zone_text(s, now)),
                 ("quiet", &quiet),
             ],
         );

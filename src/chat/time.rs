@@ -4,8 +4,8 @@
 //! seconds) that each adapter formats — Discord as a timestamp the client shows in the
 //! reader's own zone (`<t:UNIX:R>`), the terminal as a readable UTC time.
 //!
-//! A user's time zone is a fixed UTC offset (`+01:00`, `UTC-5`): no daylight-saving rules and
-//! no tz database dependency (a named zone such as `Europe/Berlin` is refused with a hint).
+//! A user's time zone is a named IANA zone (`Europe/Berlin`, whose offset follows daylight-saving
+//! time, from the tz table built into the binary) or a fixed UTC offset (`+01:00`, `UTC-5`).
 //! Quiet hours are whole local hours `[from, to)`, wrapping past midnight (`22-08`).
 
 use crate::store::UserSettings;
@@ -127,6 +127,54 @@ pub fn parse_offset(text: &str) -> Option<i32> {
     (m < 60 && total <= 14 * 60).then_some(sign * total)
 }
 
+/// A time zone setting: a named zone or a fixed offset in minutes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zone {
+    Named(chrono_tz::Tz),
+    Fixed(i32),
+}
+
+/// A time zone: a fixed offset (see [`parse_offset`]) or an IANA zone name in any letter case
+/// (`Europe/Berlin`, `america/new_york`). None for anything else.
+pub fn parse_zone(text: &str) -> Option<Zone> {
+    parse_offset(text).map(Zone::Fixed).or_else(|| {
+        chrono_tz::Tz::from_str_insensitive(text.trim())
+            .ok()
+            .map(Zone::Named)
+    })
+}
+
+/// Sets the user's time zone.
+pub fn set_zone(settings: &mut UserSettings, zone: Zone) {
+    match zone {
+        Zone::Named(tz) => settings.time_zone = Some(tz),
+        Zone::Fixed(minutes) => {
+            settings.time_zone = None;
+            settings.utc_offset_min = minutes;
+        }
+    }
+}
+
+/// The user's offset from UTC at `ms` (Unix ms), in minutes: by their named zone's rules at
+/// that moment, else their fixed offset.
+pub fn offset_at(settings: &UserSettings, ms: i64) -> i32 {
+    use chrono::{Offset, TimeZone};
+    let named = settings.time_zone.and_then(|tz| {
+        let utc = chrono::DateTime::from_timestamp_millis(ms)?.naive_utc();
+        Some(tz.offset_from_utc_datetime(&utc).fix().local_minus_utc() / 60)
+    });
+    named.unwrap_or(settings.utc_offset_min)
+}
+
+/// The user's time zone in words at `ms`: `Europe/Berlin (UTC+02:00)` or `UTC+01:00`.
+pub fn zone_text(settings: &UserSettings, ms: i64) -> String {
+    let offset = offset_text(offset_at(settings, ms));
+    match settings.time_zone {
+        Some(tz) => format!("{} ({offset})", tz.name()),
+        None => offset,
+    }
+}
+
 /// An offset as text: `+01:00`, `-05:30`, `+00:00`.
 pub fn offset_text(minutes: i32) -> String {
     let sign = if minutes < 0 { '-' } else { '+' };
@@ -154,14 +202,16 @@ pub fn parse_quiet(text: &str) -> Option<Option<(u8, u8)>> {
 /// (`2026-12-01`: from the start of that day) or date and time (`2026-12-01T18:00`, or with a
 /// space), in the user's offset; `off` clears it (Some(None)). None for anything else, or a
 /// time in the past or more than a year ahead.
-pub fn parse_away(text: &str, now_ms: i64, offset_min: i32) -> Option<Option<i64>> {
+pub fn parse_away(text: &str, now_ms: i64, settings: &UserSettings) -> Option<Option<i64>> {
     let t = text.trim().to_ascii_lowercase();
     if matches!(t.as_str(), "off" | "none" | "no" | "back") {
         return Some(None);
     }
-    let until = parse_duration(&t)
-        .map(|d| now_ms + d)
-        .or_else(|| parse_local_date(&t).map(|local| local - offset_min as i64 * MINUTE_MS))?;
+    // A local date: its offset is the zone's on that date (daylight-saving time may differ
+    // from today's).
+    let until = parse_duration(&t).map(|d| now_ms + d).or_else(|| {
+        parse_local_date(&t).map(|local| local - offset_at(settings, local) as i64 * MINUTE_MS)
+    })?;
     (until > now_ms && until - now_ms <= AWAY_MAX_MS).then_some(Some(until))
 }
 
@@ -257,7 +307,7 @@ pub fn in_quiet_hours(ms: i64, settings: &UserSettings) -> bool {
         return false;
     };
     let hour =
-        ((ms + settings.utc_offset_min as i64 * MINUTE_MS).rem_euclid(DAY_MS) / HOUR_MS) as u8;
+        ((ms + offset_at(settings, ms) as i64 * MINUTE_MS).rem_euclid(DAY_MS) / HOUR_MS) as u8;
     if from < to {
         (from..to).contains(&hour)
     } else {
@@ -270,7 +320,7 @@ pub fn in_quiet_hours(ms: i64, settings: &UserSettings) -> bool {
 pub fn reminder_time(ms: i64, settings: &UserSettings) -> i64 {
     let mut at = ms.max(settings.away_until.unwrap_or(i64::MIN));
     if let (true, Some((_, to))) = (in_quiet_hours(at, settings), settings.quiet) {
-        let local = at + settings.utc_offset_min as i64 * MINUTE_MS;
+        let local = at + offset_at(settings, at) as i64 * MINUTE_MS;
         let minute_of_day = local.rem_euclid(DAY_MS) / MINUTE_MS;
         let until_end = (to as i64 * 60 - minute_of_day).rem_euclid(24 * 60);
         at = at - local.rem_euclid(MINUTE_MS) + until_end * MINUTE_MS;
@@ -313,24 +363,89 @@ mod tests {
         assert_eq!(parse_quiet("off"), Some(None));
     }
 
+    /// Settings with only a fixed offset (minutes) or a named zone.
+    fn fixed(minutes: i32) -> UserSettings {
+        UserSettings {
+            utc_offset_min: minutes,
+            ..UserSettings::default()
+        }
+    }
+
+    fn named(zone: &str) -> UserSettings {
+        let mut s = UserSettings::default();
+        set_zone(&mut s, parse_zone(zone).expect("a known zone"));
+        s
+    }
+
     #[test]
     fn away_accepts_durations_and_local_dates() {
         let now = days_from_civil(2026, 11, 22) * DAY_MS + 12 * HOUR_MS;
-        assert_eq!(parse_away("3d", now, 0), Some(Some(now + 3 * DAY_MS)));
-        assert_eq!(parse_away("1d12h", now, 0), Some(Some(now + 36 * HOUR_MS)));
+        let utc = fixed(0);
+        assert_eq!(parse_away("3d", now, &utc), Some(Some(now + 3 * DAY_MS)));
+        assert_eq!(
+            parse_away("1d12h", now, &utc),
+            Some(Some(now + 36 * HOUR_MS))
+        );
         let dec1 = days_from_civil(2026, 12, 1) * DAY_MS;
         assert_eq!(
-            parse_away("2026-12-01", now, 60),
+            parse_away("2026-12-01", now, &fixed(60)),
             Some(Some(dec1 - HOUR_MS))
         );
         assert_eq!(
-            parse_away("2026-12-01T18:30", now, 0),
+            parse_away("2026-12-01T18:30", now, &utc),
             Some(Some(dec1 + 18 * HOUR_MS + 30 * MINUTE_MS))
         );
-        assert_eq!(parse_away("2026-11-01", now, 0), None, "in the past");
-        assert_eq!(parse_away("2026-02-31", now, 0), None);
-        assert_eq!(parse_away("soon", now, 0), None);
-        assert_eq!(parse_away("off", now, 0), Some(None));
+        assert_eq!(parse_away("2026-11-01", now, &utc), None, "in the past");
+        assert_eq!(parse_away("2026-02-31", now, &utc), None);
+        assert_eq!(parse_away("soon", now, &utc), None);
+        assert_eq!(parse_away("off", now, &utc), Some(None));
+        // A summer date in Berlin is two hours ahead of UTC, though today (November) is one.
+        let jul1 = days_from_civil(2027, 7, 1) * DAY_MS;
+        assert_eq!(
+            parse_away("2027-07-01", now, &named("Europe/Berlin")),
+            Some(Some(jul1 - 2 * HOUR_MS))
+        );
+    }
+
+    #[test]
+    fn named_zones_follow_daylight_saving_time() {
+        assert_eq!(parse_zone("+01:00"), Some(Zone::Fixed(60)));
+        assert_eq!(
+            parse_zone("europe/berlin"),
+            Some(Zone::Named(chrono_tz::Tz::Europe__Berlin))
+        );
+        assert_eq!(parse_zone("Mars/Olympus_Mons"), None);
+        let berlin = named("Europe/Berlin");
+        let jan = days_from_civil(2026, 1, 15) * DAY_MS;
+        let jul = days_from_civil(2026, 7, 15) * DAY_MS;
+        assert_eq!(offset_at(&berlin, jan), 60);
+        assert_eq!(offset_at(&berlin, jul), 120);
+        assert_eq!(zone_text(&berlin, jul), "Europe/Berlin (UTC+02:00)");
+        assert_eq!(offset_at(&named("America/New_York"), jan), -300);
+        // Quiet hours 22-08, Berlin: 06:30 UTC is 07:30 local in winter (quiet) but 08:30 in
+        // summer (awake); 20:30 UTC is 21:30 in winter (awake) but 22:30 in summer (quiet).
+        let quiet = UserSettings {
+            quiet: Some((22, 8)),
+            ..berlin
+        };
+        let at = |day: i64, h: i64, m: i64| day + h * HOUR_MS + m * MINUTE_MS;
+        assert!(in_quiet_hours(at(jan, 6, 30), &quiet));
+        assert!(!in_quiet_hours(at(jul, 6, 30), &quiet));
+        assert!(!in_quiet_hours(at(jan, 20, 30), &quiet));
+        assert!(in_quiet_hours(at(jul, 20, 30), &quiet));
+        // A reminder held at night comes at 08:00 local: 07:00 UTC in winter, 06:00 in summer.
+        assert_eq!(
+            reminder_time(at(jan, 23, 0), &quiet),
+            at(jan + DAY_MS, 7, 0)
+        );
+        assert_eq!(
+            reminder_time(at(jul, 23, 0), &quiet),
+            at(jul + DAY_MS, 6, 0)
+        );
+        // Choosing a fixed offset again drops the named zone.
+        let mut s = berlin;
+        set_zone(&mut s, Zone::Fixed(-300));
+        assert_eq!((s.time_zone, offset_at(&s, jul)), (None, -300));
     }
 
     #[test]

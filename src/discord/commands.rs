@@ -210,7 +210,7 @@ async fn sk_settings(
     #[description = "Away until: a duration (3d, 12h), a date (2026-12-24), or off"] away: Option<
         String,
     >,
-    #[description = "Your UTC offset, e.g. +01:00 or UTC-5"] timezone: Option<String>,
+    #[description = "Your time zone, e.g. Europe/Berlin, or a UTC offset such as +01:00"] timezone: Option<String>,
     #[description = "Quiet hours without reminders, local from-to, e.g. 22-08, or off"]
     quiet: Option<String>,
     #[description = "Reminders when a game waits on you: on or off"]

@@ -61,6 +61,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0007_lobbies.sql",
         sql: include_str!("../../migrations/0007_lobbies.sql"),
     },
+    Migration {
+        version: 8,
+        name: "0008_time_zones.sql",
+        sql: include_str!("../../migrations/0008_time_zones.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").

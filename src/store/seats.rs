@@ -30,8 +30,11 @@ impl ArchiveReason {
 pub struct UserSettings {
     /// Reminders wait until this time (Unix ms).
     pub away_until: Option<i64>,
-    /// The user's time zone as a fixed offset from UTC, in minutes.
+    /// The user's time zone as a fixed offset from UTC, in minutes (used when `time_zone` is
+    /// None).
     pub utc_offset_min: i32,
+    /// The user's named time zone, whose offset follows daylight-saving time.
+    pub time_zone: Option<chrono_tz::Tz>,
     /// Local hours `[from, to)` without reminders (wrapping past midnight when from > to).
     pub quiet: Option<(u8, u8)>,
     /// The user turned reminders off (deadlines still apply).
@@ -187,7 +190,7 @@ impl Store {
             let row = c
                 .prepare_cached(
                     "SELECT away_until, utc_offset_min, quiet_from, quiet_to, reminders_off, \
-                     remind_after_min FROM user_settings WHERE user_id = ?1",
+                     remind_after_min, time_zone FROM user_settings WHERE user_id = ?1",
                 )?
                 .query_row([to_db(user)], |r| {
                     Ok((
@@ -197,21 +200,26 @@ impl Store {
                         r.get::<_, Option<i64>>(3)?,
                         r.get::<_, bool>(4)?,
                         r.get::<_, Option<i64>>(5)?,
+                        r.get::<_, Option<String>>(6)?,
                     ))
                 })
                 .optional()?;
             Ok(match row {
                 None => UserSettings::default(),
-                Some((away_until, offset, from, to, reminders_off, remind_after)) => UserSettings {
-                    away_until,
-                    utc_offset_min: i32::try_from(offset).unwrap_or(0),
-                    quiet: match (from, to) {
-                        (Some(f), Some(t)) => Some((f as u8, t as u8)),
-                        _ => None,
-                    },
-                    reminders_off,
-                    remind_after_min: remind_after.and_then(|m| u32::try_from(m).ok()),
-                },
+                Some((away_until, offset, from, to, reminders_off, remind_after, zone)) => {
+                    UserSettings {
+                        away_until,
+                        utc_offset_min: i32::try_from(offset).unwrap_or(0),
+                        // A name this build's zone table lacks falls back to the fixed offset.
+                        time_zone: zone.and_then(|z| z.parse().ok()),
+                        quiet: match (from, to) {
+                            (Some(f), Some(t)) => Some((f as u8, t as u8)),
+                            _ => None,
+                        },
+                        reminders_off,
+                        remind_after_min: remind_after.and_then(|m| u32::try_from(m).ok()),
+                    }
+                }
             })
         })
     }
@@ -223,7 +231,8 @@ impl Store {
             tx.prepare_cached(
                 "INSERT OR REPLACE INTO user_settings \
                  (user_id, away_until, utc_offset_min, quiet_from, quiet_to, reminders_off, \
-                 remind_after_min, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                 remind_after_min, time_zone, updated_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?
             .execute(params![
                 to_db(user),
@@ -233,6 +242,7 @@ impl Store {
                 settings.quiet.map(|q| q.1),
                 settings.reminders_off,
                 settings.remind_after_min,
+                settings.time_zone.map(|z| z.name()),
                 now
             ])?;
             Ok(())
