@@ -739,6 +739,22 @@ fn refusals_and_questions_of_a_german_game_come_in_german() {
         "{asked:#?}"
     );
     assert_no_english(&t);
+    // Autocomplete suggestions are read by the one typing: in German too.
+    let req = parse_line("alice /plan").expect("parses").expect("a line");
+    let games: Vec<String> = t
+        .chat
+        .autocomplete(&req, "game", "")
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(games, ["Skymines-Partie #1 (wartet auf dich)"]);
+    let cards: Vec<String> = t
+        .chat
+        .autocomplete(&req, "cards", "")
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert!(cards.iter().any(|c| c.contains("Kohlenstoff")), "{cards:?}");
 }
 
 #[test]

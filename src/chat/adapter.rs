@@ -9,6 +9,7 @@ use super::{Audience, Chat, Input, Reply, Request};
 use crate::engine::state::GameState;
 use crate::engine::{self, ActionSource, BonusRef, Decision};
 use crate::store::GameId;
+use crate::text::Texts;
 
 /// At most this many suggestions (Discord shows 25).
 const MAX_SUGGESTIONS: usize = 25;
@@ -93,7 +94,10 @@ impl Chat {
             .map(|s| s.trim().to_ascii_lowercase())
             .filter(|s| !s.is_empty())
             .collect();
-        let raw = self.raw_suggestions(req, command, option, &opts);
+        // Suggestions are read by the one typing: their language.
+        let raw = self.speaking(self.requester_texts(req), || {
+            self.raw_suggestions(req, command, option, &opts)
+        });
         let needle = last.trim().to_ascii_lowercase();
         raw.into_iter()
             .filter(|(_, v)| !list || !already.contains(&v.to_ascii_lowercase()))
@@ -176,7 +180,13 @@ impl Chat {
                 .iter()
                 .flat_map(|c| {
                     let (name, id) = card(*c);
-                    (1..=5).map(move |s| (format!("{name} → slot {s}"), format!("{id}:{s}")))
+                    (1..=5).map(move |s| {
+                        (
+                            self.texts
+                                .f("label.rest_card", &[("card", &name), ("slot", &s)]),
+                            format!("{id}:{s}"),
+                        )
+                    })
                 })
                 .collect(),
             ("tile", "card") => self
@@ -260,8 +270,10 @@ impl Chat {
                     .into_iter()
                     .filter_map(|d| match (d, research) {
                         (Decision::UseResearch { source }, true)
-                        | (Decision::UseField { source }, false) => source_value(source)
-                            .map(|(n, v)| (self.source_label(&state, seat, source, n), v)),
+                        | (Decision::UseField { source }, false) => {
+                            source_value(&self.texts, source)
+                                .map(|(n, v)| (self.source_label(&state, seat, source, n), v))
+                        }
                         _ => None,
                     })
                     .collect()
@@ -282,7 +294,8 @@ impl Chat {
                             .into_iter()
                             .filter_map(|d| match d {
                                 Decision::FlipPlan { screen } => Some((
-                                    format!("screen {}", screen + 1),
+                                    self.texts
+                                        .f("label.flip_plan", &[("screen", &(screen + 1))]),
                                     (screen + 1).to_string(),
                                 )),
                                 _ => None,
@@ -384,11 +397,12 @@ impl Chat {
                     .flatten()
                     .zip(self.store.state(g).ok())
                     .is_some_and(|(s, st)| engine::waiting_on(&st).contains(&s));
-                let name = if waiting {
-                    format!("Skymines game #{g} (waiting for you)")
+                let key = if waiting {
+                    "label.game_waiting"
                 } else {
-                    format!("Skymines game #{g}")
+                    "label.game"
                 };
+                let name = self.texts.f(key, &[("game", &g)]);
                 (name, g.to_string())
             })
             .collect()
@@ -414,7 +428,10 @@ impl Chat {
     ) -> String {
         match source {
             ActionSource::Slot(i) => match state.seats[seat].slots.get(i as usize) {
-                Some(Some(c)) => format!("slot {}: {}", i + 1, self.card_name(c.card())),
+                Some(Some(c)) => self.texts.f(
+                    "label.slot_card",
+                    &[("card", &self.card_name(c.card())), ("slot", &(i + 1))],
+                ),
                 _ => fallback,
             },
             _ => fallback,
@@ -423,10 +440,13 @@ impl Chat {
 }
 
 /// The `card` option value of an action source (slot number or `tile`).
-fn source_value(source: ActionSource) -> Option<(String, String)> {
+fn source_value(t: &Texts, source: ActionSource) -> Option<(String, String)> {
     match source {
-        ActionSource::Slot(i) => Some((format!("slot {}", i + 1), (i + 1).to_string())),
-        ActionSource::Tile => Some(("tile".to_string(), "tile".to_string())),
+        ActionSource::Slot(i) => Some((
+            t.f("label.slot", &[("slot", &(i + 1))]),
+            (i + 1).to_string(),
+        )),
+        ActionSource::Tile => Some((t.t("label.tile"), "tile".to_string())),
         ActionSource::Discarded(_) => None,
     }
 }

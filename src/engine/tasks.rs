@@ -810,28 +810,9 @@ fn check_advance(
     match reqs.iter().find(|r| !totals.meets(r)) {
         Some(r) => Err(illegal(
             "rule.requirement_not_met",
-            &[("requirement", &requirement_text(r))],
+            &[("requirement", &data.requirement_name(r))],
         )),
         None => Ok(()),
-    }
-}
-
-pub(crate) fn requirement_text(r: &Requirement) -> String {
-    match r {
-        Requirement::Carbon { min } => format!("{min} carbon"),
-        Requirement::Minerals { min } => format!("{min} minerals"),
-        Requirement::Titanium { min } => format!("{min} titanium"),
-        Requirement::Energy { min } => format!("{min} energy"),
-        Requirement::ResearchScientist { .. } => "another research scientist".to_string(),
-        Requirement::FieldScientist { .. } => "a field scientist".to_string(),
-        Requirement::EitherScientist { .. } => "another scientist".to_string(),
-        Requirement::FourOfOneType => "4 units of one resource type".to_string(),
-        Requirement::ThreeCarbonThreeOfOneType => "3 carbon and 3 more of one type".to_string(),
-        Requirement::Pay { n } => format!("pay {n}"),
-        Requirement::NotFirstPlayerOnFirstTurnOfRound => {
-            "not the first player's first turn".to_string()
-        }
-        Requirement::DiscardFromHand { card } => format!("discard a card ({card})"),
     }
 }
 
