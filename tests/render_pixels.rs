@@ -495,3 +495,148 @@ fn german_images_carry_german_labels_and_stay_legible() {
     assert_eq!(fresh.stats().renders, 2);
     assert_eq!(fresh.stats().cache_hits, 2);
 }
+
+/// Seeded positions with every module, on both sides, for the language checks.
+fn every_module_positions() -> Vec<skymines::engine::state::GameState> {
+    let mut out = Vec::new();
+    for (board, threats, luna, players, rounds, decisions) in [
+        (EngineSide::Belt, true, Some(2), 2, 3, 7),
+        (EngineSide::Moon, false, Some(3), 3, 5, 3),
+        (EngineSide::Belt, true, None, 4, 7, 0),
+    ] {
+        let options = GameOptions {
+            players,
+            luna,
+            board,
+            missions: true,
+            threats,
+            seed: 40 + players as u64,
+            ..GameOptions::default()
+        };
+        out.push(
+            skymines::render::cli::simulate_options(data(), &options, rounds, decisions)
+                .expect("the game plays"),
+        );
+    }
+    out
+}
+
+/// The English words (2+ letters) of the image, alt-text and component-name templates that no
+/// German template contains.
+fn english_image_words() -> Vec<String> {
+    let (en, de) = (
+        skymines::text::for_language("en"),
+        skymines::text::for_language("de"),
+    );
+    let literal = |t: &str| {
+        let mut out = String::new();
+        let mut depth = 0;
+        for c in t.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                c if depth == 0 => out.push(c),
+                _ => {}
+            }
+        }
+        out.to_lowercase()
+    };
+    let german: Vec<String> = de
+        .keys()
+        .filter_map(|k| de.template(k))
+        .map(literal)
+        .collect();
+    let groups = [
+        "image.",
+        "alt.",
+        "phase.",
+        "card.",
+        "bonus_space.",
+        "tile.",
+        "threat.",
+        "mission.",
+    ];
+    let mut words: Vec<String> = en
+        .keys()
+        .filter(|k| groups.iter().any(|g| k.starts_with(g)))
+        .filter_map(|k| en.template(k))
+        .flat_map(|t| {
+            literal(t)
+                .split(|c: char| !c.is_alphabetic())
+                .filter(|w| w.chars().count() >= 2)
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .filter(|w| !german.iter().any(|g| g.contains(w.as_str())))
+        .collect();
+    words.sort();
+    words.dedup();
+    words
+}
+
+/// The English word a German text still holds, if any (ids such as `P-ENERGY-1` aside).
+fn english_word_in(text: &str, english: &[String]) -> Option<String> {
+    text.split_whitespace()
+        .filter(|chunk| {
+            !chunk
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-')
+        })
+        .flat_map(|chunk| chunk.split(|c: char| !c.is_alphabetic()))
+        .map(str::to_lowercase)
+        .find(|w| english.contains(w))
+}
+
+#[test]
+fn german_images_and_alt_texts_ask_for_no_english_words() {
+    let r = renderer();
+    let d = data();
+    let de = skymines::text::for_language("de");
+    let english = english_image_words();
+    for expected in ["share", "sell", "coins", "round", "planned", "grade"] {
+        assert!(
+            english.iter().any(|w| w == expected),
+            "{expected}: {english:?}"
+        );
+    }
+    for state in every_module_positions() {
+        let view = engine::view(d, &state, Some(0));
+        let drawn = r.drawn_text_in(d, &view, de);
+        assert!(drawn.len() > 100, "the images draw their labels");
+        for line in &drawn {
+            assert!(
+                !skymines::text::has_name_ref(line),
+                "a raw reference drawn: {line:?}"
+            );
+            if let Some(word) = english_word_in(line, &english) {
+                panic!("the German image draws the English {word:?} in {line:?}");
+            }
+        }
+        let mut alt = r.summary_text_in(d, &view, de);
+        for seat in 0..view.seats.len() {
+            let private = seat == 0;
+            alt.push('\n');
+            alt.push_str(
+                &r.player_summary_text_in(d, &view, seat, private, de)
+                    .expect("alt text"),
+            );
+        }
+        assert!(
+            (alt.contains("Runde") || alt.contains("Spielende")) && alt.contains("Anteilswerte"),
+            "{alt}"
+        );
+        assert!(!skymines::text::has_name_ref(&alt), "{alt}");
+        for line in alt.lines() {
+            if let Some(word) = english_word_in(line, &english) {
+                panic!("the German alt text says the English {word:?} in {line:?}");
+            }
+        }
+        // The check has teeth: the English images and alt text are caught by it.
+        let en = skymines::text::for_language("en");
+        let english_drawn = r.drawn_text_in(d, &view, en).join("\n");
+        assert!(english_word_in(&english_drawn, &english).is_some());
+        let english_alt = r.summary_text(d, &view);
+        assert!(english_word_in(&english_alt, &english).is_some());
+        assert!(english_alt.contains("Share values"), "{english_alt}");
+    }
+}

@@ -238,7 +238,7 @@ impl Chat {
         Some(Image {
             file_name: format!("skymines-{game}-board.png"),
             png,
-            alt: crate::render::summary_text(&self.data, &view),
+            alt: crate::render::summary_text_in(&self.data, &view, self.texts.current()),
         })
     }
 

@@ -231,8 +231,28 @@ impl CardDef {
     /// ([`crate::text::name_ref`]): every text it reaches writes it in its reader's language.
     pub fn label(&self) -> String {
         use crate::text::name_ref;
+        let what = self.kind_name();
+        let share = match self.share {
+            Some(c) => name_ref(
+                "card.share",
+                &[("company", &c.id())],
+                &format!(" +{} share", c.id()),
+            ),
+            None => String::new(),
+        };
+        let id = &self.id;
+        name_ref(
+            "card.label",
+            &[("what", &what), ("share", &share), ("id", id)],
+            &format!("{what}{share} [{id}]"),
+        )
+    }
+
+    /// What the card is, without its share and id ("3 titanium"), as a name reference.
+    pub fn kind_name(&self) -> String {
+        use crate::text::name_ref;
         let n = self.value;
-        let what = match self.kind {
+        match self.kind {
             CardKind::Resource { resource } => {
                 let key = format!("card.{}", resource.id());
                 name_ref(&key, &[("n", &n)], &format!("{n} {}", resource.id()))
@@ -254,21 +274,7 @@ impl CardDef {
                 &format!("{} field scientist", c.id()),
             ),
             CardKind::SingleShare => name_ref("card.single_share", &[], "single share"),
-        };
-        let share = match self.share {
-            Some(c) => name_ref(
-                "card.share",
-                &[("company", &c.id())],
-                &format!(" +{} share", c.id()),
-            ),
-            None => String::new(),
-        };
-        let id = &self.id;
-        name_ref(
-            "card.label",
-            &[("what", &what), ("share", &share), ("id", id)],
-            &format!("{what}{share} [{id}]"),
-        )
+        }
     }
 }
 

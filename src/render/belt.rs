@@ -52,7 +52,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
                 Weight::Bold,
                 Colour::WHITE,
                 Align::Centre,
-                "threat",
+                &ctx.t("image.threat"),
             );
             // The name, over as many lines as it needs.
             let name = ctx.texts.resolve(&card.display_name());
@@ -78,7 +78,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
                 Weight::Regular,
                 Colour::WHITE,
                 Align::Centre,
-                "threat",
+                &ctx.t("image.threat"),
             );
             p.text(
                 tr.cx(),
@@ -87,7 +87,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
                 Weight::Regular,
                 Colour::WHITE,
                 Align::Centre,
-                "dealt with",
+                &ctx.t("image.dealt_with"),
             );
             if let Some(seat) = t.removed_by.and_then(|s| view.seats.get(s)) {
                 icons::seat_marker(p, ctx, seat.colour, tr.cx(), tr.cy() + 40.0, 24.0);
@@ -101,7 +101,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
                 Weight::Bold,
                 Colour::WHITE,
                 Align::Centre,
-                "threat",
+                &ctx.t("image.threat"),
             );
         }
     }
@@ -311,7 +311,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
 
 fn energy_mark(p: &mut Painter, ctx: &Ctx, at: (f32, f32)) {
     let (x, y) = at;
-    let c = ctx.layout.card_style("energy").colour;
+    let c = ctx.card_style("energy").colour;
     let bolt = |d: f32| {
         vec![
             (x + 2.0 + d, y - 9.0 - d),

@@ -37,38 +37,46 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, side: BoardSide)
 /// Short words for what the active seat is doing.
 pub(crate) fn task_words(ctx: &Ctx, task: &Task) -> String {
     let short = |c: &Company| ctx.company_short(*c).to_string();
+    let t = |key: &str| ctx.t(&format!("image.task.{key}"));
     match task {
-        Task::ChooseAction { .. } => "choose an action".into(),
-        Task::SelectResources { .. } => "pick resource cards".into(),
-        Task::BuyWithUnits { .. } => "buy a card".into(),
-        Task::SpendUnits { units, .. } => format!("move on tracks ({units})"),
-        Task::ChooseExpansion { energy, .. } => format!("expand ({energy} energy)"),
+        Task::ChooseAction { .. } => t("choose_action"),
+        Task::SelectResources { .. } => t("select_resources"),
+        Task::BuyWithUnits { .. } => t("buy_card"),
+        Task::SpendUnits { units, .. } => ctx.f("image.task.spend_units", &[("n", units)]),
+        Task::ChooseExpansion { energy, .. } => {
+            ctx.f("image.task.choose_expansion", &[("energy", energy)])
+        }
         Task::Expand {
             company, energy, ..
-        } => format!("expand {} ({energy} energy)", short(company)),
-        Task::ResearchFlip { .. } => "flip a plan?".into(),
-        Task::ResearchAdvance { .. } => "research".into(),
-        Task::SpendResearch { points, .. } => format!("spend {points} RP"),
+        } => ctx.f(
+            "image.task.expand",
+            &[("company", &short(company)), ("energy", energy)],
+        ),
+        Task::ResearchFlip { .. } => t("research_flip"),
+        Task::ResearchAdvance { .. } => t("research_advance"),
+        Task::SpendResearch { points, .. } => ctx.f("image.task.spend_research", &[("n", points)]),
         Task::TrackMove { company, steps, .. } => format!("{} +{steps}", short(company)),
-        Task::TrackOfChoice { steps, .. } => format!("a track +{steps}"),
-        Task::OtherTracks { .. } => "other tracks".into(),
-        Task::RemoveOutposts { n, .. } => format!("remove {n} outpost(s)"),
-        Task::ReturnOusted { company, .. } => format!("return a {} outpost", short(company)),
-        Task::ChooseTier { .. } => "choose a reward tier".into(),
-        Task::ChooseRewards { .. } => "choose a reward".into(),
-        Task::BuyForCoins { .. } => "buy a card for coins".into(),
-        Task::DiscardFromHand { .. } => "discard a card".into(),
-        Task::DiscardActionChoice { .. } => "use the discarded card".into(),
-        Task::TakeFromDiscard { .. } => "take from the discard pile".into(),
-        Task::Reward { .. } => "take a reward".into(),
-        Task::TakeRestingDeck { .. } => "take a resting deck".into(),
-        Task::RestCards { .. } => "rest cards".into(),
-        Task::PlacePlans { .. } => "place plans".into(),
-        Task::FlipUsed { .. } => "flip used cards".into(),
-        Task::EndTurn { .. } => "end the turn".into(),
-        Task::ClaimTasks { .. } => "claim mission tasks".into(),
-        Task::DiscardEnergy { n, .. } => format!("discard {n} energy card(s)"),
-        Task::ThreatReward { .. } => "take the threat card".into(),
+        Task::TrackOfChoice { steps, .. } => ctx.f("image.task.track_of_choice", &[("n", steps)]),
+        Task::OtherTracks { .. } => t("other_tracks"),
+        Task::RemoveOutposts { n, .. } => ctx.f("image.task.remove_outposts", &[("n", n)]),
+        Task::ReturnOusted { company, .. } => {
+            ctx.f("image.task.return_ousted", &[("company", &short(company))])
+        }
+        Task::ChooseTier { .. } => t("choose_tier"),
+        Task::ChooseRewards { .. } => t("choose_rewards"),
+        Task::BuyForCoins { .. } => t("buy_for_coins"),
+        Task::DiscardFromHand { .. } => t("discard_from_hand"),
+        Task::DiscardActionChoice { .. } => t("discard_action_choice"),
+        Task::TakeFromDiscard { .. } => t("take_from_discard"),
+        Task::Reward { .. } => t("reward"),
+        Task::TakeRestingDeck { .. } => t("take_resting_deck"),
+        Task::RestCards { .. } => t("rest_cards"),
+        Task::PlacePlans { .. } => t("place_plans"),
+        Task::FlipUsed { .. } => t("flip_used"),
+        Task::EndTurn { .. } => t("end_turn"),
+        Task::ClaimTasks { .. } => t("claim_tasks"),
+        Task::DiscardEnergy { n, .. } => ctx.f("image.task.discard_energy", &[("n", n)]),
+        Task::ThreatReward { .. } => t("threat_reward"),
     }
 }
 
@@ -223,22 +231,24 @@ fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
         let cw = p.text_width(t.small, Weight::Bold, &coins).max(16.0) / 2.0 + 4.0;
         icons::coin(p, ctx, rx - cw, cr.cy(), cw.max(12.0), &coins);
         rx -= cw * 2.0 + 6.0;
+        let first = ctx.t("image.first");
         let status = if view.first_player == i {
-            Some("1st")
+            Some(first.clone())
         } else {
             None
         };
         let extra = if seat.dropped_out {
-            Some("out")
+            Some(ctx.t("image.out"))
         } else if view.phase == Phase::Planning && seat.planned {
-            Some("✓")
+            Some("✓".to_string())
         } else {
             None
         };
         for word in [extra, status].into_iter().flatten() {
+            let word = word.as_str();
             let w = p.text_width(t.small, Weight::Bold, word) + 10.0;
             let tr = Rect::new(rx - w, cr.cy() - 11.0, w, 22.0);
-            let tag_bg = if word == "1st" {
+            let tag_bg = if word == first {
                 Colour::WHITE
             } else {
                 Colour([0x8E, 0x96, 0xA8])
@@ -364,24 +374,29 @@ fn moon(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry) {
     }
     // Legend in the four corners.
     let corners = [
-        (panel.x, panel.y, Icon::Coins, &ctx.layout.icons.coins.word),
+        (
+            panel.x,
+            panel.y,
+            Icon::Coins,
+            ctx.layout_word("image.icon.coins", &ctx.layout.icons.coins.word),
+        ),
         (
             panel.right(),
             panel.y,
             Icon::Track,
-            &ctx.layout.icons.track.word,
+            ctx.layout_word("image.icon.track", &ctx.layout.icons.track.word),
         ),
         (
             panel.x,
             panel.bottom(),
             Icon::Tank,
-            &ctx.layout.icons.tank.word,
+            ctx.layout_word("image.icon.tank", &ctx.layout.icons.tank.word),
         ),
         (
             panel.right(),
             panel.bottom(),
             Icon::Research,
-            &ctx.layout.icons.research.word,
+            ctx.layout_word("image.icon.research", &ctx.layout.icons.research.word),
         ),
     ];
     let band = m.station_depth_px;
@@ -404,7 +419,7 @@ fn moon(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry) {
             Weight::Regular,
             Colour([0xDD, 0xDD, 0xDD]),
             Align::Centre,
-            word,
+            &word,
             band - 4.0,
         );
     }
@@ -901,23 +916,20 @@ pub(crate) fn bonus_space_label(
     });
     match (space.kind, space.compare, tile_id) {
         (BonusSpaceKind::Majority, Some(cmp), _) => {
-            let st = ctx.layout.card_style(compare_style(cmp));
+            let st = ctx.card_style(compare_style(cmp));
             vec![
                 Piece::Muted(ctx.t("image.most")),
                 Piece::Chip(st.colour, st.short),
             ]
         }
         (BonusSpaceKind::Tile, _, Some(tile)) => {
-            let st = ctx.layout.card_style(tile);
+            let st = ctx.card_style(tile);
             vec![
                 Piece::Muted(ctx.t("image.tile")),
                 Piece::Chip(st.colour, st.short),
             ]
         }
-        _ => vec![Piece::Text(
-            ctx.layout.bonus_label(&space.id).to_string(),
-            Weight::Bold,
-        )],
+        _ => vec![Piece::Text(ctx.bonus_label(&space.id), Weight::Bold)],
     }
 }
 
@@ -979,7 +991,6 @@ fn tracks(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             &track.id,
         );
         let value = view.share_values.get(c.index()).copied().unwrap_or(0);
-        let vw = p.text_width(t.small, Weight::Regular, "share");
         let coin_x = lab.right() - 20.0;
         p.text(
             coin_x - 20.0,
@@ -988,9 +999,8 @@ fn tracks(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             Weight::Regular,
             fg,
             Align::Right,
-            "share",
+            &ctx.t("image.share"),
         );
-        let _ = vw;
         icons::coin(p, ctx, coin_x, y2, 15.0, &value.to_string());
         // Spaces.
         let light = colour.mix(Colour::WHITE, 0.82);

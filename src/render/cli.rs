@@ -207,7 +207,7 @@ pub fn run(rest: &[&str], out: &mut dyn Write) -> i32 {
                 .map_err(|e| e.to_string())?,
         )?;
         written.push(path);
-        let mut summary = renderer.summary_text(&data, &public);
+        let mut summary = renderer.summary_text_in(&data, &public, args.texts);
         // One player board image (public or the owner's private one) and its summary text.
         let mut seat_image = |file: String, view: &SeatView, seat: usize, private: bool| {
             let path = args.out.join(file);
@@ -217,7 +217,7 @@ pub fn run(rest: &[&str], out: &mut dyn Write) -> i32 {
             write(&path, &png)?;
             written.push(path);
             renderer
-                .player_summary_text(&data, view, seat, private)
+                .player_summary_text_in(&data, view, seat, private, args.texts)
                 .map_err(|e| e.to_string())
         };
         for seat in 0..state.seats.len() {

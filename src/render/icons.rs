@@ -26,6 +26,27 @@ impl<'a> Ctx<'a> {
         self.texts.f(key, args)
     }
 
+    /// A word layout.toml gives in English (chip labels, legend words, bonus space labels), in
+    /// the image's language: the catalog's `key` where it has one, else the layout's own word.
+    pub fn layout_word(&self, key: &str, english: &str) -> String {
+        self.texts
+            .resolve(&crate::text::name_ref(key, &[], english))
+    }
+
+    /// The chip style of a card type or resource, its label and short label in the image's
+    /// language (`image.chip.<id>`, `image.chip_short.<id>`).
+    pub fn card_style(&self, id: &str) -> super::layout::ChipStyle {
+        let mut style = self.layout.card_style(id);
+        style.label = self.layout_word(&format!("image.chip.{id}"), &style.label);
+        style.short = self.layout_word(&format!("image.chip_short.{id}"), &style.short);
+        style
+    }
+
+    /// The short label of a bonus space (`image.bonus.<id>`).
+    pub fn bonus_label(&self, id: &str) -> String {
+        self.layout_word(&format!("image.bonus.{id}"), self.layout.bonus_label(id))
+    }
+
     /// A panel title from the layout, in the image's language when the catalog has
     /// `image.title.<title>` (e.g. `image.title.bonus_spaces`).
     pub fn title(&self, title: &str) -> String {
@@ -441,14 +462,14 @@ pub fn draw_row(p: &mut Painter, ctx: &Ctx, x: f32, cy: f32, pieces: &[Piece]) -
 }
 
 /// "Units of any one resource type".
-fn same_chip() -> Piece {
-    Piece::Chip(Colour([0x8A, 0x8F, 0x99]), "same".to_string())
+fn same_chip(ctx: &Ctx) -> Piece {
+    Piece::Chip(Colour([0x8A, 0x8F, 0x99]), ctx.t("image.same"))
 }
 
 /// Pieces that show one requirement.
 pub fn requirement_pieces(ctx: &Ctx, r: &Requirement, out: &mut Vec<Piece>) {
     let chip = |id: &str| {
-        let s = ctx.layout.card_style(id);
+        let s = ctx.card_style(id);
         Piece::Chip(s.colour, s.short)
     };
     match r {
@@ -490,13 +511,13 @@ pub fn requirement_pieces(ctx: &Ctx, r: &Requirement, out: &mut Vec<Piece>) {
         }
         Requirement::FourOfOneType => {
             out.push(Piece::Text("4".to_string(), Weight::Bold));
-            out.push(same_chip());
+            out.push(same_chip(ctx));
         }
         Requirement::ThreeCarbonThreeOfOneType => {
             out.push(Piece::Text("3".to_string(), Weight::Bold));
             out.push(chip("carbon"));
             out.push(Piece::Text("3".to_string(), Weight::Bold));
-            out.push(same_chip());
+            out.push(same_chip(ctx));
         }
         Requirement::Pay { n } => out.push(Piece::Icon(Icon::Coins, format!("-{n}"))),
         Requirement::NotFirstPlayerOnFirstTurnOfRound => {}
@@ -522,7 +543,7 @@ pub fn reward_pieces(ctx: &Ctx, r: &Reward, out: &mut Vec<Piece>) {
             out.push(Piece::Outpost);
         }
         Reward::TitaniumMinusOne => {
-            let s = ctx.layout.card_style("titanium");
+            let s = ctx.card_style("titanium");
             out.push(Piece::Chip(s.colour, s.short));
             out.push(Piece::Text("-1".to_string(), Weight::Bold));
         }
@@ -554,7 +575,7 @@ pub enum CardFace {
 fn card_value(ctx: &Ctx, def: &CardDef) -> (String, Option<Company>) {
     match def.kind {
         CardKind::Resource { .. } | CardKind::Energy => (def.value.to_string(), None),
-        CardKind::ResearchScientist => (format!("{} RP", def.value), None),
+        CardKind::ResearchScientist => (ctx.f("image.research_points", &[("n", &def.value)]), None),
         CardKind::FieldScientist { company, tank, .. } => {
             let _ = ctx;
             (format!("+{tank}"), company)
@@ -579,7 +600,7 @@ pub fn card(
         return;
     };
     let ink = ctx.ink();
-    let style = ctx.layout.card_style(Ctx::card_type_id(def));
+    let style = ctx.card_style(Ctx::card_type_id(def));
     let bg = ctx.panel();
     p.round_box(r, 8.0, bg, ink, 2.0);
     let band_h = (r.h * 0.28).clamp(24.0, 34.0);
@@ -704,7 +725,7 @@ pub fn card(
                 ctx,
                 r.cx(),
                 r.y + band_h + 12.0,
-                "planned",
+                &ctx.t("image.planned"),
                 ctx.layout.canvas.positive,
             );
         }
@@ -755,7 +776,7 @@ pub fn mini_card(p: &mut Painter, ctx: &Ctx, cx: f32, cy: f32, size: f32, id: Ca
     let Some(def) = ctx.data.cards.get(id as usize) else {
         return;
     };
-    let style = ctx.layout.card_style(Ctx::card_type_id(def));
+    let style = ctx.card_style(Ctx::card_type_id(def));
     let r = Rect::new(cx - size / 2.0, cy - size / 2.0, size, size);
     p.round_box(r, 5.0, style.colour, ctx.ink(), 1.5);
     let label = match def.kind {

@@ -86,7 +86,7 @@ fn selector_word(c: CompanySelector) -> &'static str {
 /// One action as icons and short words, for the slot letter it is carried out in.
 fn action_pieces(ctx: &Ctx, a: &LunaAction, letter: char) -> Vec<Piece> {
     let chip = |id: &str| {
-        let st = ctx.layout.card_style(id);
+        let st = ctx.card_style(id);
         Piece::Chip(st.colour, st.short)
     };
     match a {
@@ -330,7 +330,7 @@ fn majority_and_deck(p: &mut Painter, ctx: &Ctx, luna: &LunaView) {
                 scientists += c.majority.scientists;
                 pieces.push(Piece::Muted(c.id.clone()));
                 for (k, icon) in icons_of_slot.iter().enumerate() {
-                    let st = ctx.layout.card_style(icon_style(*icon));
+                    let st = ctx.card_style(icon_style(*icon));
                     pieces.push(Piece::Chip(st.colour, st.short));
                     let v = if k == 0 {
                         c.majority.left
@@ -344,7 +344,7 @@ fn majority_and_deck(p: &mut Painter, ctx: &Ctx, luna: &LunaView) {
         }
     }
     if luna.majority.iter().any(Option::is_some) {
-        let st = ctx.layout.card_style("research_scientist");
+        let st = ctx.card_style("research_scientist");
         pieces.push(Piece::Gap(14.0));
         pieces.push(Piece::Chip(st.colour, st.short));
         pieces.push(Piece::Text(scientists.to_string(), Weight::Bold));
@@ -355,7 +355,7 @@ fn majority_and_deck(p: &mut Painter, ctx: &Ctx, luna: &LunaView) {
         Piece::Muted(ctx.t("image.deck")),
         Piece::Text(luna.deck_size.to_string(), Weight::Bold),
         Piece::Gap(10.0),
-        Piece::Muted("grade II".into()),
+        Piece::Muted(ctx.t("image.grade_two")),
         Piece::Text(luna.grade2_size.to_string(), Weight::Bold),
         Piece::Gap(10.0),
         Piece::Muted(ctx.t("image.discard")),
@@ -370,7 +370,7 @@ fn reserve(p: &mut Painter, ctx: &Ctx, luna: &LunaView, rect: Rect) {
         p,
         ctx,
         rect,
-        &format!("Reserve ({})", luna.reserve_cards.len()),
+        &ctx.f("image.reserve", &[("n", &luna.reserve_cards.len())]),
         "",
     );
     let chip = ctx.layout.player.resting.chip_px;

@@ -111,7 +111,7 @@ pub(crate) fn status_pieces(ctx: &Ctx, view: &SeatView, seat: usize, out: &mut V
         return;
     };
     out.push(Piece::Gap(10.0));
-    out.push(Piece::Muted("mission".into()));
+    out.push(Piece::Muted(ctx.t("image.mission")));
     match status.card {
         Some(id) => out.push(Piece::Chip(ctx.layout.canvas.highlight, format!("M{id}"))),
         None => out.push(Piece::Muted("–".into())),

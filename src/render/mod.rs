@@ -407,19 +407,52 @@ impl Renderer {
         b.min(p)
     }
 
-    /// Alt text / text-only status of the main board.
+    /// Every line of text the board and the seats' player images (the owner's private one for
+    /// the viewing seat) draw with labels in `texts`.
+    pub fn drawn_text_in(&self, data: &GameData, view: &SeatView, texts: &Texts) -> Vec<String> {
+        let public = public_view(view);
+        let mut out = self.draw_board(data, &public, side_of(view), texts).drawn;
+        for seat in 0..view.seats.len() {
+            let private = view.own.as_ref().is_some_and(|o| o.seat == seat);
+            let seat_view = if private { view } else { &public };
+            out.extend(
+                self.draw_player(data, seat_view, seat, private, texts)
+                    .drawn,
+            );
+        }
+        out
+    }
+
+    /// Alt text / text-only status of the main board (English).
     pub fn summary_text(&self, data: &GameData, view: &SeatView) -> String {
-        summary::board_summary(data, &self.layout, &public_view(view))
+        self.summary_text_in(data, view, text::english())
+    }
+
+    /// Alt text / text-only status of the main board in the language of `texts`.
+    pub fn summary_text_in(&self, data: &GameData, view: &SeatView, texts: &Texts) -> String {
+        summary::board_summary(data, &self.layout, &public_view(view), texts)
     }
 
     /// Alt text of a player image: public, or the owner's (with the hand) for `private`, which
-    /// needs the owner's own view.
+    /// needs the owner's own view (English).
     pub fn player_summary_text(
         &self,
         data: &GameData,
         view: &SeatView,
         seat: usize,
         private: bool,
+    ) -> Result<String, RenderError> {
+        self.player_summary_text_in(data, view, seat, private, text::english())
+    }
+
+    /// Alt text of a player image in the language of `texts`.
+    pub fn player_summary_text_in(
+        &self,
+        data: &GameData,
+        view: &SeatView,
+        seat: usize,
+        private: bool,
+        texts: &Texts,
     ) -> Result<String, RenderError> {
         let view = Self::player_view(view, seat, private)?;
         Ok(summary::player_summary(
@@ -428,6 +461,7 @@ impl Renderer {
             &view,
             seat,
             private,
+            texts,
         ))
     }
 }
@@ -485,12 +519,17 @@ pub fn player_png(
     shared()?.player_png(data, view, seat, private)
 }
 
-/// The text summary that accompanies the board image (public information only).
+/// The text summary that accompanies the board image (public information only), in English.
 pub fn summary_text(data: &GameData, view: &SeatView) -> String {
+    summary_text_in(data, view, text::english())
+}
+
+/// The text summary that accompanies the board image, in the language of `texts`.
+pub fn summary_text_in(data: &GameData, view: &SeatView, texts: &Texts) -> String {
     match shared() {
-        Ok(r) => r.summary_text(data, view),
+        Ok(r) => r.summary_text_in(data, view, texts),
         Err(_) => match Layout::embedded() {
-            Ok(l) => summary::board_summary(data, &l, &public_view(view)),
+            Ok(l) => summary::board_summary(data, &l, &public_view(view), texts),
             Err(e) => format!("(no summary: {e})"),
         },
     }

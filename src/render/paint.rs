@@ -151,6 +151,8 @@ pub struct Painter<'f> {
     min_text: f32,
     /// The smallest text size (em pixels) drawn so far.
     pub smallest_text: f32,
+    /// Every line of text drawn so far (tests check an image's words, e.g. its language).
+    pub drawn: Vec<String>,
     glyphs: HashMap<GlyphKey, Option<Arc<GlyphBitmap>>>,
     xs: Vec<f32>,
     acc: Vec<f32>,
@@ -181,6 +183,7 @@ impl<'f> Painter<'f> {
             fonts,
             min_text,
             smallest_text: f32::INFINITY,
+            drawn: Vec::new(),
             glyphs: HashMap::new(),
             xs: Vec::new(),
             acc: Vec::new(),
@@ -573,6 +576,7 @@ impl<'f> Painter<'f> {
         }
         let size = size.max(self.min_text);
         self.smallest_text = self.smallest_text.min(size);
+        self.drawn.push(s.to_string());
         let width = self.text_width(size, w, s);
         let left = match align {
             Align::Left => x,

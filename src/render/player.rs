@@ -124,8 +124,11 @@ pub(crate) fn header(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s
             .data
             .luna_board
             .level(level as u32)
-            .map(|l| format!("level {level} · {}", l.name))
-            .unwrap_or_else(|| format!("level {level}"));
+            .map(|l| {
+                let name = ctx.layout_word(&format!("image.luna_level.{}", l.name), &l.name);
+                ctx.f("image.luna_level", &[("level", &level), ("name", &name)])
+            })
+            .unwrap_or_else(|| ctx.f("image.level", &[("level", &level)]));
         p.text(
             nx,
             cy,
@@ -564,7 +567,7 @@ fn research(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
                     Weight::Bold,
                     Colour::WHITE,
                     Align::Centre,
-                    "face down",
+                    &ctx.t("image.face_down"),
                 );
             }
             Some(placed) => placed_plan(p, ctx, pr, s, placed.plan),
@@ -833,7 +836,7 @@ pub(crate) fn footer(
             _ => (false, String::new()),
         };
         if let (true, Some(kind)) = (mine, kind) {
-            let st = ctx.layout.card_style(kind.data_id());
+            let st = ctx.card_style(kind.data_id());
             pieces.push(Piece::Gap(10.0));
             pieces.push(Piece::Muted(ctx.t("image.tile")));
             pieces.push(Piece::Chip(st.colour, st.short));

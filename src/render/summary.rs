@@ -1,36 +1,26 @@
 //! Text that goes with every image: alt text for the picture and a text-only status for
 //! screen readers and for chats where images are off. Public information only, unless a
-//! private player summary is asked for by its owner's view.
+//! private player summary is asked for by its owner's view. Written in the language of the
+//! catalog it is given (`alt.*` keys; component names through their name references).
 
-use super::board::{phase_key, task_words};
+use super::board::task_words;
 use super::icons::Ctx;
 use super::layout::Layout;
-use crate::data::cards::CardKind;
 use crate::data::{CardId, Company, GameData};
 use crate::engine::state::Phase;
 use crate::engine::view::{SeatView, SlotView};
+use crate::text::Texts;
 use std::fmt::Write;
 
-fn card_words(data: &GameData, id: CardId) -> String {
+/// A card in a few words ("2 carbon +M"), in the summary's language.
+fn card_words(ctx: &Ctx, id: CardId) -> String {
+    let data = ctx.data;
     let Some(def) = data.cards.get(id as usize) else {
         return "?".to_string();
     };
-    let letter = |c: Company| data.company_name(c).chars().next().unwrap_or('?');
-    let mut s = match def.kind {
-        CardKind::Resource { resource } => format!("{} {}", def.value, resource.id()),
-        CardKind::Energy => format!("{} energy", def.value),
-        CardKind::ResearchScientist => format!("scientist {} RP", def.value),
-        CardKind::FieldScientist { company, .. } => match company {
-            Some(c) => format!("field scientist {}", letter(c)),
-            None => "field scientist".to_string(),
-        },
-        CardKind::SingleShare => match def.share {
-            Some(c) => format!("share {}", letter(c)),
-            None => "share".to_string(),
-        },
-    };
-    if let (Some(c), false) = (def.share, matches!(def.kind, CardKind::SingleShare)) {
-        let _ = write!(s, " +{}", letter(c));
+    let mut s = ctx.texts.resolve(&def.kind_name());
+    if let Some(c) = def.share {
+        let _ = write!(s, " +{}", ctx.company_letter(c));
     }
     s
 }
@@ -40,18 +30,11 @@ fn seat_line(ctx: &Ctx, view: &SeatView, i: usize) -> String {
     let Some(s) = view.seats.get(i) else {
         return String::new();
     };
-    let data = ctx.data;
-    let mut line = format!(
-        "{} {}: {} coin{}, hand {}, tracks",
-        ctx.seat_icon(s.colour),
-        s.name,
-        s.coins,
-        if s.coins == 1 { "" } else { "s" },
-        s.hand_size
-    );
+    let t = ctx.texts;
+    let mut tracks = String::new();
     for c in Company::ALL {
         let _ = write!(
-            line,
+            tracks,
             " {}{}",
             ctx.company_letter(c),
             s.track_pos.get(c.index()).copied().unwrap_or(0)
@@ -60,18 +43,29 @@ fn seat_line(ctx: &Ctx, view: &SeatView, i: usize) -> String {
     let research = s
         .upload
         .map(|u| u.to_string())
-        .unwrap_or_else(|| "start".to_string());
-    let _ = write!(line, ", tank {}, research {research}", s.tank);
+        .unwrap_or_else(|| t.t("alt.research_start"));
+    let mut line = t.f(
+        "alt.seat",
+        &[
+            ("icon", &ctx.seat_icon(s.colour)),
+            ("name", &s.name),
+            ("coins", &s.coins),
+            ("hand", &s.hand_size),
+            ("tracks", &tracks),
+            ("tank", &s.tank),
+            ("research", &research),
+        ],
+    );
     let up: Vec<String> = s
         .slots
         .iter()
         .filter_map(|sl| match sl {
-            SlotView::Up(c) => Some(card_words(data, *c)),
+            SlotView::Up(c) => Some(card_words(ctx, *c)),
             _ => None,
         })
         .collect();
     if !up.is_empty() {
-        let _ = write!(line, ", ready: {}", up.join(", "));
+        line.push_str(&t.f("alt.ready", &[("cards", &up.join(", "))]));
     }
     let hidden = s
         .slots
@@ -79,28 +73,30 @@ fn seat_line(ctx: &Ctx, view: &SeatView, i: usize) -> String {
         .filter(|sl| matches!(sl, SlotView::Hidden | SlotView::OwnPlanned(_)))
         .count();
     if hidden > 0 {
-        let _ = write!(line, ", {hidden} planned");
+        line.push_str(&t.f("alt.planned_count", &[("n", &hidden)]));
     }
     if view.first_player == i {
-        line.push_str(", first player");
+        line.push_str(&t.t("alt.first_player"));
     }
     if s.dropped_out {
-        line.push_str(", dropped out");
+        line.push_str(&t.t("alt.dropped_out"));
     }
     line.push('.');
     line
 }
 
 fn status_line(ctx: &Ctx, view: &SeatView) -> String {
+    let t = ctx.texts;
     let rounds = ctx.rounds();
     let mut s = match view.phase {
-        Phase::Finished => "Skymines: game over.".to_string(),
-        _ => format!(
-            "Skymines, round {}/{rounds}, {}",
-            view.round,
-            crate::text::english()
-                .t(phase_key(&view.phase))
-                .to_lowercase()
+        Phase::Finished => t.t("alt.game_over"),
+        _ => t.f(
+            "alt.round",
+            &[
+                ("round", &view.round),
+                ("rounds", &rounds),
+                ("phase", &t.t(phase_name_key(&view.phase))),
+            ],
         ),
     };
     match (&view.phase, view.active) {
@@ -109,14 +105,18 @@ fn status_line(ctx: &Ctx, view: &SeatView) -> String {
                 let what = view
                     .pending
                     .as_ref()
-                    .map(|t| task_words(ctx, t))
+                    .map(|task| task_words(ctx, task))
                     .unwrap_or_default();
-                let _ = write!(
-                    s,
-                    ": {} {} to play ({what}).",
-                    ctx.seat_icon(seat.colour),
-                    seat.name
-                );
+                s.push_str(&t.f(
+                    "alt.to_play",
+                    &[
+                        (
+                            "player",
+                            &format!("{} {}", ctx.seat_icon(seat.colour), seat.name),
+                        ),
+                        ("what", &what),
+                    ],
+                ));
             }
         }
         (Phase::Planning | Phase::Setup, _) if !view.waiting_on.is_empty() => {
@@ -126,7 +126,7 @@ fn status_line(ctx: &Ctx, view: &SeatView) -> String {
                 .filter_map(|i| view.seats.get(*i))
                 .map(|seat| format!("{} {}", ctx.seat_icon(seat.colour), seat.name))
                 .collect();
-            let _ = write!(s, ": waiting for {}.", names.join(", "));
+            s.push_str(&t.f("alt.waiting_for", &[("names", &names.join(", "))]));
         }
         (Phase::Finished, _) => {}
         _ => s.push('.'),
@@ -134,16 +134,28 @@ fn status_line(ctx: &Ctx, view: &SeatView) -> String {
     s
 }
 
-/// The alt text / text-only status of the main board: public information only.
-pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView) -> String {
+/// The chat catalog's name of a phase ("Action phase" / "Aktionsphase").
+fn phase_name_key(phase: &Phase) -> &'static str {
+    match phase {
+        Phase::Setup => "phase.setup",
+        Phase::Planning => "phase.planning",
+        Phase::Action => "phase.action",
+        Phase::Finished => "phase.finished",
+    }
+}
+
+/// The alt text / text-only status of the main board in the language of `texts`: public
+/// information only.
+pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView, texts: &Texts) -> String {
     let ctx = Ctx {
         data,
         layout,
-        texts: crate::text::english(),
+        texts,
     };
+    let t = texts;
     let mut out = status_line(&ctx, view);
     out.push('\n');
-    out.push_str("Share values:");
+    out.push_str(&t.t("alt.share_values"));
     for c in Company::ALL {
         let _ = write!(
             out,
@@ -157,7 +169,7 @@ pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView) -> Strin
     out.push('\n');
     match view.belt.as_ref() {
         None => {
-            out.push_str("Moon outposts:");
+            out.push_str(&t.t("alt.moon_outposts"));
             for c in Company::ALL {
                 let sectors: Vec<String> = view
                     .sectors
@@ -167,17 +179,18 @@ pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView) -> Strin
                     .map(|(i, _)| (i + 1).to_string())
                     .collect();
                 let list = if sectors.is_empty() {
-                    "none".to_string()
+                    t.t("alt.none")
                 } else {
                     sectors.join(" ")
                 };
                 let _ = write!(out, " {} {list};", ctx.company_letter(c));
             }
             let free = view.sectors.iter().filter(|o| o.is_none()).count();
-            let _ = writeln!(out, " {free} free.");
+            out.push_str(&t.f("alt.free", &[("n", &free)]));
+            out.push('\n');
         }
         Some(belt) => {
-            out.push_str("Belt outposts (asteroids) / shuttles (spaces):");
+            out.push_str(&t.t("alt.belt_outposts"));
             for c in Company::ALL {
                 let asteroids: Vec<String> = data
                     .belt
@@ -225,7 +238,8 @@ pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView) -> Strin
                 .filter(|t| t.on_board)
                 .and_then(|t| data.threats.threats.get(t.card as usize))
             {
-                let _ = writeln!(out, "Threat: {}.", card.name);
+                out.push_str(&t.f("alt.threat", &[("threat", &card.display_name())]));
+                out.push('\n');
             }
         }
     }
@@ -233,7 +247,7 @@ pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView) -> Strin
         out.push_str(&seat_line(&ctx, view, i));
         out.push('\n');
     }
-    out.push_str("Cards (total cost):");
+    out.push_str(&t.t("alt.cards"));
     for space in &data.board.card_display.spaces {
         if let Some(Some(id)) = view.display.get(space.number as usize - 1) {
             let cost = data
@@ -245,42 +259,41 @@ pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView) -> Strin
                 out,
                 " #{} {} ({cost}),",
                 space.number,
-                card_words(data, *id)
+                card_words(&ctx, *id)
             );
         }
     }
     if out.ends_with(',') {
         out.pop();
     }
-    out.push_str(".\nResearch:");
+    out.push_str(".\n");
+    out.push_str(&t.t("alt.research"));
     for id in view.research_display.iter().flatten() {
         if let Some(p) = data.research.plans.get(*id as usize) {
             let _ = write!(out, " {}", p.id);
         }
     }
     let coins = view.supplement_coins;
-    let _ = write!(
-        out,
-        "; supplement {coins} coin{}.",
-        if coins == 1 { "" } else { "s" }
-    );
+    out.push_str(&t.f("alt.supplement", &[("n", &coins)]));
     let taken: Vec<String> = data
         .board
         .bonus_spaces
         .iter()
+        .enumerate()
         .zip(view.bonus_spaces.iter())
-        .filter_map(|(space, m)| {
+        .filter_map(|((i, _), m)| {
             m.and_then(|m| view.seats.get(m.seat)).map(|seat| {
                 format!(
                     "{} {}",
-                    layout.bonus_label(&space.id),
+                    ctx.texts.resolve(&data.bonus_space_name(i)),
                     ctx.seat_icon(seat.colour)
                 )
             })
         })
         .collect();
     if !taken.is_empty() {
-        let _ = write!(out, "\nBonus spaces: {}.", taken.join(", "));
+        out.push('\n');
+        out.push_str(&t.f("alt.bonus_spaces", &[("list", &taken.join(", "))]));
     }
     out
 }
@@ -292,15 +305,18 @@ pub fn player_summary(
     view: &SeatView,
     seat: usize,
     private: bool,
+    texts: &Texts,
 ) -> String {
     let ctx = Ctx {
         data,
         layout,
-        texts: crate::text::english(),
+        texts,
     };
+    let t = texts;
     let mut out = seat_line(&ctx, view, seat);
     let shares = super::player::shares(&ctx, view, seat, private);
-    out.push_str("\nShares:");
+    out.push('\n');
+    out.push_str(&t.t("alt.shares"));
     for c in Company::ALL {
         let _ = write!(
             out,
@@ -313,8 +329,9 @@ pub fn player_summary(
     out.push('.');
     if private {
         if let Some(own) = view.own.as_ref().filter(|o| o.seat == seat) {
-            let hand: Vec<String> = own.hand.iter().map(|c| card_words(data, *c)).collect();
-            let _ = write!(out, "\nYour hand: {}.", hand.join(", "));
+            let hand: Vec<String> = own.hand.iter().map(|c| card_words(&ctx, *c)).collect();
+            out.push('\n');
+            out.push_str(&t.f("alt.your_hand", &[("cards", &hand.join(", "))]));
             let planned: Vec<String> = view
                 .seats
                 .get(seat)
@@ -322,14 +339,15 @@ pub fn player_summary(
                     s.slots
                         .iter()
                         .filter_map(|sl| match sl {
-                            SlotView::OwnPlanned(c) => Some(card_words(data, *c)),
+                            SlotView::OwnPlanned(c) => Some(card_words(&ctx, *c)),
                             _ => None,
                         })
                         .collect()
                 })
                 .unwrap_or_default();
             if !planned.is_empty() {
-                let _ = write!(out, "\nPlanned: {}.", planned.join(", "));
+                out.push('\n');
+                out.push_str(&t.f("alt.planned", &[("cards", &planned.join(", "))]));
             }
         }
     }
