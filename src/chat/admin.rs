@@ -266,7 +266,7 @@ impl Chat {
         Ok(replies)
     }
 
-    fn not_running(&self, game: GameId, status: GameStatus) -> String {
+    pub(crate) fn not_running(&self, game: GameId, status: GameStatus) -> String {
         self.texts.f(
             "admin.error.not_running",
             &[("game", &game), ("status", &self.status_name(status))],

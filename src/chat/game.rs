@@ -16,12 +16,22 @@ const REMIND: &str = "remind";
 pub(crate) const DEADLINE: &str = "deadline";
 
 impl Chat {
-    /// A store error as a reply: a refused decision or a setup error in the reader's language
-    /// (the rest is the store's own English: the operator's side).
+    /// A store error as a reply in the reader's language: a refused decision, a setup error,
+    /// and what a player can act on (try again, the game is over, …); the rest is the store's
+    /// own English (the operator's side: files, schema, corrupt data).
     pub(crate) fn err(&self, e: impl Into<StoreError>) -> String {
         match e.into() {
             StoreError::Rule(e) => e.render(&self.texts),
             StoreError::Setup(e) => e.render(&self.texts),
+            StoreError::ReadOnly => self.texts.t("error.store_read_only"),
+            StoreError::DiskFull => self.texts.t("error.store_disk_full"),
+            StoreError::Busy | StoreError::Conflict(_) => self.texts.t("error.store_busy"),
+            StoreError::ChannelBusy => self.texts.t("error.channel_busy"),
+            StoreError::NoSuchGame(game) => {
+                self.texts.f("admin.error.no_such_game", &[("game", &game)])
+            }
+            StoreError::NotActive { game, status } => self.not_running(game, status),
+            StoreError::NothingToUndo { .. } => self.texts.t("error.undo_nothing"),
             other => other.to_string(),
         }
     }
