@@ -160,7 +160,7 @@ impl Printer {
                 Audience::Dm(u) => format!("[dm {}]", self.name(u)),
                 Audience::Ping(u) => format!("[ping {}]", self.name(u)),
             };
-            let text = crate::chat::time::readable_times(&r.text);
+            let text = crate::chat::time::terminal_markers(&r.text);
             for (i, line) in text.lines().enumerate() {
                 if i == 0 {
                     writeln!(out, "{prefix} {line}")?;

@@ -288,7 +288,14 @@ async fn scenario() {
         .as_array()
         .and_then(|l| l.iter().find(|c| c["name"] == "skymines"))
         .expect("/skymines");
-    assert_eq!(sk["options"].as_array().map(Vec::len), Some(16));
+    let subcommands: Vec<&str> = sk["options"]
+        .as_array()
+        .map(|l| l.iter().filter_map(|c| c["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(subcommands.len(), 18, "{subcommands:?}");
+    for n in ["mygames", "board", "log", "settings", "admin", "campaign"] {
+        assert!(subcommands.contains(&n), "/skymines {n} is registered");
+    }
     let admin = sk["options"]
         .as_array()
         .and_then(|l| l.iter().find(|c| c["name"] == "admin"))
@@ -455,6 +462,39 @@ async fn scenario() {
     let dm_prompt = newest_prompt(&fake, BOB).expect("Bob's DM planner");
     assert_eq!(dm_prompt.channel, bob_dm, "the planner answers in the DM");
     let first_prompt_copy = dm_prompt.clone();
+
+    // /skymines mygames answers in the DM with Bob's game in the server's channel.
+    let mark = fake.request_count();
+    let t = fake.slash(BOB, bob_dm, true, &["skymines", "mygames"], &[]);
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    let said: String = requests_after(&fake, mark)
+        .iter()
+        .filter(|r| r.path.contains(&t))
+        .map(|r| r.json.to_string())
+        .collect();
+    assert!(
+        said.contains(&format!("<#{CHANNEL}>")),
+        "the list links the game's channel: {said}"
+    );
+    // A spectator asks for a seat's public board by name: a public board image.
+    let mark = fake.request_count();
+    let t = fake.slash(
+        CAROL,
+        CHANNEL,
+        false,
+        &["skymines", "board"],
+        &[("seat", json!("bob"))],
+    );
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    assert!(
+        requests_after(&fake, mark).iter().any(|r| r
+            .files
+            .iter()
+            .any(|(n, b)| n.contains("player") && is_png(b))),
+        "Bob's public board is shown"
+    );
 
     // Alice asks for DMs too, but her DMs are closed: the bot must fall back.
     fake.refuse_dms(ALICE);

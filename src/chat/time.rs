@@ -1,8 +1,9 @@
-//! Times in replies and the per-user reminder calendar, without a time-zone database.
+//! Times and channels in replies, and the per-user reminder calendar.
 //!
 //! The chat layer stays frontend-agnostic: a time in a reply is a marker (`⟨t:UNIX⟩`, Unix
 //! seconds) that each adapter formats — Discord as a timestamp the client shows in the
-//! reader's own zone (`<t:UNIX:R>`), the terminal as a readable UTC time.
+//! reader's own zone (`<t:UNIX:R>`), the terminal as a readable UTC time; a channel is a marker
+//! (`⟨c:ID⟩`) that Discord shows as a link.
 //!
 //! A user's time zone is a named IANA zone (`Europe/Berlin`, whose offset follows daylight-saving
 //! time, from the tz table built into the binary) or a fixed UTC offset (`+01:00`, `UTC-5`).
@@ -16,6 +17,7 @@ const DAY_MS: i64 = 24 * HOUR_MS;
 /// The furthest ahead "away until" may reach.
 const AWAY_MAX_MS: i64 = 366 * DAY_MS;
 const MARK_OPEN: &str = "⟨t:";
+const CHANNEL_OPEN: &str = "⟨c:";
 const MARK_CLOSE: char = '⟩';
 
 /// The marker of a time (Unix ms) in a reply's text.
@@ -23,21 +25,26 @@ pub fn marker(ms: i64) -> String {
     format!("{MARK_OPEN}{}{MARK_CLOSE}", ms.div_euclid(1000))
 }
 
-/// Replaces every time marker in `text` with `format(unix_seconds)`.
-pub fn render_times(text: &str, format: impl Fn(i64) -> String) -> String {
+/// The marker of a channel in a reply's text: a link on Discord, the channel's number in the
+/// terminal.
+pub fn channel_marker(channel: u64) -> String {
+    format!("{CHANNEL_OPEN}{channel}{MARK_CLOSE}")
+}
+
+/// Replaces every marker opened by `open` in `text` with `format(payload)` (a marker whose
+/// payload `format` refuses stays as it is).
+fn render_markers(text: &str, open: &str, format: impl Fn(&str) -> Option<String>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(start) = rest.find(MARK_OPEN) {
-        let after = &rest[start + MARK_OPEN.len()..];
+    while let Some(start) = rest.find(open) {
+        let after = &rest[start + open.len()..];
         let Some(end) = after.find(MARK_CLOSE) else {
             break;
         };
-        match after[..end].parse::<i64>() {
-            Ok(secs) => {
-                out.push_str(&rest[..start]);
-                out.push_str(&format(secs));
-            }
-            Err(_) => out.push_str(&rest[..start + MARK_OPEN.len() + end + MARK_CLOSE.len_utf8()]),
+        out.push_str(&rest[..start]);
+        match format(&after[..end]) {
+            Some(done) => out.push_str(&done),
+            None => out.push_str(&rest[start..start + open.len() + end + MARK_CLOSE.len_utf8()]),
         }
         rest = &after[end + MARK_CLOSE.len_utf8()..];
     }
@@ -45,22 +52,31 @@ pub fn render_times(text: &str, format: impl Fn(i64) -> String) -> String {
     out
 }
 
-/// Time markers as Discord timestamps (relative, in each reader's own zone).
-pub fn discord_times(text: &str) -> String {
-    render_times(text, |s| format!("<t:{s}:R>"))
+/// Markers as Discord shows them: times as timestamps (relative, in each reader's own zone),
+/// channels as links.
+pub fn discord_markers(text: &str) -> String {
+    let text = render_markers(text, MARK_OPEN, |s| {
+        s.parse::<i64>().ok().map(|s| format!("<t:{s}:R>"))
+    });
+    render_markers(&text, CHANNEL_OPEN, |c| {
+        c.parse::<u64>().ok().map(|c| format!("<#{c}>"))
+    })
 }
 
-/// Time markers as readable UTC times (the terminal mode).
-pub fn readable_times(text: &str) -> String {
-    render_times(text, |s| {
-        let ms = s * 1000;
+/// Markers for the terminal mode: times as readable UTC times, channels as their numbers.
+pub fn terminal_markers(text: &str) -> String {
+    let text = render_markers(text, MARK_OPEN, |s| {
+        let ms = s.parse::<i64>().ok()? * 1000;
         let (y, m, d) = civil_from_days(ms.div_euclid(DAY_MS));
         let minutes = ms.rem_euclid(DAY_MS) / MINUTE_MS;
-        format!(
+        Some(format!(
             "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
             minutes / 60,
             minutes % 60
-        )
+        ))
+    });
+    render_markers(&text, CHANNEL_OPEN, |c| {
+        c.parse::<u64>().ok().map(|c| c.to_string())
     })
 }
 
@@ -451,11 +467,17 @@ mod tests {
     #[test]
     fn markers_render_per_frontend() {
         let text = format!("due {} and {}", marker(86_400_000), marker(0));
-        assert_eq!(discord_times(&text), "due <t:86400:R> and <t:0:R>");
+        assert_eq!(discord_markers(&text), "due <t:86400:R> and <t:0:R>");
         assert_eq!(
-            readable_times(&text),
+            terminal_markers(&text),
             "due 1970-01-02 00:00 UTC and 1970-01-01 00:00 UTC"
         );
-        assert_eq!(discord_times("no ⟨t:x⟩ here"), "no ⟨t:x⟩ here");
+        assert_eq!(discord_markers("no ⟨t:x⟩ here"), "no ⟨t:x⟩ here");
+        let text = format!("game in {} at {}", channel_marker(42), marker(0));
+        assert_eq!(discord_markers(&text), "game in <#42> at <t:0:R>");
+        assert_eq!(
+            terminal_markers(&text),
+            "game in 42 at 1970-01-01 00:00 UTC"
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! boards, and a per-user rate limit on commands and clicks.
 
 use super::commands::Options;
-use super::{Chat, Image, Reply, Request};
+use super::{time, Chat, Image, Reply, Request};
 use crate::engine::{self, Phase};
 
 impl Chat {
@@ -31,7 +31,7 @@ impl Chat {
                 key,
                 &[
                     ("game", &game),
-                    ("channel", &record.location.channel),
+                    ("channel", &time::channel_marker(record.location.channel)),
                     ("round", &state.round),
                     ("phase", &phase),
                 ],

@@ -58,6 +58,8 @@ async fn complete(ctx: Ctx<'_>, partial: &str) -> Vec<AutocompleteChoice> {
         "sk_export",
         "sk_help",
         "sk_settings",
+        "sk_mygames",
+        "sk_board",
         "sk_campaign",
         "sk_kick",
         "sk_pause",
@@ -174,6 +176,23 @@ async fn sk_log(
         ("game", game),
     ]);
     interact::command(ctx, "skymines log", opts).await
+}
+
+/// Every game you sit in, across channels and servers (works in DMs too).
+#[poise::command(slash_command, rename = "mygames")]
+async fn sk_mygames(ctx: Ctx<'_>) -> Result<(), Error> {
+    interact::command(ctx, "skymines mygames", Vec::new()).await
+}
+
+/// The board, or one seat's public player board (anyone in the channel may look).
+#[poise::command(slash_command, rename = "board")]
+async fn sk_board(
+    ctx: Ctx<'_>,
+    #[description = "The player whose board to show"] player: Option<serenity::all::User>,
+    #[description = "Or a seat by name, e.g. luna"] seat: Option<String>,
+) -> Result<(), Error> {
+    let who = player.map(|u| u.id.get().to_string()).or(seat);
+    interact::command(ctx, "skymines board", options([("player", who)])).await
 }
 
 /// Export the game record (finished games; running games for the bot's owners).

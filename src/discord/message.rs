@@ -33,7 +33,7 @@ pub(crate) struct Outgoing {
 impl Outgoing {
     /// The message for `reply`; `mention` puts the user's mention first and allows only it.
     pub fn from_reply(reply: &Reply, mention: Option<u64>) -> Outgoing {
-        let body = crate::chat::time::discord_times(&reply.text);
+        let body = crate::chat::time::discord_markers(&reply.text);
         let mut text = match mention {
             Some(u) => format!("<@{u}> {body}"),
             None => body,
