@@ -3,7 +3,7 @@
 //! and resume, away-until and quiet hours delaying reminders, rate limits on clicks,
 //! sanitised names, and games archived when their channel is gone.
 
-use skymines::chat::time::{discord_times, readable_times};
+use skymines::chat::time::{discord_markers, terminal_markers};
 use skymines::chat::{
     local_user_id, Audience, Chat, ChatConfig, Input, ManualClock, Reply, Request,
 };
@@ -365,7 +365,7 @@ fn a_paused_game_sends_nothing_refuses_moves_and_resumes() {
         status.contains("bob's turn is played for them ⟨t:"),
         "{status}"
     );
-    assert!(discord_times(&status).contains("<t:"), "{status}");
+    assert!(discord_markers(&status).contains("<t:"), "{status}");
 }
 
 #[test]
@@ -375,7 +375,7 @@ fn away_until_delays_a_reminder() {
     let r = t.say("bob /skymines settings away:3h");
     let text = private_to(&r, "bob");
     assert!(text.contains("away until ⟨t:"), "{text}");
-    assert!(readable_times(&text).contains("UTC"), "{text}");
+    assert!(terminal_markers(&text).contains("UTC"), "{text}");
     let r = t.say("bob /skymines settings away:sometime");
     assert!(
         r[0].text.contains("not a time I understand"),
