@@ -271,13 +271,7 @@ pub fn choose(
     options: &[Decision],
 ) -> Option<Decision> {
     let s = &state.seats[seat];
-    let first_empty = s
-        .research
-        .iter()
-        .enumerate()
-        .skip(s.upload.map(|u| u as usize + 1).unwrap_or(0))
-        .find(|(_, p)| p.is_none())
-        .map(|(i, _)| i as u8);
+    let first_empty = first_empty_screen(s);
     let wanted = wanted_for_research(data, state, seat);
     let scientist_planned = s
         .slots
@@ -477,21 +471,8 @@ impl ModuleFocus {
                 let s = &state.seats[seat];
                 let pool = CardPool::of(data, s);
                 let chain = ResearchChain::of(data, state, seat, &pool);
-                let next_empty = s
-                    .research
-                    .iter()
-                    .enumerate()
-                    .skip(s.upload.map(|u| u as usize + 1).unwrap_or(0))
-                    .find(|(_, p)| p.is_none())
-                    .map(|(i, _)| i as u32);
                 let crossed = chain.blocked_at.is_none()
-                    && next_empty.is_some_and(|i| {
-                        data.player_board
-                            .research_track
-                            .crossed_out_a
-                            .screens
-                            .contains(&i)
-                    });
+                    && first_empty_screen(s).is_some_and(|i| crossed_out_a(data, i));
                 if plan.letter == 'A' && crossed {
                     1
                 } else if chain.fits(&pool, &plan.requirements) {
@@ -575,22 +556,7 @@ impl ModuleFocus {
             Decision::TakeSpecial { .. } if self.research => {
                 // A special plan asks coins, not cards, and may go where A plans may not: the
                 // way past the crossed-out-A screens.
-                let s = &state.seats[seat];
-                let next_empty = s
-                    .research
-                    .iter()
-                    .enumerate()
-                    .skip(s.upload.map(|u| u as usize + 1).unwrap_or(0))
-                    .find(|(_, p)| p.is_none())
-                    .map(|(i, _)| i as u32);
-                let crossed = next_empty.is_some_and(|i| {
-                    data.player_board
-                        .research_track
-                        .crossed_out_a
-                        .screens
-                        .contains(&i)
-                });
-                if crossed {
+                if first_empty_screen(&state.seats[seat]).is_some_and(|i| crossed_out_a(data, i)) {
                     250
                 } else {
                     30
@@ -853,6 +819,25 @@ fn best_research_plan(data: &GameData, state: &GameState, seat: usize) -> Vec<Ca
         }
     }
     best.2
+}
+
+/// The first empty research screen ahead of the seat's upload marker.
+fn first_empty_screen(seat: &crate::engine::state::Seat) -> Option<u8> {
+    seat.research
+        .iter()
+        .enumerate()
+        .skip(seat.upload.map(|u| u as usize + 1).unwrap_or(0))
+        .find(|(_, p)| p.is_none())
+        .map(|(i, _)| i as u8)
+}
+
+/// Whether research screen `screen` shows a crossed-out A (no A plan may go there empty).
+fn crossed_out_a(data: &GameData, screen: u8) -> bool {
+    data.player_board
+        .research_track
+        .crossed_out_a
+        .screens
+        .contains(&(screen as u32))
 }
 
 /// What entering a placed plan asks of the cards face up: nothing for a flipped plan or a
