@@ -32,6 +32,8 @@ impl Chat {
             }
             StoreError::NotActive { game, status } => self.not_running(game, status),
             StoreError::NothingToUndo { .. } => self.texts.t("error.undo_nothing"),
+            StoreError::UndoBlocked(_) => self.texts.t("error.undo_blocked"),
+            StoreError::NoSuchSeat(_) => self.texts.t("error.not_a_player"),
             other => other.to_string(),
         }
     }
