@@ -284,7 +284,7 @@ pub fn choose(
         && s.research.get(next as usize).is_some_and(|p| p.is_some()))
     .then_some(next);
     let modules = (state.threat.is_some() || state.missions.is_some())
-        .then(|| ModuleFocus::of(data, state, seat));
+        .then(|| ModuleFocus::of(data, state, seat, options));
     let base_weight = |d: &Decision| match d {
         Decision::DropOut => 1,
         Decision::PlanClear => 1,
@@ -341,10 +341,15 @@ struct ModuleFocus {
     threat: bool,
     /// Open mission task metrics of this seat.
     tasks: Vec<crate::data::missions::Metric>,
+    /// The research specialist's cards and plan chain (only when `research`), worked out once
+    /// per choice rather than once per weighed option.
+    chain: Option<(CardPool, ResearchChain)>,
+    /// The screen where a legal placement covers the first plan the chain cannot pass.
+    cover: Option<u8>,
 }
 
 impl ModuleFocus {
-    fn of(data: &GameData, state: &GameState, seat: usize) -> ModuleFocus {
+    fn of(data: &GameData, state: &GameState, seat: usize, options: &[Decision]) -> ModuleFocus {
         use crate::data::threats::ThreatRequirement as R;
         let s = &state.seats[seat];
         let mut f = ModuleFocus {
@@ -355,6 +360,8 @@ impl ModuleFocus {
             hand_energy: false,
             threat: false,
             tasks: Vec::new(),
+            chain: None,
+            cover: None,
         };
         if let Some(card) = engine::threats::on_board(data, state) {
             f.threat = true;
@@ -416,6 +423,16 @@ impl ModuleFocus {
             }
             f.tank |= f.tasks.contains(&M::TankSpacesMoved);
         }
+        if f.research {
+            let pool = CardPool::of(data, s);
+            let chain = ResearchChain::of(data, state, seat, &pool);
+            f.cover = chain.blocked_at.filter(|b| {
+                options
+                    .iter()
+                    .any(|d| matches!(d, Decision::PlacePlan { screen, .. } if screen == b))
+            });
+            f.chain = Some((pool, chain));
+        }
         f
     }
 
@@ -467,15 +484,16 @@ impl ModuleFocus {
                 else {
                     return 1;
                 };
+                let Some((pool, chain)) = &self.chain else {
+                    return base;
+                };
                 let plan = &data.research.plans[plan as usize];
-                let s = &state.seats[seat];
-                let pool = CardPool::of(data, s);
-                let chain = ResearchChain::of(data, state, seat, &pool);
                 let crossed = chain.blocked_at.is_none()
-                    && first_empty_screen(s).is_some_and(|i| crossed_out_a(data, i));
+                    && first_empty_screen(&state.seats[seat])
+                        .is_some_and(|i| crossed_out_a(data, i));
                 if plan.letter == 'A' && crossed {
                     1
-                } else if chain.fits(&pool, &plan.requirements) {
+                } else if chain.fits(pool, &plan.requirements) {
                     300
                 } else {
                     2
@@ -484,25 +502,11 @@ impl ModuleFocus {
             Decision::PlacePlan { screen, .. } if self.research => {
                 // Cover the first plan the seat's cards cannot chain (still unreached), else
                 // fill the first empty screen.
-                let s = &state.seats[seat];
-                let pool = CardPool::of(data, s);
-                let blocked = ResearchChain::of(data, state, seat, &pool).blocked_at;
-                let can_cover = blocked.is_some_and(|b| {
-                    state.agenda.last().is_some_and(|_| {
-                        engine::legal_decisions(data, state, seat).iter().any(
-                            |d| matches!(d, Decision::PlacePlan { screen, .. } if *screen == b),
-                        )
-                    })
-                });
-                if can_cover {
-                    if blocked == Some(*screen) {
-                        400
-                    } else {
-                        0
-                    }
-                } else {
+                match self.cover {
+                    Some(cover) if cover == *screen => 400,
+                    Some(_) => 0,
                     // (The basic policy's weight already prefers the first empty screen.)
-                    base * base
+                    None => base * base,
                 }
             }
             Decision::FlipPlan { screen } if self.research => {
@@ -565,14 +569,14 @@ impl ModuleFocus {
             Decision::TakeSpecial { .. } if self.wants(M::SpecialPlansOnTrack) => 60,
             Decision::TakeCoin if self.research => {
                 // Coins flip a blocking plan (2 each); better than a plan that does not fit.
-                let s = &state.seats[seat];
-                let pool = CardPool::of(data, s);
-                let chain = ResearchChain::of(data, state, seat, &pool);
+                let Some((pool, chain)) = &self.chain else {
+                    return base;
+                };
                 let any_fits = state
                     .research_display
                     .iter()
                     .flatten()
-                    .any(|p| chain.fits(&pool, &data.research.plans[*p as usize].requirements));
+                    .any(|p| chain.fits(pool, &data.research.plans[*p as usize].requirements));
                 if any_fits {
                     1
                 } else {
