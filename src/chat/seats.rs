@@ -271,20 +271,32 @@ impl Chat {
         replies
     }
 
-    /// `/skymines pause`: no reminders, no deadlines, no turn actions until resumed.
-    pub(crate) fn pause(&self, req: &Request) -> Result<Vec<Reply>, String> {
+    /// The game of a pause or resume request, once the user may manage it (host or
+    /// moderator) and whether it is paused equals `paused`; otherwise the catalog's `refusal`.
+    fn game_to_pause_or_resume(
+        &self,
+        req: &Request,
+        paused: bool,
+        refusal: &str,
+    ) -> Result<GameId, String> {
         let (game, _) = self.find_game(req, None)?;
         if !self.may_manage(req, game)? {
             return Err(self.texts.t("error.host_only"));
         }
-        if self
+        let paused_now = self
             .store
             .paused_at(game)
             .map_err(|e| e.to_string())?
-            .is_some()
-        {
-            return Err(self.texts.t("error.already_paused"));
+            .is_some();
+        if paused_now != paused {
+            return Err(self.texts.t(refusal));
         }
+        Ok(game)
+    }
+
+    /// `/skymines pause`: no reminders, no deadlines, no turn actions until resumed.
+    pub(crate) fn pause(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let game = self.game_to_pause_or_resume(req, false, "error.already_paused")?;
         self.store
             .set_paused(game, Some(self.clock.now_ms()))
             .map_err(|e| e.to_string())?;
@@ -296,18 +308,7 @@ impl Chat {
 
     /// `/skymines resume`: the game goes on; every wait starts afresh from now.
     pub(crate) fn resume(&self, req: &Request) -> Result<Vec<Reply>, String> {
-        let (game, _) = self.find_game(req, None)?;
-        if !self.may_manage(req, game)? {
-            return Err(self.texts.t("error.host_only"));
-        }
-        if self
-            .store
-            .paused_at(game)
-            .map_err(|e| e.to_string())?
-            .is_none()
-        {
-            return Err(self.texts.t("error.not_paused"));
-        }
+        let game = self.game_to_pause_or_resume(req, true, "error.not_paused")?;
         self.store
             .set_paused(game, None)
             .map_err(|e| e.to_string())?;
