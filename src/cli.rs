@@ -31,9 +31,10 @@ const USAGE: &str = "usage:
                                              play in the terminal: one `<user> /command option:value` per line
   skymines data check [--dir DIR] [--json]   load and validate the component data
   skymines simulate --games N --players P [--seed S] [--json] [--no-check] [--tracks default|random] [--tokens fixed|draft] [--linked_slots] [--vary]
-                   [--luna L] [--board moon|belt] [--missions] [--threats] [--campaign]
+                   [--luna L] [--board moon|belt] [--missions] [--threats] [--threat ID] [--campaign]
                                              seeded random self-play with invariant checks
-                                             (--campaign: N whole 4-chapter campaigns)
+                                             (--campaign: N whole 4-chapter campaigns;
+                                             --threat: always this threat card, e.g. singularity)
   skymines render --seed S --players P [--luna L] [--board moon|belt] [--missions] [--threats] [--rounds R] [--decisions N] --out DIR
                                              write board and player PNGs (and luna.png) of a seeded random game
   skymines store-torture --db PATH --seed S --moves N [--snapshot-every K]
@@ -107,6 +108,7 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
             "board",
             "missions",
             "threats",
+            "threat",
             "campaign",
         ];
         if let Some(k) = m.keys().find(|k| !known.contains(&k.as_str())) {
@@ -137,7 +139,8 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
                 Some(other) => return Err(format!("--board: `{other}` is not moon or belt")),
             },
             missions: m.contains_key("missions"),
-            threats: m.contains_key("threats"),
+            threats: m.contains_key("threats") || m.contains_key("threat"),
+            threat_card: m.get("threat").cloned(),
             seed: number(&m, "seed", 1)?,
             ..GameOptions::default()
         };

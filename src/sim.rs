@@ -1,5 +1,7 @@
 //! Seeded self-play through the legal decisions, with invariant checks after every decision:
-//! the harness behind `skymines simulate`, the invariant tests and the speed benchmark.
+//! the harness behind `skymines simulate`, the invariant tests and the speed benchmark. With a
+//! threat card that asks for high track values, one seat gets the best of several tries of each
+//! round (`play_one`), so even those cards get removed in self-play.
 
 use crate::data::{CardId, Company, GameData};
 use crate::engine::state::{GameState, Phase, SlotCard};
@@ -339,6 +341,10 @@ struct ModuleFocus {
     hand_energy: bool,
     /// The threat is on the board (head for its shuttle spaces).
     threat: bool,
+    /// The seat meets the threat's track requirements: reach the card with energy now.
+    ready: bool,
+    /// Research screens still to pass for the threat's research value.
+    research_need: Option<i32>,
     /// Open mission task metrics of this seat.
     tasks: Vec<crate::data::missions::Metric>,
     /// The research specialist's cards and plan chain (only when `research`), worked out once
@@ -359,6 +365,8 @@ impl ModuleFocus {
             coins: false,
             hand_energy: false,
             threat: false,
+            ready: false,
+            research_need: None,
             tasks: Vec::new(),
             chain: None,
             cover: None,
@@ -386,13 +394,20 @@ impl ModuleFocus {
             for r in card.requirement.iter().flat_map(|r| r.flatten()) {
                 match r {
                     R::TankValuePassed { value } => f.tank |= tank_v(s.tank) < *value,
-                    R::ResearchValuePassed { value } => f.research |= research_v(s.upload) < *value,
+                    R::ResearchValuePassed { value } => {
+                        f.research |= research_v(s.upload) < *value;
+                        let at = s.upload.map_or(-1, |u| u as i32);
+                        f.research_need = research_screen_for(data, *value)
+                            .map(|t| t as i32 - at)
+                            .filter(|n| *n > 0);
+                    }
                     R::SpendExtraEnergy { .. } => f.energy = true,
                     R::PayCoins { n } => f.coins |= s.coins < *n + 2,
                     R::DiscardEnergyCardsFromHand { .. } => f.hand_energy = true,
                     R::AllOf { .. } => {}
                 }
             }
+            f.ready = round_tries(card).is_some() && !f.research && !f.tank;
         }
         if let (Some(ms), Some(m)) = (&state.missions, &s.mission) {
             for card in &ms.face_up {
@@ -467,6 +482,7 @@ impl ModuleFocus {
             Decision::UseResearch { .. } if self.wants(M::ResearchPlansOnTrack) => 60,
             Decision::UseField { .. } if self.tank => 150,
             Decision::UseField { .. } if self.wants(M::TankSpacesMoved) => 60,
+            Decision::UseEnergy if self.ready => 400,
             Decision::UseEnergy if self.threat || self.wants(M::PiecesPlacedFromStation) => 20,
             Decision::UseResources { .. }
                 if self.tank && field_scientist_on_display(data, state) =>
@@ -584,14 +600,16 @@ impl ModuleFocus {
                 }
             }
             Decision::PlanCard { card, .. } if self.research => {
-                if best_research_plan(data, state, seat).contains(card) {
+                if best_research_plan(data, state, seat, self.tank, self.research_need)
+                    .contains(card)
+                {
                     1000
                 } else {
                     1
                 }
             }
             Decision::PlanDone if self.research => {
-                let best = best_research_plan(data, state, seat);
+                let best = best_research_plan(data, state, seat, self.tank, self.research_need);
                 let s = &state.seats[seat];
                 if best.iter().all(|c| !s.hand.contains(c)) {
                     1000
@@ -606,6 +624,8 @@ impl ModuleFocus {
                     base + 80
                 } else if fs && self.wants(M::TankSpacesMoved) {
                     base + 40
+                } else if en && self.ready {
+                    base + 200
                 } else if en && self.hand_energy {
                     1
                 } else if en && (self.energy || self.wants(M::FaceUpEnergyPoints)) {
@@ -663,7 +683,9 @@ impl ModuleFocus {
                         .iter()
                         .any(|sp| b.shuttle_on(data, *sp) == Some(*company))
                 });
-                if self.threat && shuttle {
+                if self.ready && shuttle {
+                    base + 1000
+                } else if self.threat && shuttle {
                     base + 60
                 } else {
                     base
@@ -773,7 +795,10 @@ impl ModuleFocus {
                 };
                 match id {
                     "tile_field_scientist" if self.tank => base + 40,
-                    "tile_research_scientist" if self.research => base + 40,
+                    // A research action without a card, and the spaces paying research points.
+                    "tile_research_scientist" if self.research => base + 200,
+                    "majority_scientist" if self.research => base + 100,
+                    "first_player" if self.research => base + 60,
                     "tile_energy" if self.energy => base + 20,
                     _ => base,
                 }
@@ -784,8 +809,16 @@ impl ModuleFocus {
 }
 
 /// The research-focused planner: the hand cards (with what is already planned) that let a research
-/// scientist enter the most plans in a row; ties keep more cards.
-fn best_research_plan(data: &GameData, state: &GameState, seat: usize) -> Vec<CardId> {
+/// scientist enter the most plans in a row (no more than the `need`ed screens, and then with the
+/// energy to reach the threat card); ties keep more cards, then more energy points and field
+/// scientists when the tank is wanted too.
+fn best_research_plan(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    tank: bool,
+    need: Option<i32>,
+) -> Vec<CardId> {
     let s = &state.seats[seat];
     let free: usize = (0..5)
         .filter(|i| s.slot_on[*i] && s.slots[*i].is_none())
@@ -797,7 +830,23 @@ fn best_research_plan(data: &GameData, state: &GameState, seat: usize) -> Vec<Ca
         .filter(|c| data.card(*c).is_playable())
         .collect();
     let n = hand.len().min(12);
-    let mut best: (i32, usize, Vec<CardId>) = (-1, 0, Vec::new());
+    let extra = |c: &CardId| {
+        let def = data.card(*c);
+        match () {
+            _ if def.is_field_scientist() && tank => 10,
+            _ if def.is_energy() => def.value,
+            _ => 0,
+        }
+    };
+    let planned: Vec<CardId> = s
+        .slots
+        .iter()
+        .flatten()
+        .filter(|c| !matches!(c, SlotCard::Used(_)))
+        .map(|c| c.card())
+        .collect();
+    let planned_energy = energy_points(data, &planned);
+    let mut best: (i32, bool, usize, u32, Vec<CardId>) = (-1, false, 0, 0, Vec::new());
     for mask in 0u32..(1 << n) {
         if mask.count_ones() as usize > free {
             continue;
@@ -818,11 +867,15 @@ fn best_research_plan(data: &GameData, state: &GameState, seat: usize) -> Vec<Ca
         } else {
             -1
         };
-        if (reach, chosen.len()) > (best.0, best.1) {
-            best = (reach, chosen.len(), chosen);
+        let extras = chosen.iter().map(extra).sum();
+        let reach = need.map_or(reach, |n| reach.min(n));
+        let can_deal = need.is_some_and(|n| reach >= n)
+            && planned_energy + energy_points(data, &chosen) >= data.threats.module.reach.energy;
+        if (reach, can_deal, chosen.len(), extras) > (best.0, best.1, best.2, best.3) {
+            best = (reach, can_deal, chosen.len(), extras, chosen);
         }
     }
-    best.2
+    best.4
 }
 
 /// The first empty research screen ahead of the seat's upload marker.
@@ -1122,6 +1175,11 @@ impl MatchesCard for crate::data::Requirement {
     }
 }
 
+/// Tries of a round the threat specialist keeps the best of (see `play_one`): more for a
+/// research value, which takes more luck to reach than a tank value.
+const TANK_TRIES: usize = 16;
+const RESEARCH_TRIES: usize = 48;
+
 fn play_one(
     data: &GameData,
     options: &GameOptions,
@@ -1132,58 +1190,274 @@ fn play_one(
         engine::new_game(data, options, &seat_names(options.players)).map_err(|e| e.to_string())?;
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ 0x5eed_5eed);
     let mut steps = 0u64;
+    let specialist = threat_specialist(data, &state);
     while state.phase != Phase::Finished {
-        steps += 1;
-        if steps > config.max_decisions {
+        match specialist.filter(|_| engine::threats::on_board(data, &state).is_some()) {
+            // A threat asking for high track values: play each round several times from the
+            // same position and keep the try that brought the first human seat furthest toward
+            // the requirement (or removed the card). Random self-play alone never gets there,
+            // and the rules of removing these cards should still fire in whole games.
+            Some((seat, tries)) => {
+                let end = Stop::RoundEnd(state.round);
+                let seeds: Vec<u64> = (0..tries).map(|_| rng.gen()).collect();
+                let mut best = (0u64, seeds[0]);
+                for seed in seeds {
+                    let mut copy = state.clone();
+                    let mut try_steps = steps;
+                    let mut try_rng = ChaCha8Rng::seed_from_u64(seed);
+                    let tried = play_until(
+                        data,
+                        &mut copy,
+                        &mut try_rng,
+                        config,
+                        None,
+                        &mut try_steps,
+                        end,
+                    );
+                    let progress = match tried {
+                        Ok(()) => threat_progress(data, &copy, seat),
+                        Err(_) => 0,
+                    };
+                    if progress > best.0 {
+                        best = (progress, seed);
+                    }
+                }
+                let mut round_rng = ChaCha8Rng::seed_from_u64(best.1);
+                play_until(
+                    data,
+                    &mut state,
+                    &mut round_rng,
+                    config,
+                    Some(&mut *report),
+                    &mut steps,
+                    end,
+                )?;
+            }
+            None => play_until(
+                data,
+                &mut state,
+                &mut rng,
+                config,
+                Some(&mut *report),
+                &mut steps,
+                Stop::GameEnd,
+            )?,
+        }
+    }
+    Ok(state)
+}
+
+/// Where `play_until` stops.
+#[derive(Clone, Copy)]
+enum Stop {
+    GameEnd,
+    /// The given round is over (or the game).
+    RoundEnd(u8),
+}
+
+/// Plays decisions chosen by `choose` until `stop`. With a report, every decision is checked
+/// and counted; without one (a try that may be thrown away) nothing is.
+fn play_until(
+    data: &GameData,
+    state: &mut GameState,
+    rng: &mut ChaCha8Rng,
+    config: &SimConfig,
+    mut report: Option<&mut SimReport>,
+    steps: &mut u64,
+    stop: Stop,
+) -> Result<(), String> {
+    let seed = state.options.seed;
+    loop {
+        let done = match &stop {
+            Stop::GameEnd => state.phase == Phase::Finished,
+            Stop::RoundEnd(round) => state.phase == Phase::Finished || state.round != *round,
+        };
+        if done {
+            return Ok(());
+        }
+        *steps += 1;
+        if *steps > config.max_decisions {
             return Err(format!(
                 "game did not finish within {} decisions",
                 config.max_decisions
             ));
         }
-        let waiting = engine::waiting_on(&state);
+        let waiting = engine::waiting_on(state);
         let Some(&seat) = waiting.get(rng.gen_range(0..waiting.len().max(1))) else {
             return Err(format!("nobody to move in phase {:?}", state.phase));
         };
-        let legal = engine::legal_decisions(data, &state, seat);
-        let Some(decision) = choose(&mut rng, data, &state, seat, &legal) else {
+        let legal = engine::legal_decisions(data, state, seat);
+        let Some(decision) = choose(rng, data, state, seat, &legal) else {
             return Err(format!(
                 "seat {seat} is waited on but has no legal decision: {:?}",
                 state.agenda.last()
             ));
         };
-        if config.check && steps.is_multiple_of(53) {
-            check_out_of_turn(data, &state, &waiting, report);
-        }
-        match engine::apply_traced(data, &mut state, seat, decision) {
-            Ok((_, notes)) => {
-                report.decisions += 1;
-                for n in notes {
-                    if n == engine::COIN_UNDERFLOW {
-                        violation(
-                            report,
-                            format!("seed {}: a payment exceeded the coins", options.seed),
-                        );
-                    }
-                    *report.decision_coverage.entry(n.to_string()).or_default() += 1;
-                }
+        let check = config.check && report.is_some();
+        if let Some(report) = report.as_deref_mut().filter(|_| check) {
+            if steps.is_multiple_of(53) {
+                check_out_of_turn(data, state, &waiting, report);
             }
-            Err(e) => return Err(format!("a legal decision {decision:?} was refused: {e}")),
         }
-        if config.check {
-            for problem in invariants(data, &state) {
-                violation(
-                    report,
-                    format!("seed {} after {decision:?}: {problem}", options.seed),
-                );
+        let notes = match engine::apply_traced(data, state, seat, decision) {
+            Ok((_, notes)) => notes,
+            Err(e) => return Err(format!("a legal decision {decision:?} was refused: {e}")),
+        };
+        let Some(report) = report.as_deref_mut() else {
+            continue;
+        };
+        report.decisions += 1;
+        for n in notes {
+            if n == engine::COIN_UNDERFLOW {
+                violation(report, format!("seed {seed}: a payment exceeded the coins"));
+            }
+            *report.decision_coverage.entry(n.to_string()).or_default() += 1;
+        }
+        if check {
+            for problem in invariants(data, state) {
+                violation(report, format!("seed {seed} after {decision:?}: {problem}"));
             }
             if steps.is_multiple_of(25) {
-                for problem in view_leaks(data, &state) {
-                    violation(report, format!("seed {}: {problem}", options.seed));
+                for problem in view_leaks(data, state) {
+                    violation(report, format!("seed {seed}: {problem}"));
                 }
             }
         }
     }
-    Ok(state)
+}
+
+/// The seat self-play works toward a hard threat with (the first human seat, when the threat on
+/// the board asks for a tank or research value), and how many tries of each round it gets.
+fn threat_specialist(data: &GameData, state: &GameState) -> Option<(usize, usize)> {
+    let tries = round_tries(engine::threats::on_board(data, state)?)?;
+    let seat = state.seats.iter().position(|s| !s.is_luna())?;
+    Some((seat, tries))
+}
+
+/// The tries of each round a threat card asking for track values gets (None for the others).
+fn round_tries(card: &crate::data::threats::ThreatCard) -> Option<usize> {
+    use crate::data::threats::ThreatRequirement as R;
+    card.requirement
+        .iter()
+        .flat_map(|r| r.flatten())
+        .filter_map(|r| match r {
+            R::TankValuePassed { .. } => Some(TANK_TRIES),
+            R::ResearchValuePassed { .. } => Some(RESEARCH_TRIES),
+            _ => None,
+        })
+        .max()
+}
+
+/// The first tank step scoring at least `value`.
+fn tank_step_for(data: &GameData, value: u32) -> Option<usize> {
+    let steps = &data.player_board.tank_track.score_by_step;
+    steps.iter().position(|v| *v >= value)
+}
+
+/// The first research screen scoring at least `value`.
+fn research_screen_for(data: &GameData, value: u32) -> Option<usize> {
+    let screens = &data.player_board.research_track.score_by_screen;
+    screens.iter().position(|v| *v >= value)
+}
+
+/// The energy points on these cards.
+fn energy_points(data: &GameData, cards: &[CardId]) -> u32 {
+    let defs = cards.iter().map(|c| data.card(*c));
+    defs.filter(|d| d.is_energy()).map(|d| d.value).sum()
+}
+
+/// How far `seat` got toward the threat's requirement: removing the card beats everything, then
+/// the tank steps and research screens still counting toward the required values.
+fn threat_progress(data: &GameData, state: &GameState, seat: usize) -> u64 {
+    use crate::data::threats::ThreatRequirement as R;
+    let Some(threat) = &state.threat else {
+        return 0;
+    };
+    if threat.removed_by == Some(seat) {
+        return u64::MAX;
+    }
+    let Some(card) = data.threats.threats.get(threat.card as usize) else {
+        return 0;
+    };
+    let s = &state.seats[seat];
+    let owned: Vec<CardId> = s
+        .hand
+        .iter()
+        .chain(s.resting.iter().flatten())
+        .chain(s.pending_rest.iter())
+        .copied()
+        .chain(s.slots.iter().flatten().map(|c| c.card()))
+        .collect();
+    // In tenths of a tank step: the steps counting toward the value, and what the seat owns
+    // for more (a field scientist moves about 3 steps a use, plus 1 per 2 gas collectors of
+    // its company).
+    let mut progress = 0u64;
+    for r in card.requirement.iter().flat_map(|r| r.flatten()) {
+        match r {
+            R::TankValuePassed { value } => {
+                let Some(target) = tank_step_for(data, *value) else {
+                    continue;
+                };
+                if (s.tank as usize) >= target {
+                    progress += 10 * target as u64 + 100;
+                    continue;
+                }
+                progress += 10 * s.tank as u64;
+                for c in &owned {
+                    if let crate::data::cards::CardKind::FieldScientist { company, .. } =
+                        data.card(*c).kind
+                    {
+                        progress += 25;
+                        if let Some(company) = company {
+                            progress += 3 * engine::gas_collectors(data, state, company) as u64;
+                        }
+                    }
+                }
+            }
+            R::ResearchValuePassed { value } => {
+                let Some(target) = research_screen_for(data, *value) else {
+                    continue;
+                };
+                let reached = s.upload.map_or(0, |u| u as usize + 1);
+                if reached > target {
+                    progress += 20 * (target as u64 + 1) + 100;
+                    continue;
+                }
+                progress += 20 * reached as u64;
+                let ahead = s
+                    .research
+                    .iter()
+                    .skip(reached)
+                    .take_while(|p| p.is_some())
+                    .count();
+                progress += 8 * ahead as u64;
+                progress += 20
+                    * owned
+                        .iter()
+                        .filter(|c| data.card(**c).is_research_scientist())
+                        .count() as u64;
+            }
+            _ => {}
+        }
+    }
+    // The way to the card: company shuttles on its spaces, energy points to spend.
+    let shuttles = data
+        .threats
+        .module
+        .reach
+        .shuttle_on
+        .iter()
+        .filter(|sp| {
+            state
+                .belt
+                .as_ref()
+                .and_then(|b| b.shuttle_on(data, **sp))
+                .is_some()
+        })
+        .count() as u64;
+    let energy = energy_points(data, &owned);
+    progress += 15 * shuttles + 3 * energy.min(8) as u64;
+    progress * 100 + s.coins.min(30) as u64 + 1
 }
 
 fn check_out_of_turn(

@@ -22,6 +22,7 @@ pub mod threats;
 pub mod view;
 
 pub use decision::{ActionSource, BonusRef, Decision, Task};
+pub(crate) use effects::gas_collectors;
 pub use effects::COIN_UNDERFLOW;
 pub use score::{final_scores, ScoreBreakdown};
 pub use state::{GameState, Phase, SeatKind};
