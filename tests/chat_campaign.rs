@@ -466,6 +466,40 @@ fn campaign_refusals_change_nothing() {
     assert!(!four.contains("Luna"), "{four}");
 }
 
+/// A campaign document that no longer reads (a damaged row, a bot downgrade) is an error on the
+/// bot's side: the player gets the catalog's apology pointing at the status command, never the
+/// decoder's details, and nothing is changed.
+#[test]
+fn a_campaign_that_does_not_read_gets_an_apology_not_the_details() {
+    let mut t = table("damaged");
+    open_campaign(&mut t, 5);
+    let store = t.chat.store();
+    let id = store
+        .campaign_in_channel(LOCAL_CHANNEL)
+        .expect("query")
+        .expect("a campaign");
+    let (before, status) = results(&t);
+    store
+        .save_campaign(id, &serde_json::json!({ "chapter": "two" }), status, None)
+        .expect("a damaged document is stored");
+    for line in [
+        "alice /skymines campaign status",
+        "bob /skymines campaign next",
+    ] {
+        let name = line.split(' ').next().unwrap_or_default();
+        let text = private_to(&t.say(line), name);
+        assert!(
+            text.contains("went wrong on our side with this campaign"),
+            "{text}"
+        );
+        assert!(text.contains("/skymines campaign status"), "{text}");
+        for detail in ["campaign 1:", "invalid type", "missing field", "chapter"] {
+            assert!(!text.contains(detail), "{detail} leaked: {text}");
+        }
+    }
+    assert_eq!(results(&t), (before, status));
+}
+
 #[test]
 fn a_chapter_game_refuses_options_the_chapter_fixes() {
     let mut t = table("chapter");

@@ -59,7 +59,7 @@ impl Chat {
             None => self
                 .store
                 .game_in_channel(req.place.channel)
-                .map_err(|e| e.to_string())?
+                .map_err(|e| self.err(e))?
                 .ok_or_else(|| self.texts.t("admin.error.which_game"))?,
         };
         let record = self
@@ -102,7 +102,7 @@ impl Chat {
         let records = self
             .store
             .list_games(guild, LIST_LIMIT * 8)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| self.err(e))?;
         let lines: Vec<String> = records
             .iter()
             .filter(|r| status.is_none_or(|s| r.status == s))
@@ -161,7 +161,7 @@ impl Chat {
     /// done; a short health line for other games.
     fn admin_report(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
         let record = self.administered_game(req, opts)?;
-        let history = self.store.history(record.id).map_err(|e| e.to_string())?;
+        let history = self.store.history(record.id).map_err(|e| self.err(e))?;
         let game = record.id;
         let text = if record.status == GameStatus::Damaged {
             let reason = record
@@ -281,8 +281,8 @@ impl Chat {
         if record.status != GameStatus::Active {
             return Err(self.not_running(game, record.status));
         }
-        let state = self.store.state(game).map_err(|e| e.to_string())?;
-        let seats = self.store.seats(game).map_err(|e| e.to_string())?;
+        let state = self.store.state(game).map_err(|e| self.err(e))?;
+        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
         let human = |s: usize| {
             seats
                 .iter()
@@ -308,7 +308,7 @@ impl Chat {
         let mut names = Vec::new();
         for seat in stalled {
             // Each skip starts from the state the previous one left.
-            let state = self.store.state(game).map_err(|e| e.to_string())?;
+            let state = self.store.state(game).map_err(|e| self.err(e))?;
             if !engine::waiting_on(&state).contains(&seat) {
                 continue;
             }

@@ -73,8 +73,12 @@ fn chapters_in(data: &crate::data::GameData) -> u8 {
 }
 
 impl Chat {
+    /// A campaign step failed on the bot's side (a document that does not read or write, a
+    /// chapter result that cannot be computed): logged in full; the players are told to check
+    /// `/skymines campaign status`, as an earlier step may already have been saved.
     fn campaign_err(&self, e: impl std::fmt::Display) -> String {
-        e.to_string()
+        tracing::error!(error = %e, "campaign step failed");
+        self.texts.t("error.campaign_internal")
     }
 
     /// The channel's active campaign with its document.
@@ -82,7 +86,7 @@ impl Chat {
         let id = self
             .store
             .campaign_in_channel(channel)
-            .map_err(|e| self.campaign_err(e))?
+            .map_err(|e| self.err(e))?
             .ok_or_else(|| self.texts.t("error.no_campaign"))?;
         self.campaign_by_id(id)
     }
@@ -91,7 +95,7 @@ impl Chat {
         let record = self
             .store
             .campaign(id)
-            .map_err(|e| self.campaign_err(e))?
+            .map_err(|e| self.err(e))?
             .ok_or_else(|| self.texts.t("error.no_campaign"))?;
         let doc: CampaignDoc = serde_json::from_value(record.options.clone())
             .map_err(|e| self.campaign_err(format!("campaign {id}: {e}")))?;
@@ -108,7 +112,7 @@ impl Chat {
         let json = serde_json::to_value(doc).map_err(|e| self.campaign_err(e))?;
         self.store
             .save_campaign(id, &json, status, chapter)
-            .map_err(|e| self.campaign_err(e))
+            .map_err(|e| self.err(e))
     }
 
     /// The recorded result of every finished chapter, in order.
@@ -146,7 +150,7 @@ impl Chat {
         if self
             .store
             .campaign_in_channel(req.place.channel)
-            .map_err(|e| self.campaign_err(e))?
+            .map_err(|e| self.err(e))?
             .is_some()
         {
             return Err(self.texts.t("error.campaign_exists"));
@@ -200,7 +204,7 @@ impl Chat {
             level,
             self.chapter_seed(req, &setup.seed, 1, 0),
         )
-        .map_err(|e| self.campaign_err(e))?;
+        .map_err(|e| self.err(e))?;
         options.linked_slots = opts.flag("linked_slots").unwrap_or(false);
         let mut reply = self.open_lobby(req, options, seed.is_some(), None, Some(setup))?;
         reply.text = self.speaking(self.channel_texts(req.place.channel), || {
@@ -258,7 +262,7 @@ impl Chat {
         let id = self
             .store
             .create_campaign(lobby.place, &json)
-            .map_err(|e| self.campaign_err(e))?;
+            .map_err(|e| self.err(e))?;
         self.save(
             id,
             &doc,
@@ -325,10 +329,10 @@ impl Chat {
         let Some(game) = doc.current_game else {
             return Ok(Vec::new());
         };
-        let record = self.store.game(game).map_err(|e| self.campaign_err(e))?;
+        let record = self.store.game(game).map_err(|e| self.err(e))?;
         match record.status {
             GameStatus::Finished => {
-                let state = self.store.state(game).map_err(|e| self.campaign_err(e))?;
+                let state = self.store.state(game).map_err(|e| self.err(e))?;
                 let replies = self.record_game(campaign, doc.clone(), game, &state)?;
                 *doc = self.campaign_by_id(campaign.id)?.1;
                 Ok(replies)
@@ -732,10 +736,7 @@ impl Chat {
             let seed = self.chapter_seed(req, &doc.seed, doc.chapter, doc.loop_games.len() as u64);
             let options = match doc.loop_last_game {
                 Some(previous) => {
-                    let state = self
-                        .store
-                        .state(previous)
-                        .map_err(|e| self.campaign_err(e))?;
+                    let state = self.store.state(previous).map_err(|e| self.err(e))?;
                     campaign::next_loop_options(&self.data, &state, seed)
                 }
                 None => {
@@ -746,7 +747,7 @@ impl Chat {
                         doc.luna_level,
                         seed,
                     )
-                    .map_err(|e| self.campaign_err(e))?;
+                    .map_err(|e| self.err(e))?;
                     o.linked_slots = doc.linked_slots;
                     o
                 }
@@ -758,7 +759,7 @@ impl Chat {
                     options,
                     seats: new_seats(&doc.players),
                 })
-                .map_err(|e| self.campaign_err(e))?;
+                .map_err(|e| self.err(e))?;
             doc.current_game = Some(game);
             self.save(
                 record.id,
@@ -798,7 +799,7 @@ impl Chat {
         let id = match self
             .store
             .campaign_in_channel(req.place.channel)
-            .map_err(|e| self.campaign_err(e))?
+            .map_err(|e| self.err(e))?
         {
             Some(id) => id,
             None => self
@@ -810,7 +811,7 @@ impl Chat {
         let record = self
             .store
             .campaign(id)
-            .map_err(|e| self.campaign_err(e))?
+            .map_err(|e| self.err(e))?
             .ok_or_else(|| self.texts.t("error.no_campaign"))?;
         let results = self.chapter_results(&record);
         let standing = campaign::standing(&self.data, &results);
@@ -882,6 +883,6 @@ impl Chat {
     fn last_campaign_in(&self, channel: u64) -> Result<Option<CampaignId>, String> {
         self.store
             .last_campaign_in_channel(channel)
-            .map_err(|e| self.campaign_err(e))
+            .map_err(|e| self.err(e))
     }
 }

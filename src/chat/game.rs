@@ -34,8 +34,17 @@ impl Chat {
             StoreError::NothingToUndo { .. } => self.texts.t("error.undo_nothing"),
             StoreError::UndoBlocked(_) => self.texts.t("error.undo_blocked"),
             StoreError::NoSuchSeat(_) => self.texts.t("error.not_a_player"),
-            other => other.to_string(),
+            // The database or a stored document failed inside a transaction that was rolled
+            // back: the operator's log gets the details, the player a plain apology.
+            other => self.internal(&other),
         }
+    }
+
+    /// An error on the bot's side: logged in full, answered with the reader's "something went
+    /// wrong, nothing was changed" (the details may name files and mean nothing to players).
+    pub(crate) fn internal(&self, e: &dyn std::fmt::Display) -> String {
+        tracing::error!(error = %e, "internal error answering a command");
+        self.texts.t("error.internal")
     }
 
     /// The game of the request's channel (or, in a DM, the user's game named by `game` or the
@@ -836,7 +845,7 @@ impl Chat {
         let start = engine::new_game(&self.data, &export.options, &export.seat_names)
             .map_err(|e| self.err(e))?;
         let before = crate::store::replay::replay_onto(&self.data, start, &export.log, &undone)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| self.internal(&e))?;
         if reveals_hidden(&before, &after) {
             return Err(self.texts.t("error.undo_revealed"));
         }

@@ -256,7 +256,7 @@ impl Chat {
         let game = self
             .store
             .game_in_channel(place.channel)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| self.err(e))?;
         let lobby = self
             .lobbies
             .lock()
@@ -479,7 +479,7 @@ impl Chat {
                 options: lobby.options.clone(),
                 seats: new_seats(&lobby.players),
             })
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| self.err(e))?;
         if let Some(code) = lobby.language {
             // The game exists already: a failure here leaves it in the default language.
             if let Err(e) = self.store.set_game_language(game, code) {

@@ -43,7 +43,7 @@ impl Chat {
         let Some(game) = self
             .store
             .game_in_channel(req.place.channel)
-            .map_err(|e| e.to_string())?
+            .map_err(|e| self.err(e))?
         else {
             return self.lobby_leave(req);
         };
@@ -72,7 +72,7 @@ impl Chat {
             .ok_or_else(|| self.texts.t("error.not_a_player"))?;
         self.store
             .vacate_seat(game, seat)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| self.err(e))?;
         let mut replies = vec![Reply::public(self.game_texts(game).f(
             "seat.left",
             &[("name", &req.user.name), ("seat", &(seat + 1))],
@@ -92,7 +92,7 @@ impl Chat {
             return Err(self.texts.t("error.host_only"));
         }
         let seat = self.seat_named(game, wanted)?;
-        let seats = self.store.seats(game).map_err(|e| e.to_string())?;
+        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
         let record = seats
             .iter()
             .find(|s| s.seat == seat)
@@ -129,7 +129,7 @@ impl Chat {
         }
         self.store
             .vacate_seat(game, seat)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| self.err(e))?;
         let mut replies = vec![
             Reply::public(self.game_texts(game).f(
                 "seat.kicked",
@@ -170,7 +170,7 @@ impl Chat {
             .trim_start_matches('!')
             .trim_end_matches('>')
             .trim_start_matches('@');
-        let seats = self.store.seats(game).map_err(|e| e.to_string())?;
+        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
         seats
             .iter()
             .find(|s| {
@@ -195,7 +195,7 @@ impl Chat {
         } else {
             self.store
                 .game_in_channel(req.place.channel)
-                .map_err(|e| e.to_string())?
+                .map_err(|e| self.err(e))?
         };
         let Some(game) = game else {
             return self.lobby_join(req);
@@ -203,7 +203,7 @@ impl Chat {
         if self.seat_of(game, req.user.id)?.is_some() {
             return Err(self.texts.t("error.already_joined"));
         }
-        let seats = self.store.seats(game).map_err(|e| e.to_string())?;
+        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
         let seat = seats
             .iter()
             .find(|s| s.owner == SeatOwner::Vacant)
@@ -286,7 +286,7 @@ impl Chat {
         let paused_now = self
             .store
             .paused_at(game)
-            .map_err(|e| e.to_string())?
+            .map_err(|e| self.err(e))?
             .is_some();
         if paused_now != paused {
             return Err(self.texts.t(refusal));
@@ -299,7 +299,7 @@ impl Chat {
         let game = self.game_to_pause_or_resume(req, false, "error.already_paused")?;
         self.store
             .set_paused(game, Some(self.clock.now_ms()))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| self.err(e))?;
         Ok(vec![Reply::public(
             self.game_texts(game)
                 .f("game.paused", &[("name", &req.user.name)]),
@@ -309,9 +309,7 @@ impl Chat {
     /// `/skymines resume`: the game goes on; every wait starts afresh from now.
     pub(crate) fn resume(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let game = self.game_to_pause_or_resume(req, true, "error.not_paused")?;
-        self.store
-            .set_paused(game, None)
-            .map_err(|e| e.to_string())?;
+        self.store.set_paused(game, None).map_err(|e| self.err(e))?;
         let state = self.state(game)?;
         self.schedule_reminders(game, &engine::waiting_on(&state), true);
         let mut replies = vec![Reply::public(
@@ -341,7 +339,7 @@ impl Chat {
         let mut settings = self
             .store
             .user_settings(req.user.id)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| self.err(e))?;
         if let Some(tz) = opts.get("timezone") {
             let zone = time::parse_zone(tz)
                 .ok_or_else(|| self.texts.f("error.bad_timezone", &[("value", &tz)]))?;

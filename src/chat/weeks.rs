@@ -51,9 +51,9 @@ impl Chat {
         let game = self
             .store
             .game_in_channel(req.place.channel)
-            .map_err(|e| e.to_string())?
+            .map_err(|e| self.err(e))?
             .ok_or_else(|| self.texts.t("error.no_game"))?;
-        let state = self.store.state(game).map_err(|e| e.to_string())?;
+        let state = self.store.state(game).map_err(|e| self.err(e))?;
         // Public: the game's language (an unknown name is answered privately, in the user's).
         let public_texts = self.game_texts(game);
         let Some(who) = opts.get("player") else {
