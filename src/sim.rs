@@ -90,24 +90,8 @@ pub fn run(data: &GameData, config: &SimConfig) -> SimReport {
             Err(e) => violation(&mut report, format!("seed {}: {e}", options.seed)),
         }
     }
-    let secs = started.elapsed().as_secs_f64();
-    report.games_per_second = if secs > 0.0 {
-        config.games as f64 / secs
-    } else {
-        0.0
-    };
-    report.mean_final_score = if score_count > 0 {
-        score_sum as f64 / score_count as f64
-    } else {
-        0.0
-    };
-    report.digest = hasher
-        .finalize()
-        .iter()
-        .take(16)
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    report
+    report.mean_final_score = mean(score_sum, score_count);
+    finish(report, started, hasher)
 }
 
 /// Games a simulated Time anomaly loop may last before the campaign run abandons it (the rules
@@ -220,19 +204,24 @@ pub fn run_campaigns(data: &GameData, config: &SimConfig) -> SimReport {
             sp_count += 1;
         }
     }
+    report.mean_final_score = mean(score_sum, score_count);
+    report.mean_campaign_sp = mean(sp_sum, sp_count);
+    finish(report, started, hasher)
+}
+
+fn mean(sum: u64, count: u64) -> f64 {
+    if count > 0 {
+        sum as f64 / count as f64
+    } else {
+        0.0
+    }
+}
+
+/// The run's speed (games played since `started`) and the digest of every final state.
+fn finish(mut report: SimReport, started: std::time::Instant, hasher: Sha256) -> SimReport {
     let secs = started.elapsed().as_secs_f64();
     report.games_per_second = if secs > 0.0 {
         report.games as f64 / secs
-    } else {
-        0.0
-    };
-    report.mean_final_score = if score_count > 0 {
-        score_sum as f64 / score_count as f64
-    } else {
-        0.0
-    };
-    report.mean_campaign_sp = if sp_count > 0 {
-        sp_sum as f64 / sp_count as f64
     } else {
         0.0
     };

@@ -187,6 +187,22 @@ const REF_SEP: char = '|';
 const REF_MAX_DEPTH: usize = 8;
 
 /// A name that reaches text in the reader's language: a reference to the catalog template
+/// The catalog groups that name game components: the keys [`name_ref`] points at, whose English
+/// words must never reach a reader of another language.
+pub const NAME_GROUPS: [&str; 11] = [
+    "card.",
+    "bonus_space.",
+    "resource.",
+    "tile.",
+    "threat.",
+    "chapter.",
+    "mission.",
+    "rating.",
+    "requirement.",
+    "reward.",
+    "track_bonus.",
+];
+
 /// `key` (e.g. `card.carbon` = "{n} carbon" / "{n} Kohlenstoff") with its arguments, carrying
 /// `english` for a catalog that lacks the key (a corrected data folder may add ids no catalog
 /// knows). The engine stores events with string arguments, so a name is a marker inside such a

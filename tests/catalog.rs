@@ -56,23 +56,15 @@ fn used_keys() -> BTreeSet<String> {
                 "deadline.",
                 "campaign.",
                 "admin.",
-                "card.",
-                "bonus_space.",
-                "resource.",
-                "tile.",
-                "threat.",
-                "chapter.",
-                "mission.",
-                "rating.",
-                "requirement.",
-                "reward.",
-                "track_bonus.",
                 "rule.",
                 "setup.",
                 "task.",
                 "parse.",
             ];
-            if prefixes.iter().any(|p| word.starts_with(p))
+            if prefixes
+                .iter()
+                .chain(skymines::text::NAME_GROUPS.iter())
+                .any(|p| word.starts_with(p))
                 && word
                     .chars()
                     .all(|c| c.is_ascii_lowercase() || c == '.' || c == '_')

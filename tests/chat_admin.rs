@@ -15,6 +15,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
+mod chat_support;
+mod store_support;
+use chat_support::TempDir;
+use store_support::tamper_latest_snapshot;
+
 const DAY: i64 = 24 * 3600 * 1000;
 const GUILD_A: u64 = 9_001;
 const GUILD_B: u64 = 9_002;
@@ -26,14 +31,6 @@ fn data() -> Arc<GameData> {
     static DATA: OnceLock<Arc<GameData>> = OnceLock::new();
     DATA.get_or_init(|| Arc::new(GameData::embedded().expect("data")))
         .clone()
-}
-
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A chat layer over a store file; `reopen` closes and reopens both (a restart).
@@ -525,23 +522,9 @@ fn a_rollback_is_recorded_announced_and_replays_the_same_after_a_restart() {
 }
 
 /// Tampers with the latest snapshot of `game` the way the store tests do; returns its move.
-fn tamper_latest_snapshot(db: &std::path::Path, game: GameId) -> u64 {
+fn tamper_snapshot(db: &std::path::Path, game: GameId) -> u64 {
     let conn = rusqlite::Connection::open(db).expect("sql");
-    let (seq, text): (i64, String) = conn
-        .query_row(
-            "SELECT seq, state FROM snapshots WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
-            [game],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .expect("snapshot");
-    let mut state: GameState = serde_json::from_str(&text).expect("state");
-    state.seats[0].coins += 7;
-    conn.execute(
-        "UPDATE snapshots SET state = ?3 WHERE game_id = ?1 AND seq = ?2",
-        rusqlite::params![game, seq, serde_json::to_string(&state).expect("json")],
-    )
-    .expect("tamper");
-    seq as u64
+    tamper_latest_snapshot(&conn, game).0 as u64
 }
 
 #[test]
@@ -553,7 +536,7 @@ fn a_damaged_game_is_reported_and_a_rollback_makes_it_playable_again() {
     let g = game.to_string();
     let t = texts();
     bench.close();
-    let tampered = tamper_latest_snapshot(&bench.db(), game);
+    let tampered = tamper_snapshot(&bench.db(), game);
     assert!(tampered > 4, "a snapshot after the start: {tampered}");
     let damaged = bench.open();
     assert_eq!(damaged.len(), 1, "{damaged:?}");

@@ -4,7 +4,7 @@
 //! compensation, the final rating, a restart in the middle, and the refusals.
 
 use rand::{Rng, SeedableRng};
-use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, ManualClock, Reply, Request};
+use skymines::chat::{local_user_id, Chat, ChatConfig, ManualClock, Reply, Request};
 use skymines::data::GameData;
 use skymines::engine::campaign::{self, ChapterResult};
 use skymines::engine::Decision;
@@ -13,6 +13,9 @@ use skymines::sim;
 use skymines::store::{CampaignStatus, Store, StoreOptions, Synchronous};
 use std::path::PathBuf;
 use std::sync::Arc;
+
+mod chat_support;
+use chat_support::{private_to, public_text};
 
 struct Table {
     chat: Chat,
@@ -167,24 +170,6 @@ impl Table {
     }
 }
 
-fn public(replies: &[Reply]) -> String {
-    replies
-        .iter()
-        .filter(|r| matches!(r.audience, Audience::Public | Audience::Ping(_)))
-        .map(|r| r.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn private_to(replies: &[Reply], name: &str) -> String {
-    replies
-        .iter()
-        .filter(|r| r.audience == Audience::Private(local_user_id(name)))
-        .map(|r| r.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The level-choice buttons of some replies: (custom id, label).
 fn level_buttons(replies: &[Reply]) -> Vec<(String, String)> {
     replies
@@ -218,11 +203,11 @@ fn open_campaign(t: &mut Table, seed: u64) {
     let opened = t.say(&format!(
         "alice /skymines campaign new players:2 seed:{seed}"
     ));
-    let text = public(&opened);
+    let text = public_text(&opened);
     assert!(text.contains("opens a Skymines campaign"), "{text}");
     assert!(text.contains("against Luna (level 3)"), "{text}");
     t.say("bob /skymines join");
-    let started = public(&t.say("alice /skymines start"));
+    let started = public_text(&t.say("alice /skymines start"));
     assert!(
         started.contains("Campaign chapter 1/4: Mining the Moon"),
         "{started}"
@@ -245,7 +230,10 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
         private_to(&early, "alice").contains("Chapter 1 is still being played"),
         "{early:?}"
     );
-    assert!(public(&early).is_empty(), "a refusal says nothing publicly");
+    assert!(
+        public_text(&early).is_empty(),
+        "a refusal says nothing publicly"
+    );
 
     let mut level = 3u8;
     let mut luna_sp_by_choice = 0u32;
@@ -254,13 +242,13 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
     let mut loop_games = 0;
     loop {
         let end = t.play_out(&NAMES, 100 + chapter as u64 + 10 * loop_games);
-        let text = public(&end);
+        let text = public_text(&end);
         if text.contains("Time anomaly! The threat card stayed on the board") {
             // The loop's next game goes through `next` like a chapter (capped here: random
             // clicking rarely removes the card).
             loop_games += 1;
             assert!(loop_games < 3, "the loop goes on (seed choice)");
-            let next = public(&t.say("alice /skymines campaign next"));
+            let next = public_text(&t.say("alice /skymines campaign next"));
             assert!(next.contains("Time anomaly loop: game"), "{next}");
             continue;
         }
@@ -337,7 +325,7 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
             // A restart between chapters loses nothing: the status and the buttons still work.
             t.restart();
             restarted = true;
-            let status = public(&t.say("bob /skymines campaign status"));
+            let status = public_text(&t.say("bob /skymines campaign status"));
             assert!(status.contains("Chapters played: 1/4"), "{status}");
             assert!(
                 status.contains("choose Luna's level for chapter 2"),
@@ -348,7 +336,7 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
         // Chapter 1 and 3: keep the level; chapter 2: the other choice.
         let pick = if chapter == 2 { 0 } else { 1 };
         let (id, label) = buttons[pick].clone();
-        let chosen = public(&t.click("alice", &id));
+        let chosen = public_text(&t.click("alice", &id));
         let luna_before = result.seats.iter().find(|s| s.luna).expect("Luna").sp;
         let compensation = match (luna_won, pick) {
             (true, 0) => 1,
@@ -389,7 +377,7 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
 
         chapter += 1;
         loop_games = 0;
-        let next = public(&t.say("bob /skymines campaign next"));
+        let next = public_text(&t.say("bob /skymines campaign next"));
         let name = &data.campaign.chapter(chapter as u32).expect("chapter").name;
         assert!(
             next.contains(&format!("Campaign chapter {chapter}/4: {name}")),
@@ -399,7 +387,7 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
     }
 
     // The status after the campaign: every chapter with its breakdown, totals and the rating.
-    let status = public(&t.say("carol /skymines campaign status"));
+    let status = public_text(&t.say("carol /skymines campaign status"));
     assert!(status.contains("Chapters played: 4/4"), "{status}");
     for n in 1..=4 {
         assert!(
@@ -437,7 +425,7 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
         assert_eq!(game.seat_names[..2], ["alice", "bob"]);
     }
     // A new campaign may start once this one is over.
-    let again = public(&t.say("alice /skymines campaign new players:2"));
+    let again = public_text(&t.say("alice /skymines campaign new players:2"));
     assert!(again.contains("opens a Skymines campaign"), "{again}");
 }
 
@@ -455,14 +443,14 @@ fn campaign_refusals_change_nothing() {
     let odd = t.say("alice /skymines campaign new players:2 board:belt");
     assert!(private_to(&odd, "alice").contains("Unknown option `board`"));
     // Solo, easier: Luna starts at 4.
-    let solo = public(&t.say("alice /skymines campaign new players:1 easier:yes"));
+    let solo = public_text(&t.say("alice /skymines campaign new players:1 easier:yes"));
     assert!(solo.contains("against Luna (level 4)"), "{solo}");
     // A second campaign while the first gathers its players: the channel is busy.
     let busy = t.say("bob /skymines campaign new players:2");
     assert!(!private_to(&busy, "bob").is_empty());
     t.say("alice /skymines leave");
     // A four-player campaign plays without Luna.
-    let four = public(&t.say("alice /skymines campaign new players:4"));
+    let four = public_text(&t.say("alice /skymines campaign new players:4"));
     assert!(!four.contains("Luna"), "{four}");
 }
 
@@ -513,7 +501,8 @@ fn a_chapter_game_refuses_options_the_chapter_fixes() {
     let refused = t.say("alice /skymines new players:2 chapter:1 tokens:fixed");
     assert!(private_to(&refused, "alice").contains("Chapter 1 fixes tokens (draft)"));
     // Agreeing options and the linked slots variant (no chapter fixes it) are fine.
-    let ok = public(&t.say("alice /skymines new players:2 chapter:2 board:belt linked_slots:yes"));
+    let ok =
+        public_text(&t.say("alice /skymines new players:2 chapter:2 board:belt linked_slots:yes"));
     assert!(ok.contains("opened a Skymines game"), "{ok}");
 }
 
@@ -532,7 +521,7 @@ fn mission_tasks_and_one_time_markers_are_offered_as_labelled_buttons() {
             "alice /skymines new players:2 missions:yes seed:{seed}"
         ));
         t.say("bob /skymines join");
-        let started = public(&t.say("alice /skymines start"));
+        let started = public_text(&t.say("alice /skymines start"));
         assert!(started.contains("begins"), "{started}");
         t.play_out_by_policy(&NAMES, seed);
         let claimed = t.labels.iter().any(|l| l.starts_with("Claim mission: "));
@@ -602,7 +591,7 @@ fn the_time_anomaly_loop_runs_through_next_and_can_be_ended() {
     let early = t.say("alice /skymines campaign next end_loop:yes");
     assert!(private_to(&early, "alice").contains("still being played"));
     // Chapter 4's first game: random clicking leaves the Time anomaly on the board.
-    let end = public(&t.play_out(&NAMES, 4));
+    let end = public_text(&t.play_out(&NAMES, 4));
     assert!(
         end.contains("Time anomaly! The threat card stayed on the board"),
         "{end}"
@@ -611,10 +600,10 @@ fn the_time_anomaly_loop_runs_through_next_and_can_be_ended() {
     let (recorded, status) = results(&t);
     assert_eq!(recorded.len(), 3, "the chapter is not over yet");
     assert_eq!(status, CampaignStatus::Active);
-    let status_text = public(&t.say("bob /skymines campaign status"));
+    let status_text = public_text(&t.say("bob /skymines campaign status"));
     assert!(status_text.contains("Time anomaly loop: 1 game(s) of chapter 4"));
     // `next` plays the loop's next game with the same threat card.
-    let next = public(&t.say("bob /skymines campaign next"));
+    let next = public_text(&t.say("bob /skymines campaign next"));
     assert!(next.contains("Campaign chapter 4/4"), "{next}");
     assert!(next.contains("Time anomaly loop: game 2"), "{next}");
     let store = t.chat.store();
@@ -627,12 +616,12 @@ fn the_time_anomaly_loop_runs_through_next_and_can_be_ended() {
         skymines::engine::threats::card(&data, &state).map(|c| c.id.as_str()),
         Some("time_anomaly")
     );
-    let end = public(&t.play_out(&NAMES, 44));
+    let end = public_text(&t.play_out(&NAMES, 44));
     assert!(end.contains("game 2 of the loop"), "{end}");
     // The players end the loop: chapter 4 counts the average of its two games.
     let stranger = t.say("carol /skymines campaign next end_loop:yes");
     assert!(private_to(&stranger, "carol").contains("Only the campaign's players"));
-    let ended = public(&t.say("alice /skymines campaign next end_loop:yes"));
+    let ended = public_text(&t.say("alice /skymines campaign next end_loop:yes"));
     assert!(
         ended.contains("alice ends the Time anomaly loop of chapter 4"),
         "{ended}"

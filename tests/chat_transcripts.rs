@@ -10,19 +10,14 @@ use skymines::store::{Location, Store, StoreOptions, Synchronous};
 use skymines::text;
 use std::sync::Arc;
 
+mod chat_support;
+use chat_support::{public_text, TempDir};
+
 struct Table {
     chat: Chat,
     clock: Arc<ManualClock>,
     _dir: TempDir,
     log: Vec<(String, Reply)>,
-}
-
-struct TempDir(std::path::PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 fn place() -> Location {
@@ -84,15 +79,6 @@ impl Table {
     fn waiting(&self) -> Vec<u64> {
         self.chat.waiting_users(&place())
     }
-}
-
-fn public_text(replies: &[Reply]) -> String {
-    replies
-        .iter()
-        .filter(|r| matches!(r.audience, Audience::Public | Audience::Ping(_)))
-        .map(|r| r.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
@@ -519,22 +505,6 @@ fn a_whole_game_runs_in_german() {
     }
 }
 
-/// The catalog groups that name game components (cards, threats, missions …): their English
-/// words must never reach a German reader.
-const NAME_GROUPS: [&str; 11] = [
-    "card.",
-    "bonus_space.",
-    "resource.",
-    "tile.",
-    "threat.",
-    "chapter.",
-    "mission.",
-    "rating.",
-    "requirement.",
-    "reward.",
-    "track_bonus.",
-];
-
 /// English words (4+ letters) of the component names that no German template uses.
 fn english_name_words() -> Vec<String> {
     let (en, de) = (text::for_language("en"), text::for_language("de"));
@@ -545,7 +515,7 @@ fn english_name_words() -> Vec<String> {
         .collect();
     let mut words: Vec<String> = en
         .keys()
-        .filter(|k| NAME_GROUPS.iter().any(|g| k.starts_with(g)))
+        .filter(|k| text::NAME_GROUPS.iter().any(|g| k.starts_with(g)))
         .filter_map(|k| en.template(k))
         .flat_map(|t| {
             literal(t)

@@ -12,18 +12,13 @@ use skymines::local::{parse_line, LOCAL_CHANNEL};
 use skymines::store::{GameStatus, Location, Store, StoreOptions};
 use std::sync::Arc;
 
+mod chat_support;
+use chat_support::{pinged, private_to, public_text, TempDir};
+
 const HOUR: i64 = 3_600_000;
 const DAY: i64 = 24 * HOUR;
 /// 2023-11-14 22:13:20 UTC.
 const START: i64 = 1_700_000_000_000;
-
-struct TempDir(std::path::PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 struct Table {
     chat: Chat,
@@ -114,35 +109,6 @@ impl Table {
         let done = self.choose_labelled(user, "Done planning");
         assert!(done.is_some(), "{user} can finish planning");
     }
-}
-
-fn public_text(replies: &[Reply]) -> String {
-    replies
-        .iter()
-        .filter(|r| matches!(r.audience, Audience::Public | Audience::Ping(_)))
-        .map(|r| r.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn private_to(replies: &[Reply], user: &str) -> String {
-    let id = local_user_id(user);
-    replies
-        .iter()
-        .filter(|r| matches!(r.audience, Audience::Private(u) | Audience::Dm(u) if u == id))
-        .map(|r| r.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn pinged(replies: &[Reply]) -> Vec<u64> {
-    replies
-        .iter()
-        .filter_map(|r| match r.audience {
-            Audience::Ping(u) => Some(u),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Opens and starts a two-player game of alice (the host) and bob.

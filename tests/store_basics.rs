@@ -335,22 +335,7 @@ fn a_tampered_snapshot_or_log_marks_the_game_damaged() {
         drop(store);
         let conn = sql(&dir);
         let (tampered_seq, tampered): (i64, String) = if what == "snapshot" {
-            let (seq, text): (i64, String) = conn
-                .query_row(
-                    "SELECT seq, state FROM snapshots WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
-                    [game],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .expect("snapshot");
-            let mut state: GameState = serde_json::from_str(&text).expect("state");
-            state.seats[0].coins += 7;
-            let text = serde_json::to_string(&state).expect("json");
-            conn.execute(
-                "UPDATE snapshots SET state = ?3 WHERE game_id = ?1 AND seq = ?2",
-                rusqlite::params![game, seq, text],
-            )
-            .expect("tamper");
-            (seq, text)
+            tamper_latest_snapshot(&conn, game)
         } else {
             // Rewrite the history under the store: swap the log for another game's (bypassing
             // the append-only trigger the way a broken disk or a hand edit could).

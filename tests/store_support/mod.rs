@@ -106,3 +106,24 @@ pub fn bytes(path: &Path) -> (Vec<u8>, Option<Vec<u8>>) {
         std::fs::read(PathBuf::from(wal)).ok(),
     )
 }
+
+/// Rewrites the latest snapshot of `game` with 7 more coins for seat 0 (a disk fault or a hand
+/// edit the start-up replay must catch); returns the snapshot's move and its new text.
+pub fn tamper_latest_snapshot(conn: &rusqlite::Connection, game: i64) -> (i64, String) {
+    let (seq, text): (i64, String) = conn
+        .query_row(
+            "SELECT seq, state FROM snapshots WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
+            [game],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("snapshot");
+    let mut state: GameState = serde_json::from_str(&text).expect("state");
+    state.seats[0].coins += 7;
+    let text = serde_json::to_string(&state).expect("json");
+    conn.execute(
+        "UPDATE snapshots SET state = ?3 WHERE game_id = ?1 AND seq = ?2",
+        rusqlite::params![game, seq, text],
+    )
+    .expect("tamper");
+    (seq, text)
+}
