@@ -881,7 +881,20 @@ fn the_status_board_image_is_stored_per_state_version_and_read_back() {
     assert!(next > version);
     let moved = board(&t.say("alice /skymines status"));
     assert_ne!(moved, b"stored board");
-    assert_eq!(store.board_png(game, next).expect("read"), Some(moved));
+    assert_eq!(
+        store.board_png(game, next).expect("read"),
+        Some(moved.clone())
+    );
+    // The game's language changes: the stored English board is not shown again; the German one
+    // is drawn and kept in its place.
+    store
+        .store_board_png(game, version, b"old English board")
+        .expect("write");
+    t.say("alice /skymines settings game_language:de");
+    assert_eq!(store.board_png(game, version).expect("read"), None);
+    let german = board(&t.say("alice /skymines status"));
+    assert_ne!(german, moved, "the board is drawn again in German");
+    assert_eq!(store.board_png(game, next).expect("read"), Some(german));
 }
 
 #[test]

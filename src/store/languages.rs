@@ -56,15 +56,27 @@ impl Store {
         })
     }
 
-    /// Sets (or replaces) a game's language.
+    /// Sets (or replaces) a game's language. Its stored board images show the old language's
+    /// words, so they are cleared in the same transaction and drawn again when next asked for.
     pub fn set_game_language(&self, game: GameId, language: &str) -> Result<()> {
         let now = now_ms();
         self.write(|tx| {
+            let before: Option<String> = tx
+                .prepare_cached("SELECT language FROM game_languages WHERE game_id = ?1")?
+                .query_row([game], |r| r.get(0))
+                .optional()?;
             tx.prepare_cached(
                 "INSERT OR REPLACE INTO game_languages (game_id, language, updated_at) \
                  VALUES (?1, ?2, ?3)",
             )?
             .execute(params![game, language, now])?;
+            if before.as_deref() != Some(language) {
+                tx.prepare_cached(
+                    "UPDATE board_images SET png = NULL, rendered_at = NULL \
+                     WHERE game_id = ?1 AND png IS NOT NULL",
+                )?
+                .execute([game])?;
+            }
             Ok(())
         })
     }
