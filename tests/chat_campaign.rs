@@ -10,7 +10,7 @@ use skymines::engine::campaign::{self, ChapterResult};
 use skymines::engine::Decision;
 use skymines::local::{parse_line, LOCAL_CHANNEL};
 use skymines::sim;
-use skymines::store::{CampaignStatus, Store, StoreOptions, Synchronous};
+use skymines::store::{CampaignStatus, FailPoint, Store, StoreOptions, Synchronous};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -377,6 +377,18 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
 
         chapter += 1;
         loop_games = 0;
+        if chapter == 2 {
+            // Creating the chapter's game and recording it in the campaign is one transaction:
+            // a failure before it commits leaves neither the game nor the record.
+            let store = t.chat.store();
+            store.fail_next(FailPoint::BeforeCommit);
+            let failed = t.say("bob /skymines campaign next");
+            assert!(public_text(&failed).is_empty(), "{failed:?}");
+            assert!(private_to(&failed, "bob").contains("nothing was changed"));
+            assert_eq!(store.game_in_channel(LOCAL_CHANNEL).expect("query"), None);
+            let status = public_text(&t.say("bob /skymines campaign status"));
+            assert!(!status.contains("Now playing"), "{status}");
+        }
         let next = public_text(&t.say("bob /skymines campaign next"));
         let name = &data.campaign.chapter(chapter as u32).expect("chapter").name;
         assert!(
@@ -452,6 +464,40 @@ fn campaign_refusals_change_nothing() {
     // A four-player campaign plays without Luna.
     let four = public_text(&t.say("alice /skymines campaign new players:4"));
     assert!(!four.contains("Luna"), "{four}");
+}
+
+/// Starting a campaign creates the campaign and its chapter 1 game in one transaction: a failure
+/// before it commits leaves neither, the lobby stays, and the next start works.
+#[test]
+fn a_failed_campaign_start_leaves_neither_campaign_nor_game() {
+    let mut t = table("atomic-start");
+    t.say("alice /skymines campaign new players:2 seed:9");
+    t.say("bob /skymines join");
+    let store = t.chat.store();
+    store.fail_next(FailPoint::BeforeCommit);
+    let failed = t.say("alice /skymines start");
+    assert!(public_text(&failed).is_empty(), "{failed:?}");
+    assert!(private_to(&failed, "alice").contains("nothing was changed"));
+    assert_eq!(store.game_in_channel(LOCAL_CHANNEL).expect("query"), None);
+    assert_eq!(
+        store.campaign_in_channel(LOCAL_CHANNEL).expect("query"),
+        None
+    );
+    let started = public_text(&t.say("alice /skymines start"));
+    assert!(
+        started.contains("Campaign chapter 1/4: Mining the Moon"),
+        "{started}"
+    );
+    let game = store.game_in_channel(LOCAL_CHANNEL).expect("query");
+    let (results, status) = results(&t);
+    assert!(results.is_empty());
+    assert_eq!(status, CampaignStatus::Active);
+    let id = store
+        .campaign_in_channel(LOCAL_CHANNEL)
+        .expect("query")
+        .expect("a campaign");
+    let record = store.campaign(id).expect("query").expect("the campaign");
+    assert_eq!(record.chapters[0].game, game, "chapter 1 records its game");
 }
 
 /// A campaign document that no longer reads (a damaged row, a bot downgrade) is an error on the

@@ -72,6 +72,26 @@ fn chapters_in(data: &crate::data::GameData) -> u8 {
     data.campaign.chapter_list.len() as u8
 }
 
+/// A new campaign's document, before its chapter 1 game exists.
+fn first_chapter_doc(lobby: &Lobby, setup: &CampaignSetup) -> CampaignDoc {
+    CampaignDoc {
+        players: lobby
+            .players
+            .iter()
+            .map(|(id, name)| (*id, crate::text::sanitize_name(name)))
+            .collect(),
+        easier: setup.easier,
+        linked_slots: lobby.options.linked_slots,
+        luna_level: lobby.options.luna,
+        seed: setup.seed,
+        chapter: 1,
+        current_game: None,
+        loop_games: Vec::new(),
+        loop_last_game: None,
+        level_choice_pending: false,
+    }
+}
+
 impl Chat {
     /// A campaign step failed on the bot's side (a document that does not read or write, a
     /// chapter result that cannot be computed): logged in full; the players are told to check
@@ -235,45 +255,39 @@ impl Chat {
     }
 
     /// Called by the lobby when a campaign's lobby starts: the campaign is created with its
-    /// players and chapter 1's game.
+    /// players together with chapter 1's game (one transaction, so a crash leaves neither a
+    /// game without its campaign nor the reverse).
+    pub(crate) fn create_first_chapter(
+        &self,
+        lobby: &Lobby,
+        setup: &CampaignSetup,
+    ) -> Result<(GameId, std::sync::Arc<GameState>), String> {
+        let doc = first_chapter_doc(lobby, setup);
+        let new = NewGame {
+            location: lobby.place,
+            options: lobby.options.clone(),
+            seats: new_seats(&lobby.players),
+        };
+        let with_game = |game| {
+            let mut doc = doc.clone();
+            doc.current_game = Some(game);
+            serde_json::to_value(&doc).map_err(|e| e.to_string())
+        };
+        let (_, game, state) = self
+            .store
+            .create_campaign_game(new, with_game)
+            .map_err(|e| self.err(e))?;
+        Ok((game, state))
+    }
+
+    /// The announcement of a campaign's chapter 1 (its game was created with the campaign).
     pub(crate) fn campaign_begun(
         &self,
         lobby: &Lobby,
         setup: &CampaignSetup,
         game: GameId,
-    ) -> Result<Reply, String> {
-        let doc = CampaignDoc {
-            players: lobby
-                .players
-                .iter()
-                .map(|(id, name)| (*id, crate::text::sanitize_name(name)))
-                .collect(),
-            easier: setup.easier,
-            linked_slots: lobby.options.linked_slots,
-            luna_level: lobby.options.luna,
-            seed: setup.seed,
-            chapter: 1,
-            current_game: Some(game),
-            loop_games: Vec::new(),
-            loop_last_game: None,
-            level_choice_pending: false,
-        };
-        let json = serde_json::to_value(&doc).map_err(|e| self.campaign_err(e))?;
-        let id = self
-            .store
-            .create_campaign(lobby.place, &json)
-            .map_err(|e| self.err(e))?;
-        self.save(
-            id,
-            &doc,
-            CampaignStatus::Active,
-            Some(ChapterWrite {
-                chapter: 1,
-                game: Some(game),
-                result: None,
-            }),
-        )?;
-        Ok(Reply::public(self.chapter_begins_text(&doc, game)))
+    ) -> Reply {
+        Reply::public(self.chapter_begins_text(&first_chapter_doc(lobby, setup), game))
     }
 
     fn chapter_begins_text(&self, doc: &CampaignDoc, game: GameId) -> String {
@@ -752,25 +766,21 @@ impl Chat {
                     o
                 }
             };
+            let new = NewGame {
+                location: req.place,
+                options,
+                seats: new_seats(&doc.players),
+            };
+            let with_game = |game| {
+                let mut doc = doc.clone();
+                doc.current_game = Some(game);
+                serde_json::to_value(&doc).map_err(|e| e.to_string())
+            };
             let (game, state) = self
                 .store
-                .create_game(NewGame {
-                    location: req.place,
-                    options,
-                    seats: new_seats(&doc.players),
-                })
+                .create_chapter_game(new, record.id, doc.chapter, with_game)
                 .map_err(|e| self.err(e))?;
             doc.current_game = Some(game);
-            self.save(
-                record.id,
-                &doc,
-                CampaignStatus::Active,
-                Some(ChapterWrite {
-                    chapter: doc.chapter,
-                    game: Some(game),
-                    result: None,
-                }),
-            )?;
             (replies, doc, game, state)
         };
         self.speaking(self.game_texts(game), || {

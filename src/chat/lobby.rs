@@ -472,14 +472,17 @@ impl Chat {
                 ],
             ));
         }
-        let (game, state) = self
-            .store
-            .create_game(NewGame {
-                location: lobby.place,
-                options: lobby.options.clone(),
-                seats: new_seats(&lobby.players),
-            })
-            .map_err(|e| self.err(e))?;
+        let (game, state) = match &lobby.campaign {
+            Some(setup) => self.create_first_chapter(&lobby, setup)?,
+            None => self
+                .store
+                .create_game(NewGame {
+                    location: lobby.place,
+                    options: lobby.options.clone(),
+                    seats: new_seats(&lobby.players),
+                })
+                .map_err(|e| self.err(e))?,
+        };
         if let Some(code) = lobby.language {
             // The game exists already: a failure here leaves it in the default language.
             if let Err(e) = self.store.set_game_language(game, code) {
@@ -492,7 +495,7 @@ impl Chat {
         }
         let mut replies = vec![Reply::public(texts.f("game.started", &[("game", &game)]))];
         if let Some(setup) = &lobby.campaign {
-            replies.push(self.speaking(texts, || self.campaign_begun(&lobby, setup, game))?);
+            replies.push(self.speaking(texts, || self.campaign_begun(&lobby, setup, game)));
         }
         if lobby.seeded {
             replies.push(Reply::public(

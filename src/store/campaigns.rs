@@ -2,7 +2,9 @@
 //! what each chapter gave (a JSON result the campaign layer defines).
 
 use super::error::{Result, StoreError};
-use super::{from_db, now_ms, to_db, GameId, Location, Store};
+use super::{from_db, now_ms, to_db, FailPoint, GameId, Location, NewGame, Store};
+use crate::engine::GameState;
+use rusqlite::Connection;
 use rusqlite::{params, OptionalExtension};
 
 /// A campaign's row id.
@@ -76,15 +78,30 @@ impl Store {
         location: Location,
         options: &serde_json::Value,
     ) -> Result<CampaignId> {
-        let now = now_ms();
-        let text = options.to_string();
-        self.write(|tx| {
-            tx.prepare_cached(
-                "INSERT INTO campaigns (guild, channel, status, options, created_at) VALUES (?1, ?2, 'active', ?3, ?4)",
-            )?
-            .execute(params![location.guild.map(to_db), to_db(location.channel), text, now])?;
-            Ok(tx.last_insert_rowid())
-        })
+        self.write(|tx| insert_campaign(tx, &location, options))
+    }
+
+    /// Creates a campaign together with its chapter 1 game in one transaction: the campaign's
+    /// document is made from the game's id, and chapter 1 records the game.
+    pub fn create_campaign_game(
+        &self,
+        new: NewGame,
+        options: impl FnOnce(GameId) -> std::result::Result<serde_json::Value, String>,
+    ) -> Result<(CampaignId, GameId, std::sync::Arc<GameState>)> {
+        let location = new.location;
+        let mut campaign = 0;
+        let (game, state) = self.create_game_and(new, |tx, game| {
+            let options = options(game).map_err(StoreError::Invalid)?;
+            campaign = insert_campaign(tx, &location, &options)?;
+            let write = ChapterWrite {
+                chapter: 1,
+                game: Some(game),
+                result: None,
+            };
+            write_campaign(tx, campaign, &options, CampaignStatus::Active, Some(write))?;
+            self.hit(FailPoint::BeforeCommit)
+        })?;
+        Ok((campaign, game, state))
     }
 
     /// Records which game plays a chapter.
@@ -142,29 +159,29 @@ impl Store {
         if let Some(c) = &chapter {
             check_chapter(c.chapter)?;
         }
-        let now = now_ms();
-        let text = options.to_string();
-        self.write(|tx| {
-            let changed = tx
-                .prepare_cached("UPDATE campaigns SET options = ?2, status = ?3 WHERE id = ?1")?
-                .execute(params![campaign, text, status.as_str()])?;
-            if changed == 0 {
-                return Err(StoreError::Invalid(format!("no campaign {campaign}")));
-            }
-            if let Some(c) = chapter {
-                let result = c.result.map(|r| r.to_string());
-                let completed = result.as_ref().map(|_| now);
-                tx.prepare_cached(
-                    "INSERT INTO campaign_chapters (campaign_id, chapter, game_id, result, completed_at) \
-                     VALUES (?1, ?2, ?3, ?4, ?5) \
-                     ON CONFLICT (campaign_id, chapter) DO UPDATE SET \
-                     game_id = COALESCE(excluded.game_id, game_id), \
-                     result = COALESCE(excluded.result, result), \
-                     completed_at = COALESCE(excluded.completed_at, completed_at)",
-                )?
-                .execute(params![campaign, c.chapter, c.game, result, completed])?;
-            }
-            Ok(())
+        self.write(|tx| write_campaign(tx, campaign, options, status, chapter))
+    }
+
+    /// Creates the game of a campaign chapter and saves the campaign's document (made from the
+    /// new game's id) with that chapter's game, in one transaction: a crash leaves either both
+    /// or neither.
+    pub fn create_chapter_game(
+        &self,
+        new: NewGame,
+        campaign: CampaignId,
+        chapter: u8,
+        options: impl FnOnce(GameId) -> std::result::Result<serde_json::Value, String>,
+    ) -> Result<(GameId, std::sync::Arc<GameState>)> {
+        check_chapter(chapter)?;
+        self.create_game_and(new, |tx, game| {
+            let options = options(game).map_err(StoreError::Invalid)?;
+            let write = ChapterWrite {
+                chapter,
+                game: Some(game),
+                result: None,
+            };
+            write_campaign(tx, campaign, &options, CampaignStatus::Active, Some(write))?;
+            self.hit(FailPoint::BeforeCommit)
         })
     }
 
@@ -241,4 +258,54 @@ impl Store {
             .optional()?)
         })
     }
+}
+
+/// Writes a campaign's document and status and, when given, a chapter's game and/or result (a
+/// `None` field keeps what is stored), inside the caller's transaction.
+fn write_campaign(
+    tx: &Connection,
+    campaign: CampaignId,
+    options: &serde_json::Value,
+    status: CampaignStatus,
+    chapter: Option<ChapterWrite<'_>>,
+) -> Result<()> {
+    let now = now_ms();
+    let changed = tx
+        .prepare_cached("UPDATE campaigns SET options = ?2, status = ?3 WHERE id = ?1")?
+        .execute(params![campaign, options.to_string(), status.as_str()])?;
+    if changed == 0 {
+        return Err(StoreError::Invalid(format!("no campaign {campaign}")));
+    }
+    if let Some(c) = chapter {
+        let result = c.result.map(|r| r.to_string());
+        let completed = result.as_ref().map(|_| now);
+        tx.prepare_cached(
+            "INSERT INTO campaign_chapters (campaign_id, chapter, game_id, result, completed_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5) \
+             ON CONFLICT (campaign_id, chapter) DO UPDATE SET \
+             game_id = COALESCE(excluded.game_id, game_id), \
+             result = COALESCE(excluded.result, result), \
+             completed_at = COALESCE(excluded.completed_at, completed_at)",
+        )?
+        .execute(params![campaign, c.chapter, c.game, result, completed])?;
+    }
+    Ok(())
+}
+
+/// Inserts an active campaign row (inside the caller's transaction); returns its id.
+fn insert_campaign(
+    tx: &Connection,
+    location: &Location,
+    options: &serde_json::Value,
+) -> Result<CampaignId> {
+    tx.prepare_cached(
+        "INSERT INTO campaigns (guild, channel, status, options, created_at) VALUES (?1, ?2, 'active', ?3, ?4)",
+    )?
+    .execute(params![
+        location.guild.map(to_db),
+        to_db(location.channel),
+        options.to_string(),
+        now_ms()
+    ])?;
+    Ok(tx.last_insert_rowid())
 }

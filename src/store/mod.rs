@@ -1233,14 +1233,25 @@ impl Store {
     /// Starts a game: checks the options with the engine, stores the game, its seats and the
     /// set-up snapshot. Fails with `ChannelBusy` if the channel has an active game.
     pub fn create_game(&self, new: NewGame) -> Result<(GameId, Arc<GameState>)> {
+        self.create_game_and(new, |_, _| Ok(()))
+    }
+
+    /// Creates a game and, in the same transaction, runs `also` with its id (a campaign records
+    /// its chapter game this way, so a crash never leaves one without the other).
+    pub(crate) fn create_game_and(
+        &self,
+        new: NewGame,
+        also: impl FnOnce(&Connection, GameId) -> Result<()>,
+    ) -> Result<(GameId, Arc<GameState>)> {
         let names: Vec<String> = new.seats.iter().map(|s| s.name.clone()).collect();
         let state = engine::new_game(&self.data, &new.options, &names)?;
-        let id = self.insert_game(&new.location, &new.options, &names, &state, |seat| {
+        let owner = |seat: usize| {
             new.seats
                 .get(seat)
                 .map(|s| (s.owner, s.notify))
                 .unwrap_or((SeatOwner::Luna, Notify::Ephemeral))
-        })?;
+        };
+        let id = self.insert_game(&new.location, &new.options, &names, &state, owner, also)?;
         let state = Arc::new(state);
         self.insert_live(id, state.clone(), 0);
         Ok((id, state))
@@ -1253,6 +1264,7 @@ impl Store {
         names: &[String],
         state: &GameState,
         owner: impl Fn(usize) -> (SeatOwner, Notify),
+        also: impl FnOnce(&Connection, GameId) -> Result<()>,
     ) -> Result<GameId> {
         let now = now_ms();
         let snapshot = json(state);
@@ -1272,6 +1284,7 @@ impl Store {
             )?;
             insert_snapshot(tx, id, 0, &snapshot, now)?;
             insert_image_row(tx, id, 0)?;
+            also(tx, id)?;
             Ok(id)
         })
     }
