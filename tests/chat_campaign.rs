@@ -380,12 +380,7 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
         if chapter == 2 {
             // Creating the chapter's game and recording it in the campaign is one transaction:
             // a failure before it commits leaves neither the game nor the record.
-            let store = t.chat.store();
-            store.fail_next(FailPoint::BeforeCommit);
-            let failed = t.say("bob /skymines campaign next");
-            assert!(public_text(&failed).is_empty(), "{failed:?}");
-            assert!(private_to(&failed, "bob").contains("nothing was changed"));
-            assert_eq!(store.game_in_channel(LOCAL_CHANNEL).expect("query"), None);
+            fails_before_commit(&mut t, "bob", "/skymines campaign next");
             let status = public_text(&t.say("bob /skymines campaign status"));
             assert!(!status.contains("Now playing"), "{status}");
         }
@@ -466,6 +461,21 @@ fn campaign_refusals_change_nothing() {
     assert!(!four.contains("Luna"), "{four}");
 }
 
+/// `user`'s `command` with its transaction failing just before it commits: the user is told
+/// nothing was changed, nobody else hears of it, and no game was created.
+fn fails_before_commit(t: &mut Table, user: &str, command: &str) {
+    t.chat.store().fail_next(FailPoint::BeforeCommit);
+    let failed = t.say(&format!("{user} {command}"));
+    assert!(public_text(&failed).is_empty(), "{failed:?}");
+    assert!(private_to(&failed, user).contains("nothing was changed"));
+    let game = t
+        .chat
+        .store()
+        .game_in_channel(LOCAL_CHANNEL)
+        .expect("query");
+    assert_eq!(game, None);
+}
+
 /// Starting a campaign creates the campaign and its chapter 1 game in one transaction: a failure
 /// before it commits leaves neither, the lobby stays, and the next start works.
 #[test]
@@ -473,12 +483,8 @@ fn a_failed_campaign_start_leaves_neither_campaign_nor_game() {
     let mut t = table("atomic-start");
     t.say("alice /skymines campaign new players:2 seed:9");
     t.say("bob /skymines join");
+    fails_before_commit(&mut t, "alice", "/skymines start");
     let store = t.chat.store();
-    store.fail_next(FailPoint::BeforeCommit);
-    let failed = t.say("alice /skymines start");
-    assert!(public_text(&failed).is_empty(), "{failed:?}");
-    assert!(private_to(&failed, "alice").contains("nothing was changed"));
-    assert_eq!(store.game_in_channel(LOCAL_CHANNEL).expect("query"), None);
     assert_eq!(
         store.campaign_in_channel(LOCAL_CHANNEL).expect("query"),
         None
