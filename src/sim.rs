@@ -339,6 +339,8 @@ struct ModuleFocus {
     /// The research specialist's cards and plan chain (only when `research`), worked out once
     /// per choice rather than once per weighed option.
     chain: Option<(CardPool, ResearchChain)>,
+    /// The research specialist's best cards to plan (only when `research` and planning).
+    research_plan: Option<Vec<CardId>>,
     /// The screen where a legal placement covers the first plan the chain cannot pass.
     cover: Option<u8>,
 }
@@ -356,6 +358,7 @@ impl ModuleFocus {
             threat: false,
             ready: false,
             research_need: None,
+            research_plan: None,
             tasks: Vec::new(),
             chain: None,
             cover: None,
@@ -436,6 +439,18 @@ impl ModuleFocus {
                     .any(|d| matches!(d, Decision::PlacePlan { screen, .. } if screen == b))
             });
             f.chain = Some((pool, chain));
+            if options
+                .iter()
+                .any(|d| matches!(d, Decision::PlanCard { .. } | Decision::PlanDone))
+            {
+                f.research_plan = Some(best_research_plan(
+                    data,
+                    state,
+                    seat,
+                    f.tank,
+                    f.research_need,
+                ));
+            }
         }
         f
     }
@@ -589,8 +604,10 @@ impl ModuleFocus {
                 }
             }
             Decision::PlanCard { card, .. } if self.research => {
-                if best_research_plan(data, state, seat, self.tank, self.research_need)
-                    .contains(card)
+                if self
+                    .research_plan
+                    .as_ref()
+                    .is_some_and(|p| p.contains(card))
                 {
                     1000
                 } else {
@@ -598,7 +615,7 @@ impl ModuleFocus {
                 }
             }
             Decision::PlanDone if self.research => {
-                let best = best_research_plan(data, state, seat, self.tank, self.research_need);
+                let best = self.research_plan.as_deref().unwrap_or_default();
                 let s = &state.seats[seat];
                 if best.iter().all(|c| !s.hand.contains(c)) {
                     1000
@@ -1369,14 +1386,7 @@ fn threat_progress(data: &GameData, state: &GameState, seat: usize) -> u64 {
         return 0;
     };
     let s = &state.seats[seat];
-    let owned: Vec<CardId> = s
-        .hand
-        .iter()
-        .chain(s.resting.iter().flatten())
-        .chain(s.pending_rest.iter())
-        .copied()
-        .chain(s.slots.iter().flatten().map(|c| c.card()))
-        .collect();
+    let owned: Vec<CardId> = s.owned_cards().collect();
     // In tenths of a tank step: the steps counting toward the value, and what the seat owns
     // for more (a field scientist moves about 3 steps a use, plus 1 per 2 gas collectors of
     // its company).
