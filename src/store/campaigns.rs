@@ -88,20 +88,7 @@ impl Store {
         new: NewGame,
         options: impl FnOnce(GameId) -> std::result::Result<serde_json::Value, String>,
     ) -> Result<(CampaignId, GameId, std::sync::Arc<GameState>)> {
-        let location = new.location;
-        let mut campaign = 0;
-        let (game, state) = self.create_game_and(new, |tx, game| {
-            let options = options(game).map_err(StoreError::Invalid)?;
-            campaign = insert_campaign(tx, &location, &options)?;
-            let write = ChapterWrite {
-                chapter: 1,
-                game: Some(game),
-                result: None,
-            };
-            write_campaign(tx, campaign, &options, CampaignStatus::Active, Some(write))?;
-            self.hit(FailPoint::BeforeCommit)
-        })?;
-        Ok((campaign, game, state))
+        self.create_game_for_chapter(new, None, 1, options)
     }
 
     /// Records which game plays a chapter.
@@ -172,17 +159,37 @@ impl Store {
         chapter: u8,
         options: impl FnOnce(GameId) -> std::result::Result<serde_json::Value, String>,
     ) -> Result<(GameId, std::sync::Arc<GameState>)> {
+        let (_, game, state) =
+            self.create_game_for_chapter(new, Some(campaign), chapter, options)?;
+        Ok((game, state))
+    }
+
+    /// Creates a chapter's game and, in the same transaction, the campaign itself (when
+    /// `campaign` is None), its document made from the game's id and the chapter's row.
+    fn create_game_for_chapter(
+        &self,
+        new: NewGame,
+        campaign: Option<CampaignId>,
+        chapter: u8,
+        options: impl FnOnce(GameId) -> std::result::Result<serde_json::Value, String>,
+    ) -> Result<(CampaignId, GameId, std::sync::Arc<GameState>)> {
         check_chapter(chapter)?;
-        self.create_game_and(new, |tx, game| {
+        let location = new.location;
+        let mut id = campaign.unwrap_or_default();
+        let (game, state) = self.create_game_and(new, |tx, game| {
             let options = options(game).map_err(StoreError::Invalid)?;
+            if campaign.is_none() {
+                id = insert_campaign(tx, &location, &options)?;
+            }
             let write = ChapterWrite {
                 chapter,
                 game: Some(game),
                 result: None,
             };
-            write_campaign(tx, campaign, &options, CampaignStatus::Active, Some(write))?;
+            write_campaign(tx, id, &options, CampaignStatus::Active, Some(write))?;
             self.hit(FailPoint::BeforeCommit)
-        })
+        })?;
+        Ok((id, game, state))
     }
 
     /// A campaign with its chapters in order; None if there is no such campaign.
