@@ -11,7 +11,9 @@ use skymines::text;
 use std::sync::Arc;
 
 mod chat_support;
+mod text_support;
 use chat_support::{public_text, TempDir};
+use text_support::literal;
 
 struct Table {
     chat: Chat,
@@ -531,21 +533,6 @@ fn english_name_words() -> Vec<String> {
     words.sort();
     words.dedup();
     words
-}
-
-/// A template without its `{argument}`s.
-fn literal(template: &str) -> String {
-    let mut out = String::new();
-    let mut depth = 0;
-    for c in template.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            c if depth == 0 => out.push(c),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// Whether `word` stands alone in `text` (not part of an id such as `diamond-carbon2`, a

@@ -3,6 +3,7 @@
 //! the cache, sizes and text sizes.
 
 mod render_support;
+mod text_support;
 
 use render_support::*;
 use skymines::data::{BoardSide, Company};
@@ -528,19 +529,7 @@ fn english_image_words() -> Vec<String> {
         skymines::text::for_language("en"),
         skymines::text::for_language("de"),
     );
-    let literal = |t: &str| {
-        let mut out = String::new();
-        let mut depth = 0;
-        for c in t.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                c if depth == 0 => out.push(c),
-                _ => {}
-            }
-        }
-        out.to_lowercase()
-    };
+    let literal = |t: &str| text_support::literal(t).to_lowercase();
     let german: Vec<String> = de
         .keys()
         .filter_map(|k| de.template(k))
