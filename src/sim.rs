@@ -365,29 +365,13 @@ impl ModuleFocus {
         };
         if let Some(card) = engine::threats::on_board(data, state) {
             f.threat = true;
-            let tank_v = |step: u8| {
-                data.player_board
-                    .tank_track
-                    .score_by_step
-                    .get(step as usize)
-                    .copied()
-                    .unwrap_or(0)
-            };
-            let research_v = |u: Option<u8>| {
-                u.and_then(|u| {
-                    data.player_board
-                        .research_track
-                        .score_by_screen
-                        .get(u as usize)
-                        .copied()
-                })
-                .unwrap_or(0)
-            };
             for r in card.requirement.iter().flat_map(|r| r.flatten()) {
                 match r {
-                    R::TankValuePassed { value } => f.tank |= tank_v(s.tank) < *value,
+                    R::TankValuePassed { value } => {
+                        f.tank |= engine::threats::tank_value(data, s.tank) < *value
+                    }
                     R::ResearchValuePassed { value } => {
-                        f.research |= research_v(s.upload) < *value;
+                        f.research |= engine::threats::research_value(data, s.upload) < *value;
                         let at = s.upload.map_or(-1, |u| u as i32);
                         f.research_need = research_screen_for(data, *value)
                             .map(|t| t as i32 - at)
