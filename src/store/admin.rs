@@ -2,11 +2,14 @@
 //! move by move (the damage report), a rollback to an earlier move (appended to the log, never
 //! erased; it also brings a damaged game back), and the idle-game watch of the cleanup timer.
 
+use super::games::{game_from_row, read_game, GAME_COLUMNS};
+use super::images::insert_image_row;
+use super::moves::{insert_entry, read_log};
 use super::replay::{self, History};
+use super::snapshots::{insert_snapshot, prune_snapshots};
 use super::{
-    from_db, insert_entry, insert_image_row, insert_snapshot, json, lock, now_ms, prune_snapshots,
-    read_game, read_log, to_db, GameId, GameRecord, GameStatus, LogEntry, Result, Store,
-    StoreError, GAME_COLUMNS,
+    from_db, json, lock, now_ms, to_db, GameId, GameRecord, GameStatus, LogEntry, Result, Store,
+    StoreError,
 };
 use crate::engine::{GameState, Phase, ENGINE_VERSION};
 use rusqlite::{params, Connection};
@@ -48,7 +51,7 @@ impl Store {
             let mut stmt = c.prepare(&sql)?;
             let rows = stmt.query_map(
                 params![guild.map(to_db), i64::try_from(limit).unwrap_or(i64::MAX)],
-                super::game_from_row,
+                game_from_row,
             )?;
             let mut out = Vec::new();
             for r in rows {

@@ -7,11 +7,12 @@
 //! for the bot's owners only (DECISIONS B4); the chat layer enforces that.
 
 use super::error::{Result, StoreError};
+use super::games::GameRows;
+use super::images::insert_image_row;
+use super::moves::insert_entry;
 use super::replay;
-use super::{
-    insert_entry, insert_image_row, insert_snapshot, json, now_ms, prune_snapshots, GameId,
-    GameRows, GameStatus, Location, LogEntry, Notify, SeatOwner, Store,
-};
+use super::snapshots::{insert_snapshot, prune_snapshots};
+use super::{json, now_ms, GameId, GameStatus, Location, LogEntry, Notify, SeatOwner, Store};
 use crate::engine::{GameOptions, GameState, Phase, ENGINE_VERSION};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

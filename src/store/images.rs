@@ -5,7 +5,7 @@
 
 use super::error::Result;
 use super::{from_db, now_ms, to_db, GameId, Store};
-use rusqlite::{params, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension};
 
 impl Store {
     /// The stored PNG of a state version, if the renderer has drawn it.
@@ -48,4 +48,10 @@ impl Store {
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
+}
+
+pub(super) fn insert_image_row(tx: &Connection, game: GameId, version: u64) -> Result<()> {
+    tx.prepare_cached("INSERT OR IGNORE INTO board_images (game_id, version) VALUES (?1, ?2)")?
+        .execute(params![game, to_db(version)])?;
+    Ok(())
 }

@@ -1,0 +1,386 @@
+//! The append-only move log: reading and writing its entries (batches, undo records, rollback
+//! records), and the two moves a seat makes: a batch of decisions ([`Store::apply_with`]) and
+//! an undo of its last batch ([`Store::undo_with`], DECISIONS B6), each ONE transaction with
+//! its snapshot when due, its image row and the notifications and reminders derived from it.
+
+use super::error::{Result, StoreError};
+use super::images::insert_image_row;
+use super::replay::{self, ReplayError};
+use super::snapshots::{insert_snapshot, prune_snapshots, read_snapshot, snapshot_seqs};
+use super::{
+    from_db, json, now_ms, to_db, FailPoint, GameId, LogEntry, MoveEffects, MoveOutcome, Store,
+    UndoOutcome,
+};
+use crate::engine::{self, Decision, Event, GameState, Phase};
+use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+pub(super) fn read_log(conn: &Connection, game: GameId) -> Result<Vec<LogEntry>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq, kind, seat, decisions, undoes, at, back_to, by_user FROM moves \
+         WHERE game_id = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map([game], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, i64>(2)?,
+            r.get::<_, Option<String>>(3)?,
+            r.get::<_, Option<i64>>(4)?,
+            r.get::<_, i64>(5)?,
+            r.get::<_, Option<i64>>(6)?,
+            r.get::<_, Option<i64>>(7)?,
+        ))
+    })?;
+    rows.map(|row| entry_from_row(game, row?)).collect()
+}
+
+/// seq, kind, seat, decisions, undoes, at, back_to, by_user.
+type EntryRow = (
+    i64,
+    String,
+    i64,
+    Option<String>,
+    Option<i64>,
+    i64,
+    Option<i64>,
+    Option<i64>,
+);
+
+fn entry_from_row(game: GameId, row: EntryRow) -> Result<LogEntry> {
+    let (seq, kind, seat, decisions, undoes, at, back_to, by) = row;
+    let corrupt = |message: String| StoreError::Corrupt {
+        game,
+        message: format!("log entry {seq}: {message}"),
+    };
+    let seq = from_db(seq);
+    let seat = usize::try_from(seat).map_err(|_| corrupt(format!("seat {seat}")))?;
+    Ok(match (kind.as_str(), decisions, undoes) {
+        ("batch", Some(d), None) => LogEntry::Batch {
+            seq,
+            seat,
+            decisions: serde_json::from_str(&d).map_err(|e| corrupt(e.to_string()))?,
+            at,
+        },
+        ("undo", None, Some(u)) => LogEntry::Undo {
+            seq,
+            seat,
+            undoes: from_db(u),
+            at,
+        },
+        ("rollback", None, None) => LogEntry::Rollback {
+            seq,
+            back_to: back_to
+                .map(from_db)
+                .ok_or_else(|| corrupt("a rollback without its target".to_string()))?,
+            by: by.map(from_db).unwrap_or(0),
+            at,
+        },
+        _ => return Err(corrupt(format!("malformed `{kind}` entry"))),
+    })
+}
+
+pub(super) fn insert_entry(tx: &Connection, game: GameId, entry: &LogEntry) -> Result<()> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO moves (game_id, seq, kind, seat, decisions, undoes, at, back_to, by_user) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    )?;
+    let r = match entry {
+        LogEntry::Batch {
+            seq,
+            seat,
+            decisions,
+            at,
+        } => stmt.execute(params![
+            game,
+            to_db(*seq),
+            "batch",
+            *seat as i64,
+            json(decisions),
+            None::<i64>,
+            at,
+            None::<i64>,
+            None::<i64>
+        ]),
+        LogEntry::Undo {
+            seq,
+            seat,
+            undoes,
+            at,
+        } => stmt.execute(params![
+            game,
+            to_db(*seq),
+            "undo",
+            *seat as i64,
+            None::<String>,
+            to_db(*undoes),
+            at,
+            None::<i64>,
+            None::<i64>
+        ]),
+        LogEntry::Rollback {
+            seq,
+            back_to,
+            by,
+            at,
+        } => stmt.execute(params![
+            game,
+            to_db(*seq),
+            "rollback",
+            0i64,
+            None::<String>,
+            None::<i64>,
+            at,
+            to_db(*back_to),
+            to_db(*by)
+        ]),
+    };
+    match r {
+        Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) => {
+            Err(StoreError::Conflict(game))
+        }
+        Err(e) => Err(e.into()),
+        Ok(_) => Ok(()),
+    }
+}
+
+fn write_effects(tx: &Connection, game: GameId, fx: &MoveEffects, at: i64) -> Result<()> {
+    for payload in &fx.notifications {
+        tx.prepare_cached("INSERT INTO outbox (game_id, payload, created_at) VALUES (?1, ?2, ?3)")?
+            .execute(params![game, json(payload), at])?;
+    }
+    if let Some(reminders) = &fx.reminders {
+        tx.prepare_cached("DELETE FROM reminders WHERE game_id = ?1")?
+            .execute([game])?;
+        for (seat, kind, due) in reminders {
+            tx.prepare_cached(
+                "INSERT OR REPLACE INTO reminders (game_id, seat, kind, due_at) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![game, *seat as i64, kind, due])?;
+        }
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Applies a batch of one seat's decisions and stores it: see [`Store::apply_with`].
+    pub fn apply(&self, game: GameId, seat: usize, decisions: &[Decision]) -> Result<MoveOutcome> {
+        self.apply_with(game, seat, decisions, |_, _| MoveEffects::default())
+    }
+
+    /// Applies a batch atomically with the engine, then stores in ONE transaction the log
+    /// entry, the snapshot when due, and the notifications and reminders `effects` derives from
+    /// the new state and its events. A rule error, or any failure to write, changes nothing.
+    pub fn apply_with(
+        &self,
+        game: GameId,
+        seat: usize,
+        decisions: &[Decision],
+        effects: impl FnOnce(&GameState, &[Event]) -> MoveEffects,
+    ) -> Result<MoveOutcome> {
+        let mut effects = Some(effects);
+        self.with_live(game, |live| {
+            let mut next = (*live.state).clone();
+            let events = engine::apply_batch(&self.data, &mut next, seat, decisions)?;
+            let fx = effects
+                .take()
+                .map(|f| f(&next, &events))
+                .unwrap_or_default();
+            let seq = live.seq + 1;
+            let finished = next.phase == Phase::Finished;
+            let snapshot = finished || seq % self.options.snapshot_every == 0;
+            let snapshot_json = snapshot.then(|| json(&next));
+            let now = now_ms();
+            let entry = LogEntry::Batch {
+                seq,
+                seat,
+                decisions: decisions.to_vec(),
+                at: now,
+            };
+            let result = self.write(|tx| {
+                insert_entry(tx, game, &entry)?;
+                self.hit(FailPoint::AfterDecisions)?;
+                if let Some(s) = &snapshot_json {
+                    insert_snapshot(tx, game, seq, s, now)?;
+                    prune_snapshots(tx, game, seq, self.options.snapshot_window)?;
+                }
+                self.hit(FailPoint::AfterSnapshot)?;
+                insert_image_row(tx, game, seq)?;
+                write_effects(tx, game, &fx, now)?;
+                let status = if finished { "finished" } else { "active" };
+                tx.prepare_cached(
+                    "UPDATE games SET last_seq = ?2, updated_at = ?3, status = ?4 WHERE id = ?1",
+                )?
+                .execute(params![game, to_db(seq), now, status])?;
+                self.hit(FailPoint::BeforeCommit)?;
+                Ok(())
+            });
+            if let Err(e) = result {
+                if matches!(e, StoreError::Conflict(_)) {
+                    self.evict(game, live);
+                }
+                return Err(e);
+            }
+            let state = Arc::new(next);
+            live.state = state.clone();
+            live.seq = seq;
+            if finished {
+                self.evict(game, live);
+            }
+            Ok(MoveOutcome {
+                seq,
+                events: events.clone(),
+                state,
+                snapshot,
+                finished,
+            })
+        })
+    }
+
+    /// Reverts `seat`'s last batch that is not undone yet: see [`Store::undo_with`].
+    pub fn undo(&self, game: GameId, seat: usize) -> Result<UndoOutcome> {
+        self.undo_with(game, seat, |_| MoveEffects::default())
+    }
+
+    /// Appends an undo record for `seat`'s last batch not undone yet and stores the rebuilt
+    /// state as a snapshot, in one transaction. Whether the seat may undo now is the chat
+    /// layer's call; here it fails only when later moves of others no longer apply without it
+    /// (`UndoBlocked`) or there is nothing to undo.
+    pub fn undo_with(
+        &self,
+        game: GameId,
+        seat: usize,
+        effects: impl FnOnce(&GameState) -> MoveEffects,
+    ) -> Result<UndoOutcome> {
+        let mut effects = Some(effects);
+        self.with_live(game, |live| {
+            if seat >= live.state.seats.len() {
+                return Err(StoreError::NoSuchSeat(seat));
+            }
+            let (mut entries, snaps) =
+                self.read(|c| Ok((read_log(c, game)?, snapshot_seqs(c, game)?)))?;
+            let undone = replay::undone_set(&entries);
+            let target = entries
+                .iter()
+                .rev()
+                .find(|e| {
+                    matches!(e, LogEntry::Batch { seat: s, seq, .. } if *s == seat && !undone.contains(seq))
+                })
+                .map(LogEntry::seq)
+                .ok_or(StoreError::NothingToUndo { seat })?;
+            if entries
+                .iter()
+                .any(|e| matches!(e, LogEntry::Undo { undoes, .. } if *undoes == target))
+            {
+                // A rollback brought back a batch that was undone once; the log keeps one undo
+                // per batch, so this one stays.
+                return Err(StoreError::UndoBlocked(format!(
+                    "move {target} was undone once already, before a rollback brought it back"
+                )));
+            }
+            let seq = live.seq + 1;
+            let now = now_ms();
+            let record = LogEntry::Undo {
+                seq,
+                seat,
+                undoes: target,
+                at: now,
+            };
+            entries.push(record.clone());
+            let base = replay::usable_snapshot(&snaps, &entries).ok_or(StoreError::Corrupt {
+                game,
+                message: "no usable snapshot".to_string(),
+            })?;
+            let base_json = self.read(|c| read_snapshot(c, game, base))?;
+            let base_state: GameState =
+                serde_json::from_str(&base_json).map_err(|e| StoreError::Corrupt {
+                    game,
+                    message: format!("the snapshot of move {base}: {e}"),
+                })?;
+            let mut all_undone: BTreeSet<u64> = undone;
+            all_undone.insert(target);
+            let next = replay::replay_onto(
+                &self.data,
+                base_state,
+                entries.iter().filter(|e| e.seq() > base),
+                &all_undone,
+            )
+            .map_err(|e: ReplayError| StoreError::UndoBlocked(e.to_string()))?;
+            let fx = effects.take().map(|f| f(&next)).unwrap_or_default();
+            let snapshot = json(&next);
+            self.write(|tx| {
+                insert_entry(tx, game, &record)?;
+                self.hit(FailPoint::AfterDecisions)?;
+                insert_snapshot(tx, game, seq, &snapshot, now)?;
+                prune_snapshots(tx, game, seq, self.options.snapshot_window)?;
+                self.hit(FailPoint::AfterSnapshot)?;
+                insert_image_row(tx, game, seq)?;
+                write_effects(tx, game, &fx, now)?;
+                tx.prepare_cached("UPDATE games SET last_seq = ?2, updated_at = ?3 WHERE id = ?1")?
+                    .execute(params![game, to_db(seq), now])?;
+                self.hit(FailPoint::BeforeCommit)?;
+                Ok(())
+            })
+            .inspect_err(|e| {
+                if matches!(e, StoreError::Conflict(_)) {
+                    self.evict(game, live);
+                }
+            })?;
+            let state = Arc::new(next);
+            live.state = state.clone();
+            live.seq = seq;
+            Ok(UndoOutcome {
+                seq,
+                undone: target,
+                state,
+            })
+        })
+    }
+
+    /// A game's whole log.
+    pub fn log(&self, game: GameId) -> Result<Vec<LogEntry>> {
+        self.read(|c| read_log(c, game))
+    }
+
+    /// The last log entry of a game.
+    pub fn last_entry(&self, game: GameId) -> Result<Option<LogEntry>> {
+        self.read(|c| {
+            let row = c
+                .prepare_cached(
+                    "SELECT seq, kind, seat, decisions, undoes, at, back_to, by_user FROM moves \
+                     WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
+                )?
+                .query_row([game], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, Option<String>>(3)?,
+                        r.get::<_, Option<i64>>(4)?,
+                        r.get::<_, i64>(5)?,
+                        r.get::<_, Option<i64>>(6)?,
+                        r.get::<_, Option<i64>>(7)?,
+                    ))
+                })
+                .optional()?;
+            row.map(|r| entry_from_row(game, r)).transpose()
+        })
+    }
+
+    /// The last log sequence number of a game and the last one of `seat`'s own entries
+    /// (batches and undo records; 0 where there is none).
+    pub fn log_marks(&self, game: GameId, seat: usize) -> Result<(u64, u64)> {
+        self.read(|c| {
+            let (last, own) = c
+                .prepare_cached(
+                    "SELECT COALESCE(MAX(seq), 0), COALESCE(MAX(CASE WHEN seat = ?2 THEN seq END), 0) \
+                     FROM moves WHERE game_id = ?1",
+                )?
+                .query_row(params![game, seat as i64], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+                })?;
+            Ok((from_db(last), from_db(own)))
+        })
+    }
+}
