@@ -2,7 +2,7 @@
 //! phase (dealing, majority cards, reveal icons, majority blocking), the end of her phase,
 //! Preparation, final scoring, seating and turn order, the selection rules with every
 //! tie-break, and what a human's view hides. Sources: the Luna booklet, LUNA-NOTES.md,
-//! FACTS §9, DECISIONS A8–A14.
+//! FACTS §9, DECISIONS A8–A16.
 
 mod luna_support;
 
@@ -135,6 +135,45 @@ fn every_level_0_to_8_sets_up_deck_grade_2_stack_tokens_and_start_positions() {
     let s8 = new_game(&luna_options(1, 8, 3));
     let l = luna_seat(&s8);
     assert_eq!((s8.seats[l].tank, s8.seats[l].upload), (5, Some(3)));
+}
+
+/// DECISIONS A16: at levels 6–8 her starting token's helium is applied during setup as at every
+/// level, then her helium marker is placed on the white-number tank space: the marker stands on
+/// the white number, the token's helium does not add to it.
+#[test]
+fn at_levels_6_to_8_her_tokens_helium_does_not_add_to_the_white_number() {
+    let d = data();
+    for level in 6..=8u8 {
+        let white = d.luna_board.level(level as u32).unwrap().start_helium_step;
+        let mut seen = 0;
+        for seed in 0..40u64 {
+            let s = new_game(&luna_options(1, level, seed));
+            let token = lunas_token(&s);
+            let helium: u32 = d.research.starting_tokens[token]
+                .start_bonus
+                .iter()
+                .filter(|b| b.track == "tank")
+                .map(|b| b.n)
+                .sum();
+            if helium == 0 {
+                continue;
+            }
+            seen += 1;
+            assert_eq!(
+                s.seats[luna_seat(&s)].tank as u32,
+                white,
+                "level {level} seed {seed}: token helium {helium}"
+            );
+            // The same seed at level 5 gives her the same token, and its helium moves her.
+            let s5 = new_game(&luna_options(1, 5, seed));
+            assert_eq!(lunas_token(&s5), token);
+            assert_eq!(s5.seats[luna_seat(&s5)].tank as u32, helium);
+        }
+        assert!(
+            seen > 0,
+            "level {level}: some seed gives her a token with helium"
+        );
+    }
 }
 
 #[test]
@@ -292,6 +331,125 @@ fn an_empty_deck_is_rebuilt_from_the_discard_pile_plus_one_grade_2_card_at_level
         expect.sort();
         assert_eq!(now, expect, "level {level}");
     }
+}
+
+/// The issue-16 deck at level 3 (Luna tokens on tank steps 11 and 19): her tank on step 9, her
+/// deck from the top `deck`, her discard pile `discard`, and her grade-2 stack topped by II-5
+/// with II-3 under it. Slots b, c, d are ON.
+fn token_planning(deck: &[&str], discard: &[&str], engine_version: u32) -> GameState {
+    let deck: Vec<u8> = deck.iter().map(|c| lc(c)).collect();
+    let discard: Vec<u8> = discard.iter().map(|c| lc(c)).collect();
+    let mut s = planning(3, &deck, &discard);
+    s.engine_version = engine_version;
+    let l = luna_seat(&s);
+    s.seats[l].tank = 9;
+    let luna = luna_mut(&mut s);
+    luna.helium_tokens = data().luna_board.level(3).unwrap().helium_tokens.clone();
+    assert_eq!(luna.helium_tokens, vec![11, 19]);
+    let mut grade2: Vec<u8> = grade(2)
+        .into_iter()
+        .filter(|&c| c != lc("II-5") && c != lc("II-3"))
+        .collect();
+    grade2.extend([lc("II-3"), lc("II-5")]);
+    luna.grade2 = grade2;
+    s
+}
+
+/// DECISIONS A15 (booklet, Planning step b): both majority cards are drawn and turned up before
+/// the reveal icons are carried out, so the grade-2 card a reveal's Luna token adds stays on top
+/// of the deck for the next draw.
+#[test]
+fn both_majority_cards_are_drawn_before_their_reveals_so_a_token_card_stays_on_the_deck() {
+    let deck = ["I-2", "I-3", "I-6", "I-4", "I-9", "I-10"];
+    let mut s = token_planning(&deck, &[], engine::ENGINE_VERSION);
+    let l = luna_seat(&s);
+    act(&mut s, 0, Decision::PlanDone);
+    assert_eq!(s.phase, Phase::Action);
+    let cards = |ids: &[&str]| ids.iter().map(|c| lc(c)).collect::<Vec<u8>>();
+    let luna = luna(&s);
+    assert_eq!(
+        luna.slots.map(|x| x.map(|x| x.card)),
+        [
+            None,
+            Some(lc("I-2")),
+            Some(lc("I-3")),
+            Some(lc("I-6")),
+            None
+        ]
+    );
+    assert_eq!(luna.majority, [Some(lc("I-4")), Some(lc("I-9"))]);
+    // I-4's helium +2 reaches the token on step 11: II-5 goes on top, above I-10.
+    assert_eq!(
+        luna.deck,
+        cards(&["I-10", "II-5"]),
+        "II-5 on top of the deck"
+    );
+    assert_eq!(luna.helium_tokens, vec![19]);
+    assert_eq!(luna.grade2.last(), Some(&lc("II-3")));
+    assert_eq!(s.seats[l].tank, 11, "I-9 has no reveal icon");
+}
+
+/// A game stored under engine version 1 keeps the order it was played with (DECISIONS B18):
+/// the left card's reveal came before the right card's draw.
+#[test]
+fn under_engine_version_1_the_right_majority_card_is_drawn_after_the_left_reveal() {
+    let deck = ["I-2", "I-3", "I-6", "I-4", "I-9", "I-10"];
+    let mut s = token_planning(&deck, &[], 1);
+    let l = luna_seat(&s);
+    act(&mut s, 0, Decision::PlanDone);
+    let luna = luna(&s);
+    assert_eq!(luna.majority, [Some(lc("I-4")), Some(lc("II-5"))]);
+    assert_eq!(luna.deck, vec![lc("I-10"), lc("I-9")], "I-9 left on top");
+    assert_eq!(s.seats[l].tank, 13, "II-5's reveal moves her too");
+    assert_eq!(s.engine_version, 1, "the state keeps its version");
+}
+
+/// The left reveal reaches a Luna token while the deck is empty: the right card is drawn first,
+/// from the deck rebuilt out of the discard pile plus one grade-2 card (II-5); the token's
+/// grade-2 card (II-3) then goes on top of the rebuilt deck.
+#[test]
+fn with_the_deck_empty_the_right_card_comes_from_the_rebuilt_deck_before_the_token_card() {
+    let deck = ["I-2", "I-3", "I-6", "I-4"];
+    let discard = ["I-9", "I-10", "I-12"];
+    let mut s = token_planning(&deck, &discard, engine::ENGINE_VERSION);
+    act(&mut s, 0, Decision::PlanDone);
+    let now = luna(&s);
+    assert_eq!(now.majority[0], Some(lc("I-4")));
+    let right = now.majority[1].expect("a right majority card");
+    let rebuilt = [lc("I-9"), lc("I-10"), lc("I-12"), lc("II-5")];
+    assert!(
+        rebuilt.contains(&right),
+        "the right card comes from the rebuilt deck"
+    );
+    assert!(
+        now.discard.is_empty(),
+        "the discard pile was turned into the deck"
+    );
+    assert_eq!(
+        now.deck.len(),
+        4,
+        "3 rebuilt cards left plus the token's card"
+    );
+    assert_eq!(
+        now.deck.last(),
+        Some(&lc("II-3")),
+        "the token's card on top"
+    );
+    let mut all: Vec<u8> = now.deck.iter().copied().chain([right]).collect();
+    all.sort();
+    let mut want: Vec<u8> = rebuilt.iter().copied().chain([lc("II-3")]).collect();
+    want.sort();
+    assert_eq!(all, want);
+    assert!(!now.grade2.contains(&lc("II-5")) && !now.grade2.contains(&lc("II-3")));
+
+    // Engine version 1: the token's card was drawn at once and the deck not rebuilt.
+    let mut old = token_planning(&deck, &discard, 1);
+    act(&mut old, 0, Decision::PlanDone);
+    let was = luna(&old);
+    assert_eq!(was.majority, [Some(lc("I-4")), Some(lc("II-5"))]);
+    assert!(was.deck.is_empty());
+    assert_eq!(was.discard.len(), 3, "no rebuild");
+    assert_eq!(was.grade2.last(), Some(&lc("II-3")));
 }
 
 // ------------------------------------------------------------------------------------------

@@ -447,6 +447,128 @@ fn other_engine_versions_and_data_continue_from_the_snapshot() {
     }
 }
 
+/// The stored snapshot of move `seq`.
+fn stored_snapshot(conn: &Connection, game: i64, seq: u64) -> GameState {
+    let text: String = conn
+        .query_row(
+            "SELECT state FROM snapshots WHERE game_id = ?1 AND seq = ?2",
+            rusqlite::params![game, seq as i64],
+            |r| r.get(0),
+        )
+        .expect("the snapshot");
+    serde_json::from_str(&text).expect("a state")
+}
+
+/// A Luna game stored under engine version 1, before Luna drew both majority cards ahead of
+/// their reveals (DECISIONS A15): its moves after the last snapshot cross the start of round 2,
+/// where her left card's reveal reaches a Luna token, so the two orders differ there. It
+/// restores without being marked damaged and plays on with the old order (DECISIONS B18).
+#[test]
+fn a_luna_game_stored_under_engine_1_restores_and_plays_on_with_the_old_majority_order() {
+    // Level 8, solo, seed 17: move 16 (all planned for round 2) is where the orders differ.
+    let (seed, crossing, moves) = (17u64, 16u64, 20u64);
+    let options = engine::GameOptions {
+        players: 1,
+        luna: Some(8),
+        seed,
+        ..Default::default()
+    };
+    let dir = TempDir::new("basics-old-luna");
+    let (store, _) = open(&dir.db(), 15);
+    let (game, _) = store
+        .create_game(NewGame {
+            location: Location {
+                guild: None,
+                channel: 61,
+            },
+            options,
+            seats: vec![NewSeat {
+                owner: SeatOwner::Local,
+                name: "Ann".to_string(),
+                notify: Notify::Ephemeral,
+            }],
+        })
+        .expect("the game is created");
+    drop(store);
+    // What engine version 1 wrote: the game row and its set-up snapshot say version 1.
+    let conn = sql(&dir);
+    let mut start = stored_snapshot(&conn, game, 0);
+    start.engine_version = 1;
+    conn.execute(
+        "UPDATE snapshots SET state = ?2, engine_version = 1 WHERE game_id = ?1 AND seq = 0",
+        rusqlite::params![game, serde_json::to_string(&start).expect("json")],
+    )
+    .expect("age the snapshot");
+    conn.execute("UPDATE games SET engine_version = 1 WHERE id = ?1", [game])
+        .expect("age the game");
+    drop(conn);
+    // Played under version 1 (its state carries the version), without undos.
+    let (store, _) = open(&dir.db(), 15);
+    for seq in 0..moves {
+        let (state, _) = store.live_state(game).expect("state");
+        let Some(Move::Batch { seat, decisions }) = next_move(&data(), &state, None, seed, seq)
+        else {
+            panic!("move {seq}: the game goes on");
+        };
+        store
+            .apply(game, seat, &decisions)
+            .expect("the move stores");
+    }
+    let (played, seq) = store.live_state(game).expect("state");
+    assert_eq!(seq, moves);
+    assert_eq!(played.engine_version, 1);
+    assert_eq!(played.round, 2);
+    let log = store.log(game).expect("log");
+    drop(store);
+
+    // The last snapshot is move 15; the moves after it cross the round start at move 16, and
+    // there the new order would give Luna other cards.
+    let conn = sql(&dir);
+    let last: i64 = conn
+        .query_row(
+            "SELECT max(seq) FROM snapshots WHERE game_id = ?1",
+            [game],
+            |r| r.get(0),
+        )
+        .expect("snapshots");
+    assert_eq!(last, 15);
+    assert!(crossing > last as u64 && crossing <= moves);
+    let snapshot = stored_snapshot(&conn, game, 15);
+    drop(conn);
+    assert_eq!(snapshot.engine_version, 1);
+    let before = log.iter().filter(|e| e.seq() > 15 && e.seq() < crossing);
+    let at_crossing =
+        replay::replay_onto(&data(), snapshot, before, &Default::default()).expect("replays");
+    let entry = log.iter().filter(|e| e.seq() == crossing);
+    let old = replay::replay_onto(
+        &data(),
+        at_crossing.clone(),
+        entry.clone(),
+        &Default::default(),
+    )
+    .expect("the old order");
+    let mut newer = at_crossing;
+    newer.engine_version = ENGINE_VERSION;
+    let new = replay::replay_onto(&data(), newer, entry, &Default::default()).expect("new order");
+    let luna = old.seats.len() - 1;
+    assert_eq!(old.round, 2);
+    assert_ne!(
+        old.seats[luna].luna, new.seats[luna].luna,
+        "the order matters at move {crossing}"
+    );
+
+    // Restored without the replay check, not damaged, with the old order, and it plays on.
+    let (store, report) = open(&dir.db(), 15);
+    assert_eq!(report.restored, 1);
+    assert!(report.damaged.is_empty(), "{:?}", report.damaged);
+    assert_eq!(report.unverified.len(), 1);
+    let (restored, _) = store.live_state(game).expect("state");
+    assert_eq!(*restored, *played);
+    let seq = step(&store, game, seed).expect("a move").expect("stored");
+    assert_eq!(seq, moves + 1);
+    assert_eq!(store.live_state(game).expect("state").0.engine_version, 1);
+}
+
 #[test]
 fn export_and_import_replay_to_the_same_state() {
     let dir = TempDir::new("basics-export");

@@ -173,35 +173,58 @@ pub(crate) fn deal(ctx: &mut Ctx, state: &mut GameState) {
     }
 }
 
-/// Planning step b: two cards into the majority slots, their reveal icons carried out.
+/// The first engine version in which Luna draws both majority cards before carrying out their
+/// reveal icons (DECISIONS A15). Older stored games keep drawing the right card after the left
+/// card's reveal (DECISIONS B18).
+const MAJORITY_DRAWN_BEFORE_REVEALS: u32 = 2;
+
+/// Planning step b: two cards into the majority slots and turned face up, then their reveal icons
+/// carried out, left card then right card (DECISIONS A15). A grade-2 card that a reveal puts on
+/// top of the deck stays there for the next draw.
 pub(crate) fn reveal_majority(ctx: &mut Ctx, state: &mut GameState) {
     let data = ctx.data;
+    let draw_first = state.engine_version >= MAJORITY_DRAWN_BEFORE_REVEALS;
     for seat in luna_seats(state) {
+        let mut drawn = Vec::with_capacity(2);
         for m in 0..2 {
-            if let Some(card) = draw(ctx, state, seat) {
-                if let Some(l) = luna_mut(state, seat) {
-                    l.majority[m] = Some(card);
-                }
-                let c = &data.luna_cards.cards[card as usize];
-                ctx.say(
-                    if m == 0 {
-                        "event.luna_majority_left"
-                    } else {
-                        "event.luna_majority_right"
-                    },
-                    &[
-                        ("left", &c.majority.left),
-                        ("right", &c.majority.right),
-                        ("scientists", &c.majority.scientists),
-                    ],
-                );
-                match c.reveal {
-                    Some(LunaReveal::GainHelium { n }) => tank(ctx, state, seat, n),
-                    Some(LunaReveal::AdvanceResearch { n }) => research(ctx, state, seat, n),
-                    None => {}
-                }
+            let Some(card) = draw(ctx, state, seat) else {
+                continue;
+            };
+            if let Some(l) = luna_mut(state, seat) {
+                l.majority[m] = Some(card);
+            }
+            let c = &data.luna_cards.cards[card as usize];
+            ctx.say(
+                if m == 0 {
+                    "event.luna_majority_left"
+                } else {
+                    "event.luna_majority_right"
+                },
+                &[
+                    ("left", &c.majority.left),
+                    ("right", &c.majority.right),
+                    ("scientists", &c.majority.scientists),
+                ],
+            );
+            if draw_first {
+                drawn.push(card);
+            } else {
+                // Engine version 1: the left card's reveal came before the right card's draw.
+                reveal(ctx, state, seat, card);
             }
         }
+        for card in drawn {
+            reveal(ctx, state, seat, card);
+        }
+    }
+}
+
+/// Carries out the reveal icon of a majority card.
+fn reveal(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: u8) {
+    match ctx.data.luna_cards.cards[card as usize].reveal {
+        Some(LunaReveal::GainHelium { n }) => tank(ctx, state, seat, n),
+        Some(LunaReveal::AdvanceResearch { n }) => research(ctx, state, seat, n),
+        None => {}
     }
 }
 

@@ -31,8 +31,12 @@ pub use view::{view, SeatView};
 use crate::data::GameData;
 use serde::{Deserialize, Serialize};
 
-/// Bumped whenever a rule change would make an old game replay differently.
-pub const ENGINE_VERSION: u32 = 1;
+/// Bumped whenever a rule change would make an old game replay differently; the changed rule is
+/// gated on the state's `engine_version`, so a stored game keeps the rules it was played with
+/// (DECISIONS B18).
+///
+/// - 2: Luna draws both majority cards before carrying out their reveal icons (DECISIONS A15).
+pub const ENGINE_VERSION: u32 = 2;
 
 /// Which side of the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
