@@ -169,7 +169,18 @@ impl Printer {
                 }
             }
             for (i, c) in r.choices.iter().enumerate() {
-                writeln!(out, "{prefix}   ({}) {}  [{}]", i + 1, c.label, c.custom_id)?;
+                // `/choose N` takes the option's own number (pages go on counting).
+                let n = c.number.unwrap_or(i + 1);
+                let description = if c.description.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {}", c.description)
+                };
+                writeln!(
+                    out,
+                    "{prefix}   ({n}) {}{description}  [{}]",
+                    c.label, c.custom_id
+                )?;
             }
             if let Some(img) = &r.image {
                 std::fs::create_dir_all(&self.out_dir)?;

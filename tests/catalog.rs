@@ -60,6 +60,7 @@ fn used_keys() -> BTreeSet<String> {
                 "setup.",
                 "task.",
                 "parse.",
+                "note.",
             ];
             if prefixes
                 .iter()
@@ -217,4 +218,52 @@ fn every_help_topic_the_overview_names_has_its_text_in_every_language() {
             );
         }
     }
+}
+
+/// Whether `s` reads as one refusal sentence: a capital first letter (or a command, a quoted
+/// word or an argument first) and a full stop (or ? or !) at the end.
+fn is_sentence(s: &str) -> bool {
+    let s = s.trim();
+    let first_ok = s
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_uppercase() || matches!(c, '/' | '`' | '{' | '„' | '"'));
+    first_ok && s.ends_with(['.', '?', '!'])
+}
+
+#[test]
+fn every_refusal_is_one_sentence_style_in_every_language() {
+    for code in skymines::text::language_codes() {
+        let texts = Texts::built_in(code).expect("built in");
+        let mut bad = Vec::new();
+        for key in texts.keys() {
+            let template = texts.template(key).unwrap_or("");
+            let group = key.split('.').next().unwrap_or("");
+            if group == "error" || key.starts_with("admin.error.") {
+                // Whole refusals: written as sentences.
+                if !is_sentence(template) {
+                    bad.push(format!("{key}: {template}"));
+                }
+            } else if ["rule", "parse", "setup"].contains(&group) {
+                // Reasons quoted inside other sentences: no full stop of their own, and made a
+                // sentence where the refusal leaves the chat layer.
+                if template.trim_end().ends_with('.') {
+                    bad.push(format!("{key} ends with a full stop: {template}"));
+                }
+                let sentence = skymines::chat::as_sentence(template);
+                if !is_sentence(&sentence) {
+                    bad.push(format!("{key} as a refusal: {sentence}"));
+                }
+            }
+        }
+        assert!(bad.is_empty(), "{code}: {bad:#?}");
+    }
+    assert_eq!(
+        skymines::chat::as_sentence("it is not your turn (waiting for bob)"),
+        "It is not your turn (waiting for bob)."
+    );
+    assert_eq!(
+        skymines::chat::as_sentence("Schon fertig."),
+        "Schon fertig."
+    );
 }

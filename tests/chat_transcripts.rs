@@ -647,35 +647,45 @@ fn refusals_and_questions_of_a_german_game_come_in_german() {
     // Options that cannot be read, and a game that cannot be set up (the user's language).
     t.say("alice /skymines settings language:de");
     let r = t.say("alice /skymines new board:mars");
-    assert_eq!(first_text(&r), "board: `mars` ist weder moon noch belt");
+    assert_eq!(first_text(&r), "Board: `mars` ist weder moon noch belt.");
     let r = t.say("alice /skymines new players:9");
     assert_eq!(
         first_text(&r),
-        "Eine Partie braucht 1 bis 4 menschliche Personen, nicht 9"
+        "Eine Partie braucht 1 bis 4 menschliche Personen, nicht 9."
     );
     t.say("alice /skymines new players:2 seed:13 language:de");
     t.say("bob /skymines join");
     t.say("alice /skymines start");
     // A typed command that names no card of the hand: nothing is planned.
     let r = t.say("alice /plan cards:nonsense");
-    assert_eq!(first_text(&r), "`nonsense` ist keine Karte auf deiner Hand");
+    // The refusal lists the cards that are (one sentence style: capital, full stop).
+    let text = first_text(&r);
+    assert!(
+        text.starts_with("`nonsense` ist keine Karte auf deiner Hand. Gültige Werte: ")
+            && text.contains("diamond-")
+            && text.ends_with('.'),
+        "{text}"
+    );
     t.say("alice /plan done:yes");
     t.say("bob /plan done:yes");
     // Refused rule decisions: no carbon and no energy card face up, a track that is no company.
     let r = t.say("alice /resources type:carbon");
     assert_eq!(
         first_text(&r),
-        "Du hast keine offene Karte „Kohlenstoff“ in deinem Aktionsbereich"
+        "Du hast keine offene Karte „Kohlenstoff“ in deinem Aktionsbereich."
     );
     let r = t.say("alice /energy company:minerva");
     assert_eq!(
         first_text(&r),
-        "Du hast keine offene Energiekarte in deinem Aktionsbereich"
+        "Du hast keine offene Energiekarte in deinem Aktionsbereich."
     );
     let r = t.say("alice /resources type:plutonium");
-    assert_eq!(
-        first_text(&r),
-        "`plutonium` ist keine Sorte: schreib type:carbon, type:minerals, type:titanium oder type:mixed"
+    assert!(
+        first_text(&r).starts_with(
+            "`plutonium` ist keine Sorte: schreib type:carbon, type:minerals, type:titanium oder type:mixed"
+        ),
+        "{}",
+        first_text(&r)
     );
     let r = t.say("bob /bonus space:majority_titanium");
     assert_eq!(
@@ -683,7 +693,7 @@ fn refusals_and_questions_of_a_german_game_come_in_german() {
         "Du bist nicht am Zug (es wird auf alice gewartet)."
     );
     let r = t.say("alice /pass deck:9");
-    assert_eq!(first_text(&r), "Sammel-Slot 9 ist leer");
+    assert_eq!(first_text(&r), "Sammel-Slot 9 ist leer.");
     // A question without its own sentence: the generic "Wähle:" with the task in German.
     let r = t.say("alice /pass");
     let confirm = r[0].choices[0].custom_id.clone();
@@ -954,4 +964,146 @@ fn a_lobby_survives_a_restart_and_goes_on() {
         "{r:?}"
     );
     assert!(t.chat_store().lobbies().expect("lobbies").is_empty());
+}
+
+fn live_state(t: &Table) -> std::sync::Arc<skymines::engine::state::GameState> {
+    let store = t.chat_store();
+    let game = store
+        .game_in_channel(LOCAL_CHANNEL)
+        .expect("store")
+        .expect("a game");
+    store.state(game).expect("state")
+}
+
+/// Answers `name`'s questions with option 1 of the list shown to them until the game no longer
+/// waits on them alone.
+fn answer_with_first(t: &mut Table, name: &str) {
+    for _ in 0..50 {
+        if t.waiting() != vec![local_user_id(name)] {
+            return;
+        }
+        t.chat.pending_choices(&place(), local_user_id(name));
+        t.say(&format!("{name} /choose 1"));
+    }
+    panic!("{name} is asked forever");
+}
+
+#[test]
+fn choose_by_number_means_the_list_that_reader_was_shown_and_typed_commands_help() {
+    let mut t = table("choose-shown");
+    start(&mut t, 2, "", 7);
+    // Cards named by their faces.
+    let r = t.say("alice /plan cards:titanium2,minerals2");
+    assert!(public_text(&r).contains("alice has planned"), "{r:?}");
+    let r = t.say("bob /plan cards:energy2,researcher");
+    assert!(public_text(&r).contains("Action phase"), "{r:?}");
+    assert_eq!(t.waiting(), vec![local_user_id("alice")]);
+
+    // An unknown option is refused naming the valid ones; a bad value lists the valid values.
+    let r = t.say("alice /research source:tile");
+    assert_eq!(
+        first_text(&r),
+        "Unknown option `source` (options: card, flip, advance, game)."
+    );
+    let r = t.say("alice /bonus space:tile_plus");
+    let text = first_text(&r);
+    assert!(
+        text.starts_with("`tile_plus` is not a bonus space. Valid values: ")
+            && text.contains("majority_titanium")
+            && text.ends_with('.'),
+        "{text}"
+    );
+
+    // No list shown yet: a number is refused, with the list it would refer to.
+    let before = live_state(&t).decisions_applied;
+    let r = t.say("alice /choose 1");
+    assert!(
+        r[0].text.starts_with("You have not been shown a list"),
+        "{}",
+        r[0].text
+    );
+    assert!(!r[0].choices.is_empty());
+    assert_eq!(live_state(&t).decisions_applied, before);
+
+    // The majority tier asked for on one's own turn (one tier qualifies: taken by itself).
+    let r = t.say("alice /bonus space:titanium tier:1");
+    assert!(
+        public_text(&r).contains("alice places a bonus marker on"),
+        "{r:?}"
+    );
+    assert_eq!(t.waiting(), vec![local_user_id("bob")]);
+
+    // /pass shows one option, Drop out; /choose 1 then drops out.
+    let r = t.say("bob /pass");
+    assert_eq!(r[0].choices.len(), 1);
+    assert_eq!(r[0].choices[0].label, "Drop out");
+    assert_eq!(r[0].choices[0].number, Some(1));
+    let r = t.say("bob /choose 1");
+    assert!(!r.iter().any(|r| r.text.contains("older list")), "{r:?}");
+    answer_with_first(&mut t, "bob");
+    assert!(live_state(&t).seats[1].dropped_out, "bob dropped out");
+
+    // alice's last list is from before bob's turn: its numbers are refused, the fresh list shown.
+    assert!(t.waiting().contains(&local_user_id("alice")));
+    let before = live_state(&t).decisions_applied;
+    let r = t.say("alice /choose 1");
+    assert!(
+        r[0].text
+            .starts_with("That number belongs to an older list"),
+        "{}",
+        r[0].text
+    );
+    assert!(!r[0].choices.is_empty());
+    assert_eq!(live_state(&t).decisions_applied, before);
+    // Now the number is that of the list just shown.
+    let shown = r[0].choices[0].clone();
+    assert_eq!(shown.number, Some(1));
+    let r = t.say("alice /choose 1");
+    assert!(!r.iter().any(|r| r.text.contains("older list")), "{r:?}");
+    assert!(live_state(&t).decisions_applied > before);
+    // Every refusal said so far is one sentence style.
+    for (_, reply) in &t.log {
+        if let Audience::Private(_) = reply.audience {
+            let first = reply.text.lines().next().unwrap_or("");
+            assert!(
+                first.chars().next().is_some_and(|c| !c.is_lowercase()),
+                "{first}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_last_finished_game_stays_viewable_until_a_new_one_starts() {
+    let mut t = table("after-the-game");
+    let names = start(&mut t, 2, "", 11);
+    play_out(&mut t, &names, 11);
+    assert_finished(&t);
+    let over = t
+        .log
+        .iter()
+        .find(|(_, r)| r.audience == Audience::Public && r.text.starts_with("Final scores"))
+        .map(|(_, r)| r.text.clone())
+        .expect("the game-over message");
+    assert!(
+        over.contains("wins the game!") || over.contains("Shared victory"),
+        "{over}"
+    );
+    let scores = public_text(&t.say("carol /skymines scores"));
+    assert!(scores.starts_with("Final scores"), "{scores}");
+    let status = public_text(&t.say("carol /skymines status"));
+    assert!(status.contains("Final scores"), "{status}");
+    let log = public_text(&t.say("carol /skymines log"));
+    assert!(!log.contains("There is no Skymines game"), "{log}");
+    assert!(log.contains("alice"), "{log}");
+    // A lobby is no new game yet; a started one replaces the old result.
+    t.say("alice /skymines new players:2");
+    assert!(public_text(&t.say("carol /skymines scores")).starts_with("Final scores"));
+    t.say("bob /skymines join");
+    t.say("alice /skymines start");
+    let scores = public_text(&t.say("carol /skymines scores"));
+    assert!(
+        scores.starts_with("Scores if the game ended now"),
+        "{scores}"
+    );
 }

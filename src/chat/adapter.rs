@@ -114,8 +114,8 @@ impl Chat {
             .collect()
     }
 
-    /// (name, value) pairs before filtering.
-    fn raw_suggestions(
+    /// (name, value) pairs before filtering (also the valid values a refusal lists).
+    pub(super) fn raw_suggestions(
         &self,
         req: &Request,
         command: &str,

@@ -572,14 +572,16 @@ impl Chat {
     ) -> Vec<Choice> {
         campaign::luna_level_choices(&self.data, level, result.luna_won())
             .into_iter()
-            .map(|c| Choice {
-                custom_id: ClickId::Level {
-                    campaign,
-                    chapter: next,
-                    change: c.change,
-                }
-                .encode(),
-                label: self.level_label(&c),
+            .map(|c| {
+                Choice::new(
+                    ClickId::Level {
+                        campaign,
+                        chapter: next,
+                        change: c.change,
+                    }
+                    .encode(),
+                    self.level_label(&c),
+                )
             })
             .collect()
     }

@@ -53,16 +53,119 @@ impl<'a> Options<'a> {
 }
 
 /// Finds a card among `candidates` by its id ("A05", "SE01", "diamond-carbon1"), its starting
-/// card icon ("carbon1"), or its 1-based position ("2" or "#2").
+/// card icon ("carbon1"), its 1-based position ("2" or "#2"), or its face ("carbon2",
+/// "energy1", "research", "field") when that face names one kind of card among them (cards
+/// with the same face are alike, so the first is taken).
 pub(crate) fn resolve_card(data: &GameData, candidates: &[CardId], word: &str) -> Option<CardId> {
     let w = word.trim().trim_start_matches('#').to_ascii_lowercase();
     if let Ok(n) = w.parse::<usize>() {
         return n.checked_sub(1).and_then(|i| candidates.get(i).copied());
     }
-    candidates.iter().copied().find(|c| {
+    let by_id = candidates.iter().copied().find(|c| {
         let id = data.card(*c).id.to_ascii_lowercase();
         id == w || id.rsplit_once('-').is_some_and(|(_, icon)| icon == w)
+    });
+    if by_id.is_some() {
+        return by_id;
+    }
+    let w = w.replace([' ', '-'], "_");
+    let matching: Vec<CardId> = candidates
+        .iter()
+        .copied()
+        .filter(|c| card_faces(data, *c).contains(&w))
+        .collect();
+    let face = |c: &CardId| {
+        let def = data.card(*c);
+        (def.kind, def.value, def.share)
+    };
+    match matching.first() {
+        Some(first) if matching.iter().all(|c| face(c) == face(first)) => Some(*first),
+        _ => None,
+    }
+}
+
+/// The words a card can be named by from its face: `carbon2` and `carbon`, `energy1` and
+/// `energy`, `research` (`researcher`, `research2`), `field` (`field_scientist`, `field_helios`),
+/// `share`.
+pub(crate) fn card_faces(data: &GameData, card: CardId) -> Vec<String> {
+    use crate::data::cards::CardKind;
+    let def = data.card(card);
+    let n = def.value;
+    match def.kind {
+        CardKind::Resource { resource } => {
+            vec![format!("{}{n}", resource.id()), resource.id().to_string()]
+        }
+        CardKind::Energy => vec![format!("energy{n}"), "energy".to_string()],
+        CardKind::ResearchScientist => vec![
+            "research".to_string(),
+            "researcher".to_string(),
+            "research_scientist".to_string(),
+            format!("research{n}"),
+        ],
+        CardKind::FieldScientist { company, .. } => {
+            let mut faces = vec!["field".to_string(), "field_scientist".to_string()];
+            if let Some(c) = company {
+                faces.push(format!("field_{}", c.id()));
+            }
+            faces
+        }
+        CardKind::SingleShare => vec!["share".to_string()],
+    }
+}
+
+/// The options each typed game command takes (as the slash commands register them); a
+/// command not listed here checks its own.
+pub(crate) fn known_options(command: &str) -> Option<&'static [&'static str]> {
+    Some(match command {
+        "plan" => &["cards", "slots", "done", "clear", "game"],
+        "resources" => &["type", "cards", "buy", "tracks", "game"],
+        "energy" => &["company", "sectors", "columns", "game"],
+        "research" => &["card", "flip", "advance", "game"],
+        "field" => &["card", "game"],
+        "bonus" => &["space", "tier", "game"],
+        "pass" => &["deck", "game"],
+        "token" => &["keep", "rest", "game"],
+        "tile" => &["card", "game"],
+        "choose" => &["option", "id", "game"],
+        "hand" | "undo" => &["game"],
+        _ => return None,
     })
+}
+
+/// A refusal that names what is valid: `reason` (a fragment), then the valid values of
+/// `option` of `/command` (the first ten, and how to see the rest); `reason` alone when there
+/// is no list to give.
+pub(crate) fn with_valid_values(
+    t: &Texts,
+    reason: String,
+    command: &str,
+    option: &str,
+    valid: &[String],
+) -> String {
+    const SHOWN: usize = 10;
+    if valid.is_empty() {
+        return reason;
+    }
+    let listed = valid
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let rest = if valid.len() > SHOWN {
+        t.f(
+            "error.valid_values_more",
+            &[
+                ("values", &listed),
+                ("more", &(valid.len() - SHOWN)),
+                ("command", &command),
+                ("option", &option),
+            ],
+        )
+    } else {
+        t.f("error.valid_values", &[("values", &listed)])
+    };
+    format!("{}. {rest}", reason.trim_end_matches('.'))
 }
 
 pub(crate) fn parse_company(word: &str) -> Option<Company> {
@@ -77,19 +180,34 @@ pub(crate) fn parse_company(word: &str) -> Option<Company> {
 pub(crate) struct Script<'a> {
     data: &'a GameData,
     texts: &'a Texts,
+    /// The command typed and the valid values of each of its options now (for refusals).
+    command: &'a str,
+    valid: &'a dyn Fn(&str) -> Vec<String>,
     scratch: GameState,
     seat: usize,
     pub decisions: Vec<Decision>,
+    /// The events of the last decision applied.
+    last_events: Vec<engine::Event>,
 }
 
 impl<'a> Script<'a> {
-    pub fn new(data: &'a GameData, texts: &'a Texts, state: &GameState, seat: usize) -> Script<'a> {
+    pub fn new(
+        data: &'a GameData,
+        texts: &'a Texts,
+        state: &GameState,
+        seat: usize,
+        command: &'a str,
+        valid: &'a dyn Fn(&str) -> Vec<String>,
+    ) -> Script<'a> {
         Script {
             data,
             texts,
+            command,
+            valid,
             scratch: state.clone(),
             seat,
             decisions: Vec::new(),
+            last_events: Vec::new(),
         }
     }
 
@@ -99,7 +217,7 @@ impl<'a> Script<'a> {
 
     /// Applies one decision, or fails with the engine's reason.
     pub fn push(&mut self, d: Decision) -> Result<(), String> {
-        engine::apply(self.data, &mut self.scratch, self.seat, d)
+        self.last_events = engine::apply(self.data, &mut self.scratch, self.seat, d)
             .map_err(|e| e.render(self.texts))?;
         self.decisions.push(d);
         Ok(())
@@ -115,9 +233,23 @@ impl<'a> Script<'a> {
     pub fn top(&self) -> Option<&Task> {
         self.scratch.agenda.last()
     }
+
+    /// `word` is not a valid value of `option`: the reason (`key`, with `{word}`) and the
+    /// values that are.
+    pub fn invalid(&self, key: &str, option: &str, word: &str) -> String {
+        let reason = self.texts.f(key, &[("word", &word)]);
+        with_valid_values(
+            self.texts,
+            reason,
+            self.command,
+            option,
+            &(self.valid)(option),
+        )
+    }
 }
 
-/// Translates a typed command into decisions for `seat`; a mistake is explained in `t`.
+/// Translates a typed command into decisions for `seat`; a mistake is explained in `t`, with
+/// the valid values of the option at fault (`valid(option)`).
 pub(crate) fn translate(
     data: &GameData,
     t: &Texts,
@@ -125,8 +257,9 @@ pub(crate) fn translate(
     seat: usize,
     command: &str,
     opts: &Options,
+    valid: &dyn Fn(&str) -> Vec<String>,
 ) -> Result<Vec<Decision>, String> {
-    let mut s = Script::new(data, t, state, seat);
+    let mut s = Script::new(data, t, state, seat, command, valid);
     let me = &state.seats[seat];
     match command {
         "plan" => {
@@ -139,7 +272,7 @@ pub(crate) fn translate(
                 for (i, word) in cards.iter().enumerate() {
                     let hand = s.state().seats[seat].hand.clone();
                     let card = resolve_card(data, &hand, word)
-                        .ok_or_else(|| t.f("parse.not_in_hand", &[("word", word)]))?;
+                        .ok_or_else(|| s.invalid("parse.not_in_hand", "cards", word))?;
                     let slot = match slots.get(i) {
                         Some(n) => n
                             .parse::<u8>()
@@ -176,7 +309,7 @@ pub(crate) fn translate(
                                 .eq_ignore_ascii_case(word)
                         })
                     })
-                    .ok_or_else(|| t.f("parse.not_a_token", &[("word", &word)]))?;
+                    .ok_or_else(|| s.invalid("parse.not_a_token", "keep", word))?;
                 s.push(Decision::KeepToken { token: token as u8 })?;
             }
             for pair in opts.list("rest") {
@@ -185,7 +318,7 @@ pub(crate) fn translate(
                     .ok_or_else(|| t.t("parse.rest_format"))?;
                 let pending = s.state().seats[seat].pending_rest.clone();
                 let card = resolve_card(data, &pending, card)
-                    .ok_or_else(|| t.f("parse.not_a_starting_card", &[("word", &card)]))?;
+                    .ok_or_else(|| s.invalid("parse.not_a_starting_card", "rest", card))?;
                 let slot = slot
                     .parse::<u8>()
                     .ok()
@@ -198,7 +331,7 @@ pub(crate) fn translate(
             let word = opts.get("card").ok_or_else(|| t.t("parse.tile_card"))?;
             let up: Vec<CardId> = me.up_cards().map(|(_, c)| c).collect();
             let card = resolve_card(data, &up, word)
-                .ok_or_else(|| t.f("parse.not_face_up", &[("word", &word)]))?;
+                .ok_or_else(|| s.invalid("parse.not_face_up", "card", word))?;
             s.push(Decision::PlaceTile { card })?;
         }
         "resources" => {
@@ -206,7 +339,7 @@ pub(crate) fn translate(
             let resource = match kind.as_deref() {
                 Some("mixed") => None,
                 Some(k) => Some(
-                    Resource::parse(k).ok_or_else(|| t.f("parse.not_a_type", &[("word", &k)]))?,
+                    Resource::parse(k).ok_or_else(|| s.invalid("parse.not_a_type", "type", k))?,
                 ),
                 None => {
                     // The only type with face-up cards, if there is one.
@@ -240,7 +373,7 @@ pub(crate) fn translate(
                     .iter()
                     .map(|w| {
                         resolve_card(data, &up, w)
-                            .ok_or_else(|| t.f("parse.not_face_up", &[("word", w)]))
+                            .ok_or_else(|| s.invalid("parse.not_face_up", "cards", w))
                     })
                     .collect::<Result<_, _>>()?
             };
@@ -262,7 +395,7 @@ pub(crate) fn translate(
                 Some(space) => {
                     let space = space
                         .parse::<u8>()
-                        .map_err(|_| t.f("parse.not_a_display_space", &[("word", &space)]))?;
+                        .map_err(|_| s.invalid("parse.not_a_display_space", "buy", space))?;
                     s.push(Decision::BuyCard { space })?;
                 }
                 // Track steps without a purchase mean: no card.
@@ -275,7 +408,7 @@ pub(crate) fn translate(
             s.push(Decision::UseEnergy)?;
             if let Some(word) = opts.get("company") {
                 let company = parse_company(word)
-                    .ok_or_else(|| t.f("parse.not_a_company", &[("word", &word)]))?;
+                    .ok_or_else(|| s.invalid("parse.not_a_company", "company", word))?;
                 if matches!(s.top(), Some(Task::ChooseExpansion { .. })) {
                     s.push(Decision::ChooseCompany { company })?;
                 }
@@ -284,7 +417,7 @@ pub(crate) fn translate(
                 for (i, word) in sectors.iter().enumerate() {
                     let sector = word
                         .parse::<u8>()
-                        .map_err(|_| t.f("parse.not_a_sector", &[("word", word)]))?;
+                        .map_err(|_| s.invalid("parse.not_a_sector", "sectors", word))?;
                     let column = match columns.get(i) {
                         Some(c) => c
                             .parse::<u8>()
@@ -349,15 +482,19 @@ pub(crate) fn translate(
         "bonus" => {
             if let Some(word) = opts.get("space") {
                 let space = resolve_bonus_space(data, word)
-                    .ok_or_else(|| t.f("parse.not_a_bonus_space", &[("word", &word)]))?;
+                    .ok_or_else(|| s.invalid("parse.not_a_bonus_space", "space", word))?;
+                let tier = opts
+                    .get("tier")
+                    .map(|word| {
+                        word.parse::<u8>()
+                            .ok()
+                            .and_then(|n| n.checked_sub(1))
+                            .ok_or_else(|| t.t("parse.tier_number"))
+                    })
+                    .transpose()?;
                 s.push(Decision::PlaceBonus { space })?;
-                if let Some(word) = opts.get("tier") {
-                    let tier = word
-                        .parse::<u8>()
-                        .ok()
-                        .and_then(|n| n.checked_sub(1))
-                        .ok_or_else(|| t.t("parse.tier_number"))?;
-                    s.push(Decision::ChooseTier { tier })?;
+                if let Some(tier) = tier {
+                    bonus_tier(&mut s, space, tier)?;
                 }
             }
         }
@@ -375,6 +512,36 @@ pub(crate) fn translate(
         _ => {}
     }
     Ok(s.decisions)
+}
+
+/// The reward tier asked for with a majority space just placed on. The engine takes the only
+/// tier a seat qualifies for by itself (tiers are nested, so that is tier 1); then there is no
+/// question left and the tier asked for is only checked.
+fn bonus_tier(s: &mut Script, space: BonusRef, tier: u8) -> Result<(), String> {
+    use crate::data::board::BonusSpaceKind;
+    let t = s.texts;
+    if matches!(s.top(), Some(Task::ChooseTier { .. })) {
+        return s.push(Decision::ChooseTier { tier });
+    }
+    let majority = match space {
+        BonusRef::Board(i) => s
+            .data
+            .board
+            .bonus_spaces
+            .get(i as usize)
+            .is_some_and(|b| b.kind == BonusSpaceKind::Majority),
+        _ => false,
+    };
+    if !majority {
+        return Err(t.t("parse.tier_majority_only"));
+    }
+    if s.last_events.iter().any(|e| e.key == "event.no_tier") {
+        return Err(t.t("parse.no_tier_there"));
+    }
+    if tier != 0 {
+        return Err(t.t("rule.tier_not_met"));
+    }
+    Ok(())
 }
 
 fn track_steps(s: &mut Script, opts: &Options) -> Result<(), String> {

@@ -479,6 +479,7 @@ impl Chat {
             "scores.provisional"
         };
         lines.push(t.t(title));
+        let mut winners = Vec::new();
         for s in engine::final_scores(&self.data, state) {
             let companies: Vec<String> = s
                 .companies
@@ -505,6 +506,17 @@ impl Chat {
                     ("winner", &if s.winner { " 🏆" } else { "" }),
                 ],
             ));
+            if s.winner {
+                winners.push(s.name.clone());
+            }
+        }
+        if state.phase == Phase::Finished && !winners.is_empty() {
+            let key = if winners.len() == 1 {
+                "scores.winner"
+            } else {
+                "scores.winners"
+            };
+            lines.push(t.f(key, &[("names", &winners.join(", "))]));
         }
         lines.join("\n")
     }

@@ -75,6 +75,22 @@ impl Chat {
         Ok((game, self.seat_of(game, req.user.id)?))
     }
 
+    /// The game `/skymines status|scores|log|export` look at: the channel's running game, or
+    /// once it is over the channel's last finished game (until another one starts there).
+    pub(crate) fn find_viewable_game(
+        &self,
+        req: &Request,
+        opts: Option<&Options>,
+    ) -> Result<(GameId, Option<usize>), String> {
+        match self.find_game(req, opts) {
+            Err(e) if !req.in_dm => match self.store.last_finished_in_channel(req.place.channel) {
+                Ok(Some(game)) => Ok((game, self.seat_of(game, req.user.id)?)),
+                _ => Err(e),
+            },
+            found => found,
+        }
+    }
+
     pub(crate) fn seat_of(&self, game: GameId, user: u64) -> Result<Option<usize>, String> {
         let seats = self.store.seats(game).map_err(|e| self.err(e))?;
         Ok(seats
@@ -115,7 +131,7 @@ impl Chat {
     }
 
     /// Applies a seat's decisions and builds every reply the move causes.
-    fn play(
+    pub(crate) fn play(
         &self,
         req: &Request,
         game: GameId,
@@ -219,10 +235,10 @@ impl Chat {
                 Audience::Ping(user),
                 public_texts.f(key, &[("name", &name)]),
             );
-            ping.choices = vec![Choice {
-                custom_id: ClickId::Open { game }.encode(),
-                label: public_texts.t(button),
-            }];
+            ping.choices = vec![Choice::new(
+                ClickId::Open { game }.encode(),
+                public_texts.t(button),
+            )];
             replies.push(ping);
             if notify == Notify::Dm && newly_waited {
                 if let Some(mut p) = self.prompt(game, state, *seat, user, 0) {
@@ -361,29 +377,22 @@ impl Chat {
             .enumerate()
             .skip(page * PAGE)
             .take(PAGE)
-            .map(|(i, d)| Choice {
-                custom_id: ClickId::Decide {
-                    game,
-                    version,
-                    decision: *d,
-                }
-                .encode(),
-                label: format!("{}. {}", i + 1, self.label(state, seat, *d)),
-            })
+            .map(|(i, d)| self.decision_choice(game, version, state, seat, *d, i + 1))
             .collect();
+        self.remember_shown(user, game, version, offered);
         if pages > 1 {
-            choices.push(Choice {
-                custom_id: ClickId::Page {
+            choices.push(Choice::new(
+                ClickId::Page {
                     game,
                     version,
                     page: (page + 1) % pages,
                 }
                 .encode(),
-                label: self.texts.f(
+                self.texts.f(
                     "button.more",
                     &[("page", &((page + 1) % pages + 1)), ("pages", &pages)],
                 ),
-            });
+            ));
         }
         let mut text = self.question(state, seat);
         if state.phase == Phase::Planning || state.phase == Phase::Setup {
@@ -419,17 +428,12 @@ impl Chat {
             return Vec::new();
         };
         self.speaking(self.reader_texts(user, Some(game)), || {
-            prompt::offered(&self.data, &state, seat)
+            let offered = prompt::offered(&self.data, &state, seat);
+            self.remember_shown(user, game, version, offered.clone());
+            offered
                 .into_iter()
-                .map(|d| Choice {
-                    custom_id: ClickId::Decide {
-                        game,
-                        version,
-                        decision: d,
-                    }
-                    .encode(),
-                    label: self.label(&state, seat, d),
-                })
+                .enumerate()
+                .map(|(i, d)| self.decision_choice(game, version, &state, seat, d, i + 1))
                 .collect()
         })
     }
@@ -495,32 +499,6 @@ impl Chat {
         self.play(req, game, seat, &[decision])
     }
 
-    /// `/choose option:N` (or `id:CUSTOM_ID`): the typed twin of a click.
-    pub(crate) fn choose(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
-        if let Some(id) = opts.get("id") {
-            return self.click(req, id);
-        }
-        let (game, seat) = self.find_game(req, Some(opts))?;
-        let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
-        let state = self.state(game)?;
-        let offered = prompt::offered(&self.data, &state, seat);
-        let n: usize = opts
-            .get("option")
-            .and_then(|o| o.parse().ok())
-            .ok_or_else(|| self.texts.t("error.choose_number"))?;
-        let d = n
-            .checked_sub(1)
-            .and_then(|i| offered.get(i))
-            .copied()
-            .ok_or_else(|| {
-                self.texts.f(
-                    "error.no_such_option",
-                    &[("n", &n), ("count", &offered.len())],
-                )
-            })?;
-        self.play(req, game, seat, &[d])
-    }
-
     /// Planning, setup and turn-action commands.
     pub(crate) fn action_command(
         &self,
@@ -557,19 +535,22 @@ impl Chat {
                 self.texts.t("ask.confirm_pass"),
                 self.hand_text(&state, seat)
             );
-            return Ok(vec![Reply::private(req.user.id, text).with_choices(vec![
-                Choice {
-                    custom_id: ClickId::Decide {
-                        game,
-                        version,
-                        decision: Decision::DropOut,
-                    }
-                    .encode(),
-                    label: self.texts.t("button.confirm_pass"),
-                },
-            ])]);
+            let mut confirm =
+                self.decision_choice(game, version, &state, seat, Decision::DropOut, 1);
+            confirm.label = self.texts.t("button.confirm_pass");
+            self.remember_shown(req.user.id, game, version, vec![Decision::DropOut]);
+            return Ok(vec![
+                Reply::private(req.user.id, text).with_choices(vec![confirm])
+            ]);
         }
-        let decisions = commands::translate(&self.data, &self.texts, &state, seat, name, opts)?;
+        let valid = |option: &str| -> Vec<String> {
+            self.raw_suggestions(req, name, option, opts)
+                .into_iter()
+                .map(|(_, value)| value)
+                .collect()
+        };
+        let decisions =
+            commands::translate(&self.data, &self.texts, &state, seat, name, opts, &valid)?;
         if decisions.is_empty() {
             return self
                 .prompt(game, &state, seat, req.user.id, 0)
@@ -601,13 +582,23 @@ impl Chat {
                 ))]);
             }
         }
-        let (game, _) = self.find_game(req, None)?;
+        let (game, _) = self.find_viewable_game(req, None)?;
         let state = self.state(game)?;
-        Ok(vec![self.status_reply(game, &state)])
+        let mut reply = self.status_reply(game, &state);
+        if state.phase == Phase::Finished {
+            // A finished game's status is its result.
+            let scores = self.speaking(self.game_texts(game), || self.scores_text(&state));
+            reply.text = format!(
+                "{}
+{scores}",
+                reply.text
+            );
+        }
+        Ok(vec![reply])
     }
 
     pub(crate) fn scores(&self, req: &Request) -> Result<Vec<Reply>, String> {
-        let (game, _) = self.find_game(req, None)?;
+        let (game, _) = self.find_viewable_game(req, None)?;
         let state = self.state(game)?;
         let text = self.speaking(self.game_texts(game), || self.scores_text(&state));
         Ok(vec![Reply::public(text)])
@@ -615,7 +606,7 @@ impl Chat {
 
     /// The game's public log, rebuilt by replaying its decisions (no hidden information).
     pub(crate) fn log(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
-        let (game, seat) = self.find_game(req, Some(opts))?;
+        let (game, seat) = self.find_viewable_game(req, Some(opts))?;
         let since_my_turn = opts.get("since").is_some()
             || opts.flag("since_my_turn") == Some(true)
             || opts.get("mode") == Some("since-my-turn");
@@ -693,7 +684,7 @@ impl Chat {
     }
 
     pub(crate) fn export(&self, req: &Request) -> Result<Vec<Reply>, String> {
-        let (game, _) = self.find_game(req, None)?;
+        let (game, _) = self.find_viewable_game(req, None)?;
         let record = self.store.game(game).map_err(|e| self.err(e))?;
         if record.status == GameStatus::Active && !req.user.owner {
             return Err(self.texts.t("error.export_running"));
@@ -977,10 +968,10 @@ impl Chat {
                     Audience::Ping(user),
                     public_texts.f("ping.reminder", &[("name", &state.seats[r.seat].name)]),
                 );
-                ping.choices = vec![Choice {
-                    custom_id: ClickId::Open { game: r.game }.encode(),
-                    label: public_texts.t("button.turn"),
-                }];
+                ping.choices = vec![Choice::new(
+                    ClickId::Open { game: r.game }.encode(),
+                    public_texts.t("button.turn"),
+                )];
                 replies.push(ping);
             }
         }
@@ -1043,7 +1034,7 @@ impl Chat {
 
 /// Whether going from `before` to `after` revealed hidden or random information (a card drawn,
 /// a plan refilled, the plans revealed, Luna's cards, a new round) or passed the turn on.
-fn reveals_hidden(before: &GameState, after: &GameState) -> bool {
+pub(crate) fn reveals_hidden(before: &GameState, after: &GameState) -> bool {
     before.rng != after.rng
         || before.round != after.round
         || before.phase != after.phase

@@ -53,6 +53,22 @@ impl std::ops::Deref for Voice {
     }
 }
 
+/// A refusal in the one sentence style of every refusal: its first letter capitalised and a
+/// full stop at the end (the engine's reasons and the parse errors are fragments that other
+/// sentences also quote, so the style is applied here, where a refusal leaves the chat layer).
+pub fn as_sentence(text: &str) -> String {
+    let text = text.trim();
+    let mut chars = text.chars();
+    let mut out = match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect::<String>(),
+        None => return String::new(),
+    };
+    if !out.ends_with(['.', '?', '!']) {
+        out.push('.');
+    }
+    out
+}
+
 /// A language code the user typed, checked against the built-in catalogs.
 pub(crate) fn parse_language(code: &str) -> Option<&'static str> {
     let code = code.trim().to_ascii_lowercase();

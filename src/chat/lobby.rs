@@ -241,14 +241,14 @@ fn parse_options(opts: &Options, owner: bool, t: &Texts) -> Result<(GameOptions,
 impl Chat {
     pub(crate) fn lobby_choices(&self, texts: &Texts) -> Vec<Choice> {
         vec![
-            Choice {
-                custom_id: ClickId::Lobby("join".to_string()).encode(),
-                label: texts.t("button.join"),
-            },
-            Choice {
-                custom_id: ClickId::Lobby("start".to_string()).encode(),
-                label: texts.t("button.start"),
-            },
+            Choice::new(
+                ClickId::Lobby("join".to_string()).encode(),
+                texts.t("button.join"),
+            ),
+            Choice::new(
+                ClickId::Lobby("start".to_string()).encode(),
+                texts.t("button.start"),
+            ),
         ]
     }
 

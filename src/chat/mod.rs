@@ -9,6 +9,7 @@
 mod adapter;
 mod admin;
 mod campaign;
+mod choosing;
 mod commands;
 mod describe;
 mod game;
@@ -23,7 +24,7 @@ use crate::data::GameData;
 use crate::store::{GameId, Location, Store};
 pub use crate::text::Texts;
 pub use adapter::{click_game, open_click_id, Suggestion};
-pub use language::Voice;
+pub use language::{as_sentence, Voice};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -88,7 +89,27 @@ pub struct Image {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Choice {
     pub custom_id: String,
+    /// What the option is, short (a select menu shows at most 100 characters).
     pub label: String,
+    /// What the option does: its consequences and warnings ("" when there is nothing to add;
+    /// a select menu shows at most 100 characters, a button list shows it after the label).
+    #[serde(default)]
+    pub description: String,
+    /// The number `/choose N` picks this option by (None: not a game decision).
+    #[serde(default)]
+    pub number: Option<usize>,
+}
+
+impl Choice {
+    /// A plain button: a custom id and a label.
+    pub fn new(custom_id: impl Into<String>, label: impl Into<String>) -> Choice {
+        Choice {
+            custom_id: custom_id.into(),
+            label: label.into(),
+            description: String::new(),
+            number: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -235,6 +256,8 @@ pub struct Chat {
     pub(crate) campaign_lock: Mutex<()>,
     /// Recent request times per user (rate limit).
     pub(crate) recent: Mutex<BTreeMap<u64, Vec<i64>>>,
+    /// The numbered list each user was last shown in each game (what `/choose N` means).
+    pub(crate) shown: choosing::ShownLists,
 }
 
 impl Chat {
@@ -248,6 +271,7 @@ impl Chat {
             config,
             campaign_lock: Mutex::new(()),
             recent: Mutex::new(BTreeMap::new()),
+            shown: choosing::ShownLists::default(),
         }
     }
 
@@ -283,7 +307,10 @@ impl Chat {
         match result {
             Ok(replies) => replies,
             // Refusals may carry names from the engine (card labels): written for the reader.
-            Err(message) => vec![Reply::private(req.user.id, self.texts.resolve(&message))],
+            Err(message) => vec![Reply::private(
+                req.user.id,
+                as_sentence(&self.texts.resolve(&message)),
+            )],
         }
     }
 
@@ -295,6 +322,14 @@ impl Chat {
     ) -> Result<Vec<Reply>, String> {
         let name = name.trim().trim_start_matches('/');
         let opts = commands::Options::new(options);
+        if let Some(known) = commands::known_options(name) {
+            if let Some(k) = opts.keys().find(|k| !known.contains(k)) {
+                return Err(self.texts.f(
+                    "error.unknown_option",
+                    &[("option", &k), ("options", &known.join(", "))],
+                ));
+            }
+        }
         match name {
             "skymines new" => self.lobby_new(req, &opts),
             "skymines join" => self.join(req),

@@ -50,10 +50,10 @@ impl Chat {
         if self.seat_of(game, req.user.id)?.is_none() {
             return Err(self.texts.t("error.not_a_player"));
         }
-        let confirm = Choice {
-            custom_id: ClickId::Leave { game }.encode(),
-            label: self.texts.t("button.confirm_leave"),
-        };
+        let confirm = Choice::new(
+            ClickId::Leave { game }.encode(),
+            self.texts.t("button.confirm_leave"),
+        );
         Ok(vec![Reply::private(
             req.user.id,
             self.texts.t("ask.confirm_leave"),

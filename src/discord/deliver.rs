@@ -235,10 +235,7 @@ async fn send_dm(shared: &Shared, origin: &Origin, user: u64, reply: &Reply, gam
         game,
         "DMs refused: falling back to a mention in the channel"
     );
-    let open = Choice {
-        custom_id: chat::open_click_id(game),
-        label: "Open it here".to_string(),
-    };
+    let open = Choice::new(chat::open_click_id(game), "Open it here".to_string());
     let out = Outgoing::text(format!(
         "<@{user}> I cannot send you direct messages (your privacy settings refuse them). \
          Use the button to see your prompt here; /hand shows your cards."

@@ -172,7 +172,11 @@ pub(crate) fn buttons(choices: &[Choice]) -> Vec<CreateActionRow> {
                         let label = if c.label.trim().is_empty() {
                             "…".to_string()
                         } else {
-                            clip(&c.label, LABEL_LIMIT)
+                            // The number `/choose` takes, first.
+                            match c.number {
+                                Some(n) => clip(&format!("{n}. {}", c.label), LABEL_LIMIT),
+                                None => clip(&c.label, LABEL_LIMIT),
+                            }
                         };
                         CreateButton::new(c.custom_id.clone())
                             .label(label)
@@ -209,10 +213,10 @@ mod tests {
     use crate::chat::{Audience, Image};
 
     fn choice(i: usize) -> Choice {
-        Choice {
-            custom_id: format!("d:1:2:{i}"),
-            label: format!("choice {i} {}", "x".repeat(100)),
-        }
+        Choice::new(
+            format!("d:1:2:{i}"),
+            format!("choice {i} {}", "x".repeat(100)),
+        )
     }
 
     #[test]

@@ -223,6 +223,22 @@ impl Store {
         })
     }
 
+    /// The channel's most recent game when it has finished: what the channel may still look at
+    /// (status, scores, log) once a game is over, until another one starts there.
+    pub fn last_finished_in_channel(&self, channel: u64) -> Result<Option<GameId>> {
+        self.read(|c| {
+            let last: Option<(GameId, String)> = c
+                .prepare_cached(
+                    "SELECT id, status FROM games WHERE channel = ?1 ORDER BY id DESC LIMIT 1",
+                )?
+                .query_row([to_db(channel)], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
+            Ok(last
+                .filter(|(_, status)| status == GameStatus::Finished.as_str())
+                .map(|(id, _)| id))
+        })
+    }
+
     /// A game's seats in seat order.
     pub fn seats(&self, game: GameId) -> Result<Vec<SeatRecord>> {
         self.read(|c| {
