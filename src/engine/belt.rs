@@ -1,8 +1,9 @@
-//! The Belt side of the board (module "Belt side of the board", campaign chapters 2 and 4):
-//! outposts on asteroids and shuttles on flight paths, what is within reach and what entering a
-//! Belt space costs, the expansion's rewards, ousted pieces going home, gas collectors for field
-//! scientists, and Luna's way of expanding on the Belt (Luna booklet). The Moon's expansion rules
-//! stay in tasks.rs; the energy action dispatches here when the Belt is in play.
+//! The Belt side of the board (module "Belt side of the board", rulebook 001 ~L1345; campaign
+//! chapters 2 and 4): outposts on asteroids and shuttles on flight paths, what is within reach and
+//! what entering a Belt space costs, the expansion's rewards, ousted pieces going home, gas
+//! collectors for field scientists, and Luna's way of expanding on the Belt (Luna booklet). The
+//! Moon's expansion rules stay in actions/energy.rs; the energy action dispatches here when the
+//! Belt is in play.
 //!
 //! Target numbers: asteroids and shuttle spaces share one sequence (belt.toml), so a number names
 //! one Belt space kind unambiguously. Station columns on the Belt: 0 and 2 hold outposts (6 home
@@ -229,10 +230,11 @@ pub(crate) fn enter_cost(
     Ok(1 + reach + u32::from(here.is_some()))
 }
 
-/// Candidates for entering Belt spaces: every outpost space with either outer column, every
-/// shuttle space with the middle column.
-pub(crate) fn enter_candidates(data: &GameData) -> Vec<super::Decision> {
-    let mut out = Vec::new();
+/// Candidates during an expansion on the Belt: stopping, entering a Belt space (every outpost
+/// space with either outer column, every shuttle space with the middle column), and dealing
+/// with the threat when one is in play.
+pub(crate) fn expand_candidates(data: &GameData, state: &GameState) -> Vec<super::Decision> {
+    let mut out = vec![super::Decision::StopExpanding];
     for a in &data.belt.asteroids {
         for space in 0..a.outpost_spaces as u8 {
             for column in [0u8, 2] {
@@ -251,7 +253,25 @@ pub(crate) fn enter_candidates(data: &GameData) -> Vec<super::Decision> {
             column: 1,
         });
     }
+    if state.threat.is_some() {
+        out.push(super::Decision::DealWithThreat);
+    }
     out
+}
+
+/// A company may expand on the Belt while its station holds an outpost or a shuttle.
+pub(crate) fn check_expansion_company(
+    data: &GameData,
+    state: &GameState,
+    company: Company,
+) -> Result<(), RuleError> {
+    if state.outposts_in_station(company) + state.shuttles_in_station(company) == 0 {
+        return Err(illegal(
+            "rule.station_empty_belt",
+            &[("company", &data.company_name(company))],
+        ));
+    }
+    Ok(())
 }
 
 /// Checks entering a Belt space during an expansion of `company` with `energy` points left.
@@ -318,6 +338,34 @@ pub(crate) fn enter(
         Target::Shuttle(p) => belt.shuttles.get_mut(p)?,
     };
     slot.replace(company)
+}
+
+/// An expansion enters a Belt space (the caller checked): the piece is placed and its energy
+/// spent. Returns the energy left and the company ousted there, if any.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn expansion_enters(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    company: Company,
+    energy: u32,
+    target_no: u8,
+    space: u8,
+    column: u8,
+) -> (u32, Option<Company>) {
+    let data = ctx.data;
+    let cost = enter_cost(data, state, company, target_no, space).unwrap_or(energy);
+    let ousted = enter(data, state, company, target_no, space, column);
+    ctx.count(if is_shuttle_space(data, target_no) {
+        "belt_enter_shuttle_space"
+    } else {
+        "belt_enter_outpost_space"
+    });
+    super::missions::note(state, seat, |c| {
+        c.pieces_placed += 1;
+        c.pieces_ousted += u32::from(ousted.is_some());
+    });
+    (energy.saturating_sub(cost), ousted)
 }
 
 /// What an expansion on the Belt earns: the reward screens of the asteroids where the company

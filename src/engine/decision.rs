@@ -403,4 +403,38 @@ impl Task {
             | Task::ThreatReward { seat } => *seat,
         }
     }
+
+    /// The catalog key (`task.*`) of what this task asks.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Task::ChooseAction { .. } => "task.choose_action",
+            Task::SelectResources { .. } => "task.select_resources",
+            Task::BuyWithUnits { .. } => "task.buy_with_units",
+            Task::SpendUnits { .. } => "task.spend_units",
+            Task::ChooseExpansion { .. } => "task.choose_company",
+            Task::Expand { .. } => "task.expand",
+            Task::ResearchFlip { .. } => "task.research_flip",
+            Task::ResearchAdvance { .. } => "task.research_advance",
+            Task::SpendResearch { .. } => "task.spend_research",
+            Task::TrackMove { .. } => "task.track_move",
+            Task::TrackOfChoice { .. } => "task.track_of_choice",
+            Task::OtherTracks { .. } => "task.other_tracks",
+            Task::RemoveOutposts { .. } => "task.remove_outposts",
+            Task::ReturnOusted { .. } => "task.return_ousted",
+            Task::ChooseTier { .. } => "task.choose_tier",
+            Task::ChooseRewards { .. } => "task.choose_rewards",
+            Task::BuyForCoins { .. } => "task.buy_for_coins",
+            Task::DiscardFromHand { .. } => "task.discard_from_hand",
+            Task::DiscardActionChoice { .. } => "task.discard_action",
+            Task::TakeFromDiscard { .. } => "task.take_from_discard",
+            Task::Reward { .. } => "task.reward",
+            Task::TakeRestingDeck { .. } => "task.take_resting_deck",
+            Task::RestCards { .. } => "task.rest_cards",
+            Task::PlacePlans { .. } => "task.place_plans",
+            Task::FlipUsed { .. } | Task::EndTurn { .. } => "task.end_turn",
+            Task::ClaimTasks { .. } => "task.claim_tasks",
+            Task::DiscardEnergy { .. } => "task.discard_energy",
+            Task::ThreatReward { .. } => "task.threat_reward",
+        }
+    }
 }

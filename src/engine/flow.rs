@@ -4,7 +4,7 @@
 use super::decision::{Decision, Task};
 use super::setup::apply_token;
 use super::state::{GameState, Phase, SlotCard};
-use super::{illegal, round, tasks, Event, Message, RuleError, Visibility};
+use super::{actions, illegal, round, Event, Message, RuleError, Visibility};
 use crate::data::GameData;
 
 /// The context of one application: the data, the events it produced, and coverage notes.
@@ -136,7 +136,7 @@ fn candidates(data: &GameData, state: &GameState, seat: usize) -> Vec<Decision> 
             out
         }
         Phase::Action => match state.agenda.last() {
-            Some(task) => tasks::candidates(data, state, task),
+            Some(task) => actions::candidates(data, state, task),
             None => Vec::new(),
         },
         Phase::Finished => Vec::new(),
@@ -158,7 +158,7 @@ fn resolve_dry(
     match state.phase {
         Phase::Setup => setup_check(ctx.data, state, seat, d),
         Phase::Planning => planning_check(ctx.data, state, seat, d),
-        Phase::Action => tasks::check(ctx.data, state, seat, d),
+        Phase::Action => actions::check(ctx.data, state, seat, d),
         Phase::Finished => Err(RuleError::GameOver),
     }
 }
@@ -199,7 +199,7 @@ pub(crate) fn apply_traced(
     match state.phase {
         Phase::Setup => setup_perform(&mut ctx, state, seat, d),
         Phase::Planning => planning_perform(&mut ctx, state, seat, d),
-        Phase::Action => tasks::perform(&mut ctx, state, seat, d),
+        Phase::Action => actions::perform(&mut ctx, state, seat, d),
         Phase::Finished => return Err(RuleError::GameOver),
     }
     run_agenda(&mut ctx, state);
@@ -217,21 +217,21 @@ pub(crate) fn run_agenda(ctx: &mut Ctx, state: &mut GameState) {
         let Some(task) = state.agenda.last().cloned() else {
             return;
         };
-        if tasks::run_auto(ctx, state, &task) {
+        if actions::run_auto(ctx, state, &task) {
             continue;
         }
         if matches!(task, Task::ChooseAction { .. }) {
             return;
         }
         let seat = task.seat();
-        let options: Vec<Decision> = tasks::candidates(ctx.data, state, &task)
+        let options: Vec<Decision> = actions::candidates(ctx.data, state, &task)
             .into_iter()
-            .filter(|d| tasks::check(ctx.data, state, seat, *d).is_ok())
+            .filter(|d| actions::check(ctx.data, state, seat, *d).is_ok())
             .collect();
         match options.as_slice() {
             [only] => {
                 ctx.count(only.kind());
-                tasks::perform(ctx, state, seat, *only)
+                actions::perform(ctx, state, seat, *only)
             }
             _ => return,
         }

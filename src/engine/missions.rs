@@ -1,13 +1,14 @@
-//! The "Mission cards" module: the face-up mission cards (1 for 1–2 humans, 2 for 3–4; Luna
-//! does not count and ignores them), each human's mission status card with three one-time bonus
-//! markers, claiming a task (a decision — never an action — offered before the action is chosen
-//! and again once it has resolved), the per-action counters the "single action" tasks read, the
-//! one-time markers' removal at the next Preparation phase, and the personal bonus space unlocked
-//! once all three tasks are done.
+//! The "Mission cards" module (rulebook 001 ~L1251): the face-up mission cards (1 for 1–2 humans,
+//! 2 for 3–4; Luna does not count and ignores them), each human's mission status card with three
+//! one-time bonus markers, claiming a task (a decision — never an action — offered before the
+//! action is chosen and again once it has resolved), the per-action counters the "single action"
+//! tasks read, the one-time markers' removal at the next Preparation phase, and the personal bonus
+//! space unlocked once all three tasks are done.
 //!
 //! What each task counts is defined by missions.toml (its header comment); `metric_value` is the
 //! one place that reads a metric.
 
+use super::decision::Task;
 use super::effects;
 use super::flow::Ctx;
 use super::state::{GameState, Marker, PlanRef, SlotCard, TileKind};
@@ -380,6 +381,57 @@ pub(crate) fn any_claimable(
         }
         _ => false,
     })
+}
+
+// ------------------------------------------------------------------------------------------
+// The ClaimTasks task: after the action has resolved, the tasks it fulfilled may be claimed.
+
+/// Claiming a task or ending the claims.
+pub(crate) fn claim_tasks_candidates(state: &GameState) -> Vec<super::Decision> {
+    let mut out = vec![super::Decision::EndClaims];
+    out.extend(claim_candidates(state));
+    out
+}
+
+pub(crate) fn check_claim_tasks(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    task: &Task,
+    d: super::Decision,
+) -> Result<(), RuleError> {
+    match d {
+        super::Decision::ClaimTask { card, column } => {
+            check_claim(data, state, seat, card, column, true)
+        }
+        super::Decision::EndClaims => Ok(()),
+        _ => Err(RuleError::Waiting(task.describe())),
+    }
+}
+
+pub(crate) fn perform_claim_tasks(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    d: super::Decision,
+) {
+    match d {
+        super::Decision::ClaimTask { card, column } => claim(ctx, state, seat, card, column),
+        super::Decision::EndClaims => {
+            state.agenda.pop();
+        }
+        _ => {}
+    }
+}
+
+/// The action has resolved: its counters stop; with nothing to claim, the task is done (true).
+pub(crate) fn run_claim_tasks(data: &GameData, state: &mut GameState, seat: usize) -> bool {
+    end_action(state, seat);
+    if !any_claimable(data, state, seat, true) {
+        state.agenda.pop();
+        return true;
+    }
+    false
 }
 
 /// Preparation: a marker on a personal bonus space goes back to its owner's reserve (a one-time

@@ -6,6 +6,7 @@
 //! (an illegal one returns a specific `RuleError` and changes nothing); [`apply_batch`] applies
 //! several atomically; [`view`] is what one seat may see; [`final_scores`] scores a finished game.
 
+mod actions;
 pub mod belt;
 pub mod campaign;
 pub mod decision;
@@ -17,7 +18,6 @@ mod round;
 pub mod score;
 mod setup;
 pub mod state;
-mod tasks;
 pub mod threats;
 pub mod view;
 
@@ -285,7 +285,7 @@ pub fn energy_total(data: &GameData, state: &GameState, seat: usize) -> u32 {
 
 /// The catalog key (`task.*`) of what a pending task asks.
 pub fn task_description(task: &Task) -> &'static str {
-    tasks::describe(task)
+    task.describe()
 }
 
 /// Applies one decision and also returns the names of the rules that fired (for coverage).

@@ -1,0 +1,130 @@
+//! Action 6: Drop out of the Action phase (rulebook 001 ~L851): the face-down cards of the action
+//! area turn face up, the seat takes one resting deck into its hand, moves each action-slot card
+//! to a different resting slot (with the linked slots variant, ~L1193, straight up into the slot
+//! above) and returns its bonus tiles; from then on its turns are skipped (~L876).
+
+use super::turn::{begin_action, replace_top};
+use super::wrong;
+use crate::data::GameData;
+use crate::engine::decision::{Decision, Task};
+use crate::engine::flow::Ctx;
+use crate::engine::state::{GameState, SlotCard, TileState};
+use crate::engine::{illegal, RuleError};
+
+/// Starts dropping out: a resting deck to take, then the cards to rest.
+pub(super) fn begin(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
+    let name = state.seats[seat].name.clone();
+    begin_action(state, seat);
+    // Turn the face-down cards face up again before they go to the resting slots.
+    for slot in state.seats[seat].slots.iter_mut() {
+        if let Some(c) = *slot {
+            *slot = Some(SlotCard::Up(c.card()));
+        }
+    }
+    state.agenda.push(Task::RestCards {
+        seat,
+        used_slots: Vec::new(),
+    });
+    state.agenda.push(Task::TakeRestingDeck { seat });
+    ctx.say("event.drop_out", &[("name", &name)]);
+}
+
+pub(super) fn candidates(_data: &GameData, state: &GameState, task: &Task) -> Vec<Decision> {
+    let s = &state.seats[task.seat()];
+    match task {
+        Task::TakeRestingDeck { .. } => (0..5)
+            .map(|slot| Decision::TakeRestingDeck { slot })
+            .collect(),
+        Task::RestCards { .. } => s
+            .slots
+            .iter()
+            .flatten()
+            .flat_map(|c| {
+                (0..5).map(move |slot| Decision::RestCard {
+                    card: c.card(),
+                    slot,
+                })
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+pub(super) fn check(
+    _data: &GameData,
+    state: &GameState,
+    seat: usize,
+    task: &Task,
+    d: Decision,
+) -> Result<(), RuleError> {
+    let s = &state.seats[seat];
+    match (task, d) {
+        (Task::TakeRestingDeck { .. }, Decision::TakeRestingDeck { slot }) => {
+            if s.resting.get(slot as usize).is_none_or(|d| d.is_empty()) {
+                return Err(illegal("rule.resting_slot_empty", &[("slot", &(slot + 1))]));
+            }
+            Ok(())
+        }
+        (Task::RestCards { used_slots, .. }, Decision::RestCard { card, slot }) => {
+            let Some(from) = s.slot_of(card) else {
+                return Err(illegal("rule.card_not_in_slots", &[]));
+            };
+            if slot > 4 {
+                return Err(illegal("rule.five_resting_slots", &[]));
+            }
+            if used_slots.contains(&slot) {
+                return Err(illegal("rule.resting_slot_used", &[("slot", &(slot + 1))]));
+            }
+            if state.options.linked_slots && from != slot as usize {
+                return Err(illegal("rule.linked_slots", &[("slot", &(from + 1))]));
+            }
+            Ok(())
+        }
+        (task, _) => Err(wrong(task)),
+    }
+}
+
+pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: Task, d: Decision) {
+    let name = state.seats[seat].name.clone();
+    match (task, d) {
+        (Task::TakeRestingDeck { .. }, Decision::TakeRestingDeck { slot }) => {
+            let deck = std::mem::take(&mut state.seats[seat].resting[slot as usize]);
+            ctx.say(
+                "event.take_resting_deck",
+                &[
+                    ("name", &name),
+                    ("slot", &(slot + 1)),
+                    ("count", &deck.len()),
+                ],
+            );
+            state.seats[seat].hand.extend(deck);
+            state.agenda.pop();
+        }
+        (Task::RestCards { mut used_slots, .. }, Decision::RestCard { card, slot }) => {
+            if let Some(from) = state.seats[seat].slot_of(card) {
+                state.seats[seat].slots[from] = None;
+            }
+            state.seats[seat].resting[slot as usize].push(card);
+            used_slots.push(slot);
+            replace_top(state, Task::RestCards { seat, used_slots });
+        }
+        _ => {}
+    }
+}
+
+/// With every action slot empty the seat has dropped out: its bonus tiles go back.
+pub(super) fn run_auto(_ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Option<bool> {
+    match task.clone() {
+        Task::RestCards { seat, .. } if state.seats[seat].slots.iter().all(Option::is_none) => {
+            state.agenda.pop();
+            for tile in state.tiles.iter_mut() {
+                if matches!(*tile, TileState::Held { seat: h, .. } if h == seat) {
+                    *tile = TileState::Supply;
+                }
+            }
+            state.seats[seat].dropped_out = true;
+            Some(true)
+        }
+        _ => None,
+    }
+}

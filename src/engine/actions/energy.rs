@@ -1,0 +1,370 @@
+//! Action 2: Use all energy cards (rulebook 001 ~L561): their energy points expand one company,
+//! whose outposts enter adjacent Moon sectors (~L577, costs in `costs::sector_cost`); then the
+//! entered sectors' structures pay out (~L613), ousted outposts go back to a column of their
+//! station (~L607) and the threat card's reward follows. On the Belt side (~L1371) entering a Belt
+//! space is `belt`'s rule and dealing with the threat `threats`'s; this module routes to them.
+
+use super::costs::sector_cost;
+use super::turn::{begin_action, replace_top};
+use super::{any_legal, company_choices, wrong};
+use crate::data::{CardId, GameData, Reward, Structure};
+use crate::engine::decision::{Decision, Task};
+use crate::engine::effects;
+use crate::engine::flow::Ctx;
+use crate::engine::state::{GameState, TileKind};
+use crate::engine::{belt, illegal, missions, threats, RuleError};
+
+/// Whether the seat has face-up energy to use.
+pub(super) fn check_use(data: &GameData, state: &GameState, seat: usize) -> Result<(), RuleError> {
+    if effects::area_totals(data, state, seat, None).energy_cards == 0 {
+        return Err(illegal("rule.no_face_up_energy", &[]));
+    }
+    Ok(())
+}
+
+/// Starts the action: all face-up energy (cards and the energy tile) goes into one expansion.
+pub(super) fn begin(data: &GameData, state: &mut GameState, seat: usize) {
+    let energy = effects::area_totals(data, state, seat, None).energy;
+    let cards: Vec<CardId> = state.seats[seat]
+        .up_cards()
+        .filter(|(_, c)| data.card(*c).is_energy())
+        .map(|(_, c)| c)
+        .collect();
+    let tiles = if state.holds_unused_tile(seat, TileKind::Energy) {
+        vec![TileKind::Energy]
+    } else {
+        Vec::new()
+    };
+    begin_action(state, seat);
+    state.agenda.push(Task::FlipUsed { seat, cards, tiles });
+    state.agenda.push(Task::ChooseExpansion { seat, energy });
+}
+
+pub(super) fn candidates(data: &GameData, state: &GameState, task: &Task) -> Vec<Decision> {
+    match task {
+        Task::ChooseExpansion { .. } => company_choices(),
+        Task::Expand { .. } if state.belt.is_some() => belt::expand_candidates(data, state),
+        Task::Expand { .. } => {
+            let mut out = vec![Decision::StopExpanding];
+            for sector in 1..=data.moon.sectors.len() as u8 {
+                for column in 0..3 {
+                    out.push(Decision::EnterSector { sector, column });
+                }
+            }
+            out
+        }
+        Task::ReturnOusted { .. } => (0..3)
+            .map(|column| Decision::ReturnOutpost { column })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+pub(super) fn check(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    task: &Task,
+    d: Decision,
+) -> Result<(), RuleError> {
+    match (task, d) {
+        (Task::ChooseExpansion { .. }, Decision::ChooseCompany { company })
+            if state.belt.is_some() =>
+        {
+            belt::check_expansion_company(data, state, company)
+        }
+        (Task::ChooseExpansion { .. }, Decision::ChooseCompany { company }) => {
+            if state.outposts_in_station(company) == 0 {
+                return Err(illegal(
+                    "rule.station_empty",
+                    &[("company", &data.company_name(company))],
+                ));
+            }
+            Ok(())
+        }
+        (Task::Expand { .. }, Decision::EnterSector { .. }) if state.belt.is_some() => {
+            Err(illegal("rule.belt_enters_spaces", &[]))
+        }
+        (
+            Task::Expand {
+                company, energy, ..
+            },
+            Decision::EnterBelt {
+                target,
+                space,
+                column,
+            },
+        ) => belt::check_enter(data, state, *company, *energy, target, space, column),
+        (Task::Expand { .. }, Decision::DealWithThreat) => threats::check_deal(data, state, seat),
+        (
+            Task::Expand {
+                company,
+                energy,
+                entered,
+                ..
+            },
+            Decision::EnterSector { sector, column },
+        ) => {
+            if column > 2 || state.stations[company.index()][column as usize].outposts == 0 {
+                return Err(illegal("rule.column_empty", &[("column", &(column + 1))]));
+            }
+            let cost = sector_cost(data, state, *company, sector, entered)?;
+            if cost > *energy {
+                return Err(illegal(
+                    "rule.sector_too_costly",
+                    &[("energy", &energy), ("sector", &sector), ("cost", &cost)],
+                ));
+            }
+            Ok(())
+        }
+        (Task::Expand { .. }, Decision::StopExpanding) => Ok(()),
+        (Task::ReturnOusted { .. }, Decision::ReturnOutpost { column })
+            if state.shuttle_column() == Some(column as usize) =>
+        {
+            Err(illegal("rule.ousted_column", &[]))
+        }
+        (Task::ReturnOusted { company, .. }, Decision::ReturnOutpost { column }) => {
+            let spaces = state.station_shape(data).spaces;
+            if column > 2
+                || !state.stations[company.index()][column as usize]
+                    .has_room_in(spaces[column as usize])
+            {
+                return Err(illegal("rule.column_full", &[]));
+            }
+            Ok(())
+        }
+        (task, _) => Err(wrong(task)),
+    }
+}
+
+pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: Task, d: Decision) {
+    let data = ctx.data;
+    let name = state.seats[seat].name.clone();
+    match (task, d) {
+        (Task::ChooseExpansion { energy, .. }, Decision::ChooseCompany { company }) => {
+            ctx.say(
+                "event.expands_with",
+                &[
+                    ("name", &name),
+                    ("company", &data.company_name(company)),
+                    ("energy", &energy),
+                ],
+            );
+            missions::note(state, seat, |c| c.expanded = true);
+            replace_top(
+                state,
+                Task::Expand {
+                    seat,
+                    company,
+                    energy,
+                    entered: Vec::new(),
+                    threat: false,
+                },
+            );
+        }
+        (
+            Task::Expand {
+                company,
+                energy,
+                mut entered,
+                ..
+            },
+            Decision::EnterSector { sector, column },
+        ) => {
+            let cost = sector_cost(data, state, company, sector, &entered).unwrap_or(energy);
+            let ousted = state.sectors[sector as usize - 1];
+            effects::take_outpost(state, company, column as usize);
+            state.sectors[sector as usize - 1] = Some(company);
+            entered.push((sector, ousted));
+            missions::note(state, seat, |c| {
+                c.pieces_placed += 1;
+                c.pieces_ousted += u32::from(ousted.is_some());
+            });
+            replace_top(
+                state,
+                Task::Expand {
+                    seat,
+                    company,
+                    energy: energy.saturating_sub(cost),
+                    entered,
+                    threat: false,
+                },
+            );
+        }
+        (
+            Task::Expand {
+                company,
+                energy,
+                mut entered,
+                threat,
+                ..
+            },
+            Decision::EnterBelt {
+                target,
+                space,
+                column,
+            },
+        ) => {
+            let (energy, ousted) =
+                belt::expansion_enters(ctx, state, seat, company, energy, target, space, column);
+            entered.push((target, ousted));
+            replace_top(
+                state,
+                Task::Expand {
+                    seat,
+                    company,
+                    energy,
+                    entered,
+                    threat,
+                },
+            );
+        }
+        (Task::Expand { .. }, Decision::DealWithThreat) => threats::deal(ctx, state, seat),
+        (Task::Expand { .. }, Decision::StopExpanding) => finish_expansion(ctx, state),
+        (Task::ReturnOusted { company, .. }, Decision::ReturnOutpost { column }) => {
+            state.stations[company.index()][column as usize].outposts += 1;
+            state.agenda.pop();
+        }
+        _ => {}
+    }
+}
+
+pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Option<bool> {
+    let data = ctx.data;
+    match task.clone() {
+        Task::Expand { .. } => {
+            let can_enter = any_legal(data, state, task, |d| {
+                matches!(
+                    d,
+                    Decision::EnterSector { .. }
+                        | Decision::EnterBelt { .. }
+                        | Decision::DealWithThreat
+                )
+            });
+            if !can_enter {
+                finish_expansion(ctx, state);
+                return Some(true);
+            }
+            Some(false)
+        }
+        Task::ReturnOusted { company, .. }
+            if effects::return_columns(data, state, company).is_empty() =>
+        {
+            state.agenda.pop();
+            state.removed_outposts[company.index()] += 1;
+            ctx.count("ousted_removed_from_game");
+            Some(true)
+        }
+        _ => None,
+    }
+}
+
+fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
+    let data = ctx.data;
+    let Some(Task::Expand {
+        seat,
+        company,
+        energy,
+        entered,
+        threat,
+    }) = state.agenda.pop()
+    else {
+        return;
+    };
+    let name = state.seats[seat].name.clone();
+    let belt = state.belt.is_some();
+    let (mut coins, mut tank, mut strip, mut rp) = (0, 0, 0, 0);
+    let structures: Vec<Structure> = if belt {
+        // Belt: first outposts on an asteroid earn its reward screen; shuttle spaces with the
+        // reward icon move the expanded company's track.
+        let (structures, track_icons) = belt::expansion_rewards(data, state, company, &entered);
+        strip += track_icons;
+        if track_icons > 0 {
+            ctx.count("belt_shuttle_reward");
+        }
+        structures
+    } else {
+        entered
+            .iter()
+            .filter_map(|(sector, _)| data.moon.sector(*sector as u32))
+            .flat_map(|s| s.structures.iter().copied())
+            .collect()
+    };
+    for st in structures {
+        match st {
+            Structure::DeepMine { n } => coins += n,
+            Structure::GasCollector { n } => tank += n,
+            Structure::StripMine { n } => strip += n,
+            Structure::ResearchStation { n } => rp += n,
+        }
+    }
+    if energy > 0 {
+        ctx.count("energy_forfeited");
+    }
+    if entered.len() >= 5 {
+        ctx.count("five_outposts_one_expansion");
+    }
+    let sectors: Vec<String> = entered.iter().map(|(s, _)| s.to_string()).collect();
+    let sectors = if sectors.is_empty() {
+        "-".to_string()
+    } else {
+        sectors.join(", ")
+    };
+    ctx.say(
+        if belt {
+            "event.expanded_belt"
+        } else {
+            "event.expanded"
+        },
+        &[
+            ("name", &name),
+            ("company", &data.company_name(company)),
+            ("sectors", &sectors),
+            ("coins", &coins),
+            ("tank", &tank),
+            ("strip", &strip),
+            ("rp", &rp),
+        ],
+    );
+    // Rewards first, then the threat card's reward, then the ousted outposts go home (pushed
+    // first, so they run last). An ousted shuttle has no choice to make: it goes to its middle
+    // column at once.
+    for (target, ousted) in entered.iter().rev() {
+        if let Some(other) = ousted {
+            ctx.count("oust");
+            if belt && belt::is_shuttle_space(data, *target) {
+                belt::return_shuttle(ctx, state, *other);
+            } else {
+                state.agenda.push(Task::ReturnOusted {
+                    seat,
+                    company: *other,
+                });
+            }
+        }
+    }
+    if threat {
+        state.agenda.push(Task::ThreatReward { seat });
+    }
+    if rp > 0 {
+        effects::research_points(state, seat, rp);
+    }
+    if strip > 0 {
+        state.agenda.push(Task::TrackMove {
+            seat,
+            company,
+            steps: strip,
+        });
+    }
+    if tank > 0 {
+        state.agenda.push(Task::Reward {
+            seat,
+            reward: Reward::Tank { n: tank },
+        });
+    }
+    if coins > 0 {
+        state.agenda.push(Task::Reward {
+            seat,
+            reward: Reward::Coins { n: coins },
+        });
+    }
+}

@@ -1,0 +1,253 @@
+//! Action 3: Use a research scientist (rulebook 001 ~L682): optionally pay 2 CrypCoin to flip one
+//! plan face down (~L690), then move the upload marker plan by plan while the action area meets
+//! each plan's requirements (a special plan costs its coins, a flipped plan nothing, ~L692); the
+//! last plan entered pays its reward, and the scientist's research points are utilized (~L640, see
+//! `plans`). The research scientist tile works the same with its own points (~L999).
+
+use super::rewards::push_rewards;
+use super::turn::{begin_action, replace_top, source_flip};
+use super::wrong;
+use crate::data::{GameData, Requirement, Reward};
+use crate::engine::decision::{ActionSource, Decision, Task};
+use crate::engine::effects;
+use crate::engine::flow::Ctx;
+use crate::engine::state::{GameState, PlanRef, TileKind};
+use crate::engine::{illegal, RuleError};
+
+/// Whether `source` is a face-up research scientist of the seat (or its unused tile).
+pub(super) fn check_use(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    source: ActionSource,
+) -> Result<(), RuleError> {
+    match source {
+        ActionSource::Tile if state.holds_unused_tile(seat, TileKind::ResearchScientist) => Ok(()),
+        ActionSource::Slot(i) => match effects::up_card_in_slot(state, seat, i) {
+            Some(c) if data.card(c).is_research_scientist() => Ok(()),
+            _ => Err(illegal("rule.no_research_scientist_there", &[])),
+        },
+        _ => Err(illegal("rule.no_research_tile", &[])),
+    }
+}
+
+/// Starts the action: the scientist (or tile) flips when the turn ends.
+pub(super) fn begin(ctx: &mut Ctx, state: &mut GameState, seat: usize, source: ActionSource) {
+    let name = state.seats[seat].name.clone();
+    let (cards, tiles) = source_flip(state, seat, source, TileKind::ResearchScientist);
+    begin_action(state, seat);
+    state.agenda.push(Task::FlipUsed { seat, cards, tiles });
+    state.agenda.push(Task::ResearchFlip { seat, source });
+    ctx.say("event.use_research", &[("name", &name)]);
+}
+
+pub(super) fn candidates(_data: &GameData, state: &GameState, task: &Task) -> Vec<Decision> {
+    let s = &state.seats[task.seat()];
+    match task {
+        Task::ResearchFlip { .. } => {
+            let mut out = vec![Decision::SkipFlip];
+            out.extend((0..s.research.len() as u8).map(|screen| Decision::FlipPlan { screen }));
+            out
+        }
+        Task::ResearchAdvance { .. } => vec![Decision::Advance, Decision::StopAdvancing],
+        _ => Vec::new(),
+    }
+}
+
+pub(super) fn check(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    task: &Task,
+    d: Decision,
+) -> Result<(), RuleError> {
+    let s = &state.seats[seat];
+    match (task, d) {
+        (Task::ResearchFlip { .. }, Decision::FlipPlan { screen }) => {
+            if s.coins < 2 {
+                return Err(RuleError::NotEnoughCoins {
+                    have: s.coins,
+                    need: 2,
+                });
+            }
+            match s.research.get(screen as usize).copied().flatten() {
+                Some(p) if !p.face_down => Ok(()),
+                Some(_) => Err(illegal("rule.plan_face_down", &[])),
+                None => Err(illegal("rule.screen_no_plan", &[("screen", &(screen + 1))])),
+            }
+        }
+        (Task::ResearchFlip { .. }, Decision::SkipFlip) => Ok(()),
+        (Task::ResearchAdvance { source, .. }, Decision::Advance) => {
+            check_advance(data, state, seat, *source)
+        }
+        (Task::ResearchAdvance { .. }, Decision::StopAdvancing) => Ok(()),
+        (task, _) => Err(wrong(task)),
+    }
+}
+
+pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: Task, d: Decision) {
+    let data = ctx.data;
+    let name = state.seats[seat].name.clone();
+    match (task, d) {
+        (Task::ResearchFlip { source, .. }, Decision::FlipPlan { screen }) => {
+            effects::pay(ctx, state, seat, 2);
+            if let Some(p) = state.seats[seat].research[screen as usize].as_mut() {
+                p.face_down = true;
+            }
+            ctx.count("flip_plan");
+            ctx.say(
+                "event.flip_plan",
+                &[("name", &name), ("screen", &(screen + 1))],
+            );
+            replace_top(
+                state,
+                Task::ResearchAdvance {
+                    seat,
+                    source,
+                    entered: None,
+                },
+            );
+        }
+        (Task::ResearchFlip { source, .. }, Decision::SkipFlip) => {
+            replace_top(
+                state,
+                Task::ResearchAdvance {
+                    seat,
+                    source,
+                    entered: None,
+                },
+            );
+        }
+        (Task::ResearchAdvance { source, .. }, Decision::Advance) => {
+            let next = next_screen(state, seat);
+            if let Some(placed) = state.seats[seat].research[next as usize] {
+                if let (PlanRef::Special(i), false) = (placed.plan, placed.face_down) {
+                    let cost = data.research.special_plans[i as usize].coin_cost;
+                    effects::pay(ctx, state, seat, cost);
+                    ctx.count("enter_special_plan");
+                    ctx.say("event.enter_special", &[("name", &name), ("cost", &cost)]);
+                }
+            }
+            let from = state.seats[seat].upload;
+            state.seats[seat].upload = Some(next);
+            effects::research_screen_entered(ctx, state, seat, from, next);
+            replace_top(
+                state,
+                Task::ResearchAdvance {
+                    seat,
+                    source,
+                    entered: Some(next),
+                },
+            );
+            if next as u32 == data.player_board.research_track.final_screen {
+                finish_research(ctx, state);
+            }
+        }
+        (Task::ResearchAdvance { .. }, Decision::StopAdvancing) => finish_research(ctx, state),
+        _ => {}
+    }
+}
+
+fn next_screen(state: &GameState, seat: usize) -> u8 {
+    state.seats[seat].upload.map(|u| u + 1).unwrap_or(0)
+}
+
+fn check_advance(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    source: ActionSource,
+) -> Result<(), RuleError> {
+    let s = &state.seats[seat];
+    let next = next_screen(state, seat);
+    let Some(slot) = s.research.get(next as usize) else {
+        return Err(illegal("rule.upload_at_end", &[]));
+    };
+    let Some(placed) = slot else {
+        return Err(illegal("rule.screen_empty", &[("screen", &(next + 1))]));
+    };
+    if placed.face_down {
+        return Ok(());
+    }
+    let reqs: &[Requirement] = match placed.plan {
+        PlanRef::Special(i) => {
+            let cost = data.research.special_plans[i as usize].coin_cost;
+            if s.coins < cost {
+                return Err(RuleError::NotEnoughCoins {
+                    have: s.coins,
+                    need: cost,
+                });
+            }
+            return Ok(());
+        }
+        PlanRef::Token => match s.token {
+            Some(t) => &data.research.starting_tokens[t].plan_requirements,
+            None => &[],
+        },
+        PlanRef::Regular(p) => &data.research.plans[p as usize].requirements,
+    };
+    let totals = effects::area_totals(data, state, seat, Some(source));
+    match reqs.iter().find(|r| !totals.meets(r)) {
+        Some(r) => Err(illegal(
+            "rule.requirement_not_met",
+            &[("requirement", &data.requirement_name(r))],
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The research points an action source grants.
+fn source_research_points(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    source: ActionSource,
+) -> u32 {
+    match source {
+        ActionSource::Tile => effects::tile_value(data, TileKind::ResearchScientist),
+        _ => state
+            .source_card(seat, source)
+            .map(|c| data.card(c).value)
+            .unwrap_or(0),
+    }
+}
+
+fn finish_research(ctx: &mut Ctx, state: &mut GameState) {
+    let data = ctx.data;
+    let Some(Task::ResearchAdvance {
+        seat,
+        source,
+        entered,
+    }) = state.agenda.pop()
+    else {
+        return;
+    };
+    let rp = source_research_points(data, state, seat, source);
+    if rp > 0 {
+        effects::research_points(state, seat, rp);
+    }
+    let name = state.seats[seat].name.clone();
+    let Some(screen) = entered else {
+        ctx.say("event.no_upload", &[("name", &name)]);
+        return;
+    };
+    ctx.say(
+        "event.upload",
+        &[("name", &name), ("screen", &(screen + 1))],
+    );
+    let Some(placed) = state.seats[seat].research[screen as usize] else {
+        return;
+    };
+    if placed.face_down {
+        return;
+    }
+    let rewards: Vec<Reward> = match placed.plan {
+        PlanRef::Token => state.seats[seat]
+            .token
+            .map(|t| data.research.starting_tokens[t].plan_reward.clone())
+            .unwrap_or_default(),
+        PlanRef::Regular(p) => data.research.plans[p as usize].reward.clone(),
+        PlanRef::Special(_) => Vec::new(),
+    };
+    push_rewards(state, seat, &rewards);
+}

@@ -1,0 +1,71 @@
+//! The frame around an action (rulebook 001 ~L500): starting an action puts the end-of-turn
+//! steps under it — placing acquired plans (~L657), claiming mission tasks, then the end of the
+//! turn — and the cards or tiles an action used are flipped face down after its rewards.
+
+use crate::data::CardId;
+use crate::engine::decision::{ActionSource, Task};
+use crate::engine::effects;
+use crate::engine::flow::Ctx;
+use crate::engine::state::{GameState, TileKind, TileState};
+use crate::engine::{missions, round};
+
+/// Replaces the task on top of the agenda (a task that continues with new values).
+pub(super) fn replace_top(state: &mut GameState, task: Task) {
+    state.agenda.pop();
+    state.agenda.push(task);
+}
+
+/// Starts an action: the end-of-turn steps go under it.
+pub(super) fn begin_action(state: &mut GameState, seat: usize) {
+    state.agenda.pop();
+    state.agenda.push(Task::EndTurn { seat });
+    if missions::has_open_tasks(state, seat) {
+        state.agenda.push(Task::ClaimTasks { seat });
+    }
+    state.agenda.push(Task::PlacePlans { seat });
+    state.seats[seat].tank_steps_this_action = 0;
+    missions::begin_action(state, seat);
+}
+
+/// What an action flips when it ends: the card in the slot, or the action tile `tile` (the
+/// tile of the action being taken, even when the seat holds other action tiles).
+pub(super) fn source_flip(
+    state: &GameState,
+    seat: usize,
+    source: ActionSource,
+    tile: TileKind,
+) -> (Vec<CardId>, Vec<TileKind>) {
+    match source {
+        ActionSource::Slot(_) => (
+            state.source_card(seat, source).into_iter().collect(),
+            Vec::new(),
+        ),
+        ActionSource::Tile => (Vec::new(), vec![tile]),
+        ActionSource::Discarded(_) => (Vec::new(), Vec::new()),
+    }
+}
+
+pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Option<bool> {
+    match task.clone() {
+        Task::FlipUsed { seat, cards, tiles } => {
+            state.agenda.pop();
+            for card in cards {
+                effects::flip_used(state, seat, card);
+                if matches!(state.tile(TileKind::PlusOne), TileState::Held { seat: h, on_card: Some(c), .. } if h == seat && c == card)
+                {
+                    effects::use_tile(state, TileKind::PlusOne);
+                }
+            }
+            for t in tiles {
+                effects::use_tile(state, t);
+            }
+            Some(true)
+        }
+        Task::EndTurn { seat } => {
+            state.agenda.pop();
+            round::end_turn(ctx, state, seat);
+            Some(true)
+        }
+        _ => None,
+    }
+}
