@@ -3,11 +3,12 @@
 //! mission task. This module is the menu: it lists every choice in a fixed order and hands each
 //! to the family that owns its rule. Luna's whole turn runs here at once (Luna booklet).
 
+use super::turn::check_scientist;
 use super::{bonus, drop_out, energy, field, research, resources};
 use crate::data::{GameData, Resource};
 use crate::engine::decision::{ActionSource, BonusRef, Decision, Task};
 use crate::engine::flow::Ctx;
-use crate::engine::state::GameState;
+use crate::engine::state::{GameState, TileKind};
 use crate::engine::{luna, missions, round, Message, RuleError};
 
 /// Every choice of action, in a fixed order (the legal ones are found by `check`).
@@ -74,8 +75,12 @@ pub(super) fn check(
         Decision::PlaceTile { card } => resources::check_place_tile(data, state, seat, card),
         Decision::UseResources { resource } => resources::check_use(data, state, seat, resource),
         Decision::UseEnergy => energy::check_use(data, state, seat),
-        Decision::UseResearch { source } => research::check_use(data, state, seat, source),
-        Decision::UseField { source } => field::check_use(data, state, seat, source),
+        Decision::UseResearch { source } => {
+            check_scientist(data, state, seat, source, TileKind::ResearchScientist)
+        }
+        Decision::UseField { source } => {
+            check_scientist(data, state, seat, source, TileKind::FieldScientist)
+        }
         Decision::PlaceBonus { space } => bonus::check_place(data, state, seat, space, false),
         Decision::PlaceOneTimeBonus { space } => bonus::check_place(data, state, seat, space, true),
         Decision::ClaimTask { card, column } => {

@@ -3,7 +3,8 @@
 //! - a display card (rulebook 001 ~L534: printed cost plus the board cost beside it), paid with
 //!   resource units or, through a bonus space, with CrypCoin (~L827), less the track bonus
 //!   discounts (~L1051) and never below zero (~L1180);
-//! - entering a Moon sector (~L580: 1 per single line, 2 per double line, +1 to oust).
+//! - entering a Moon sector (~L580: 1 per single line, 2 per double line, +1 to oust);
+//! - and the other side of a purchase: the resource value the chosen cards pay with (~L513).
 //!
 //! Belt spaces cost what `belt::enter_cost` says; money barriers what `effects::step_status` says.
 
@@ -12,6 +13,20 @@ use crate::data::{CardId, Company, GameData, MoonGraph, Resource};
 use crate::engine::effects;
 use crate::engine::state::GameState;
 use crate::engine::{illegal, RuleError};
+
+/// The resource value of `cards` in the seat's action area: what they pay with (each card's
+/// units with the titanium bonus and the "+1" tile).
+pub(crate) fn resource_value(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    cards: &[CardId],
+) -> u32 {
+    cards
+        .iter()
+        .map(|c| effects::card_units(data, state, seat, *c))
+        .sum()
+}
 
 /// Total cost of the display card on `space` (1–12) when paying with `cards` (resource units)
 /// or, with no cards, with coins and a bonus discount.

@@ -5,29 +5,11 @@
 
 use super::turn::{begin_action, source_flip};
 use crate::data::cards::CardKind;
-use crate::data::{CardId, GameData};
+use crate::data::CardId;
 use crate::engine::decision::{ActionSource, Task};
 use crate::engine::effects;
 use crate::engine::flow::Ctx;
 use crate::engine::state::{GameState, TileKind};
-use crate::engine::{illegal, RuleError};
-
-/// Whether `source` is a face-up field scientist of the seat (or its unused tile).
-pub(super) fn check_use(
-    data: &GameData,
-    state: &GameState,
-    seat: usize,
-    source: ActionSource,
-) -> Result<(), RuleError> {
-    match source {
-        ActionSource::Tile if state.holds_unused_tile(seat, TileKind::FieldScientist) => Ok(()),
-        ActionSource::Slot(i) => match effects::up_card_in_slot(state, seat, i) {
-            Some(c) if data.card(c).is_field_scientist() => Ok(()),
-            _ => Err(illegal("rule.no_field_scientist_there", &[])),
-        },
-        _ => Err(illegal("rule.no_field_tile", &[])),
-    }
-}
 
 /// The action: the card's (or tile's) effect at once; it flips when the turn ends.
 pub(super) fn begin(ctx: &mut Ctx, state: &mut GameState, seat: usize, source: ActionSource) {

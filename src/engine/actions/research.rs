@@ -14,23 +14,6 @@ use crate::engine::flow::Ctx;
 use crate::engine::state::{GameState, PlanRef, TileKind};
 use crate::engine::{illegal, RuleError};
 
-/// Whether `source` is a face-up research scientist of the seat (or its unused tile).
-pub(super) fn check_use(
-    data: &GameData,
-    state: &GameState,
-    seat: usize,
-    source: ActionSource,
-) -> Result<(), RuleError> {
-    match source {
-        ActionSource::Tile if state.holds_unused_tile(seat, TileKind::ResearchScientist) => Ok(()),
-        ActionSource::Slot(i) => match effects::up_card_in_slot(state, seat, i) {
-            Some(c) if data.card(c).is_research_scientist() => Ok(()),
-            _ => Err(illegal("rule.no_research_scientist_there", &[])),
-        },
-        _ => Err(illegal("rule.no_research_tile", &[])),
-    }
-}
-
 /// Starts the action: the scientist (or tile) flips when the turn ends.
 pub(super) fn begin(ctx: &mut Ctx, state: &mut GameState, seat: usize, source: ActionSource) {
     let name = state.seats[seat].name.clone();
@@ -89,26 +72,18 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
     let data = ctx.data;
     let name = state.seats[seat].name.clone();
     match (task, d) {
-        (Task::ResearchFlip { source, .. }, Decision::FlipPlan { screen }) => {
-            effects::pay(ctx, state, seat, 2);
-            if let Some(p) = state.seats[seat].research[screen as usize].as_mut() {
-                p.face_down = true;
+        (Task::ResearchFlip { source, .. }, Decision::FlipPlan { .. } | Decision::SkipFlip) => {
+            if let Decision::FlipPlan { screen } = d {
+                effects::pay(ctx, state, seat, 2);
+                if let Some(p) = state.seats[seat].research[screen as usize].as_mut() {
+                    p.face_down = true;
+                }
+                ctx.count("flip_plan");
+                ctx.say(
+                    "event.flip_plan",
+                    &[("name", &name), ("screen", &(screen + 1))],
+                );
             }
-            ctx.count("flip_plan");
-            ctx.say(
-                "event.flip_plan",
-                &[("name", &name), ("screen", &(screen + 1))],
-            );
-            replace_top(
-                state,
-                Task::ResearchAdvance {
-                    seat,
-                    source,
-                    entered: None,
-                },
-            );
-        }
-        (Task::ResearchFlip { source, .. }, Decision::SkipFlip) => {
             replace_top(
                 state,
                 Task::ResearchAdvance {

@@ -3,7 +3,7 @@
 //! markers one step per unit; mixing types needs the track bonus that allows it (~L1051). The "+1"
 //! resource tile (~L975) is placed on a face-up resource card as a free step and flips with it.
 
-use super::costs::{cheapest_display_cost, display_cost, mixed_allowed};
+use super::costs::{cheapest_display_cost, display_cost, mixed_allowed, resource_value};
 use super::turn::{begin_action, replace_top};
 use super::{buy_choices, wrong};
 use crate::data::{CardId, Company, GameData, Resource};
@@ -170,10 +170,7 @@ pub(super) fn check(
                 return Err(illegal("rule.choose_a_resource_card", &[]));
             }
             if resource.is_none() {
-                let units: u32 = chosen
-                    .iter()
-                    .map(|c| effects::card_units(data, state, seat, *c))
-                    .sum();
+                let units = resource_value(data, state, seat, chosen);
                 if cheapest_display_cost(data, state, seat, chosen, true, 0)
                     .is_none_or(|c| c > units)
                 {
@@ -263,10 +260,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             },
             Decision::FinishSelecting,
         ) => {
-            let units: u32 = chosen
-                .iter()
-                .map(|c| effects::card_units(data, state, seat, *c))
-                .sum();
+            let units = resource_value(data, state, seat, &chosen);
             let labels: Vec<String> = chosen.iter().map(|c| data.card(*c).label()).collect();
             ctx.say(
                 "event.use_resources",

@@ -2,12 +2,13 @@
 //! steps under it — placing acquired plans (~L657), claiming mission tasks, then the end of the
 //! turn — and the cards or tiles an action used are flipped face down after its rewards.
 
-use crate::data::CardId;
+use crate::data::cards::CardDef;
+use crate::data::{CardId, GameData};
 use crate::engine::decision::{ActionSource, Task};
 use crate::engine::effects;
 use crate::engine::flow::Ctx;
 use crate::engine::state::{GameState, TileKind, TileState};
-use crate::engine::{missions, round};
+use crate::engine::{illegal, missions, round, RuleError};
 
 /// Replaces the task on top of the agenda (a task that continues with new values).
 pub(super) fn replace_top(state: &mut GameState, task: Task) {
@@ -42,6 +43,37 @@ pub(super) fn source_flip(
         ),
         ActionSource::Tile => (Vec::new(), vec![tile]),
         ActionSource::Discarded(_) => (Vec::new(), Vec::new()),
+    }
+}
+
+/// Whether `source` names a face-up scientist of the seat of the action that `tile` (the
+/// research or the field scientist tile) stands for, or that unused tile itself.
+pub(super) fn check_scientist(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    source: ActionSource,
+    tile: TileKind,
+) -> Result<(), RuleError> {
+    let (fits, not_there, no_tile): (fn(&CardDef) -> bool, _, _) = match tile {
+        TileKind::ResearchScientist => (
+            CardDef::is_research_scientist,
+            "rule.no_research_scientist_there",
+            "rule.no_research_tile",
+        ),
+        _ => (
+            CardDef::is_field_scientist,
+            "rule.no_field_scientist_there",
+            "rule.no_field_tile",
+        ),
+    };
+    match source {
+        ActionSource::Tile if state.holds_unused_tile(seat, tile) => Ok(()),
+        ActionSource::Slot(i) => match effects::up_card_in_slot(state, seat, i) {
+            Some(c) if fits(data.card(c)) => Ok(()),
+            _ => Err(illegal(not_there, &[])),
+        },
+        _ => Err(illegal(no_tile, &[])),
     }
 }
 
