@@ -56,6 +56,10 @@ pub struct Config {
     pub log_level: String,
     /// The language of replies when neither the player nor the game chose one: en or de.
     pub default_language: String,
+    /// At most this many commands and clicks per user in `rate_limit_seconds` (0 = no limit).
+    pub rate_limit_commands: usize,
+    /// The rate limit's window in seconds (0 = no limit).
+    pub rate_limit_seconds: f64,
 }
 
 impl Default for Config {
@@ -73,6 +77,8 @@ impl Default for Config {
             abandoned_warning_days: 3.0,
             log_level: "info".to_string(),
             default_language: "en".to_string(),
+            rate_limit_commands: 12,
+            rate_limit_seconds: 10.0,
         }
     }
 }
@@ -123,6 +129,12 @@ impl Config {
             abandoned_after_ms: (self.abandoned_after_days > 0.0)
                 .then(|| hours(self.abandoned_after_days * 24.0)),
             abandoned_warning_ms: hours(self.abandoned_warning_days.max(0.0) * 24.0),
+            rate_limit: if self.rate_limit_seconds > 0.0 {
+                self.rate_limit_commands
+            } else {
+                0
+            },
+            rate_window_ms: (self.rate_limit_seconds.max(0.0) * 1000.0) as i64,
             ..crate::chat::ChatConfig::default()
         }
     }

@@ -433,6 +433,42 @@ fn clicks_count_against_the_rate_limit() {
     assert!(!t.click("alice", "o:1")[0].text.contains("Slow down"));
 }
 
+/// `rate_limit_commands`/`rate_limit_seconds` in config.toml set the limit (0 in either = none),
+/// and a local script, one author typing every player's moves, is never limited.
+#[test]
+fn the_rate_limit_is_configured_and_off_for_scripts() {
+    let parse = |text: &str| -> skymines::config::Config { toml::from_str(text).expect("config") };
+    let default = parse("").chat_config();
+    assert_eq!((default.rate_limit, default.rate_window_ms), (12, 10_000));
+    let set = parse("rate_limit_commands = 3\nrate_limit_seconds = 2.5").chat_config();
+    assert_eq!((set.rate_limit, set.rate_window_ms), (3, 2_500));
+    assert_eq!(parse("rate_limit_commands = 0").chat_config().rate_limit, 0);
+    assert_eq!(parse("rate_limit_seconds = 0").chat_config().rate_limit, 0);
+
+    let dir = std::env::temp_dir().join(format!("skymines-weeks-script-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = TempDir(dir);
+    let script = dir.0.join("moves.txt");
+    std::fs::write(&script, "alice /skymines help\n".repeat(20)).expect("script");
+    let config = dir.0.join("config.toml");
+    std::fs::write(&config, "rate_limit_commands = 2\nrate_limit_seconds = 60").expect("config");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skymines"))
+        .args(["local", "--no-images", "--db"])
+        .arg(dir.0.join("script.db"))
+        .arg("--script")
+        .arg(&script)
+        .arg("--out")
+        .arg(&dir.0)
+        .arg("--config")
+        .arg(&config)
+        .output()
+        .expect("run the local mode");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.matches("/skymines").count() >= 20, "{text}");
+    assert!(!text.contains("Slow down"), "{text}");
+}
+
 #[test]
 fn long_and_odd_names_are_cut_and_sanitised() {
     let t = table("names", config());

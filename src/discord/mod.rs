@@ -409,6 +409,8 @@ mod tests {
             "reminder_hours",
             "deadline_hours",
             "kick_after_hours",
+            "rate_limit_commands",
+            "rate_limit_seconds",
             "log_level",
         ] {
             assert!(text.contains(key), "{key} is documented");
