@@ -10,28 +10,36 @@
 //!   callback it receives, over a stream of commands and clicks spread over the 100 games;
 //!   budget: p99 under 50 ms.
 //!
+//! The work must be accepted, or the benchmark fails: every game active, every plan card
+//! chosen through the buttons stored as a move (the game's sequence number advanced), every
+//! interaction acknowledged and none refused by the rate limit (which is off:
+//! `rate_limit_commands = 0`).
+//!
 //! The bot runs in a child process (this executable again, started with
 //! `SKYMINES_BENCH_BOT=<fake url>` and the database path) so that its RSS is read alone from
 //! `/proc/<pid>/status`: the fake keeps every request and attachment it received, which would
 //! otherwise count as the bot's memory.
 //!
-//! `cargo bench --bench discord`
+//! `cargo bench --bench discord` (`BENCH_QUICK=1`: 10 games, 100 interactions)
 
 #[path = "../tests/discord_support/mod.rs"]
 mod discord_support;
+#[path = "support/mod.rs"]
+#[allow(dead_code)]
+mod support;
 
 use discord_support::Fake;
 use serde_json::json;
-use skymines::chat::{Chat, ChatConfig, SystemClock};
+use skymines::chat::{Chat, SystemClock};
 use skymines::data::GameData;
 use skymines::discord::{self, BotSettings};
 use skymines::store::{Store, StoreOptions};
+use std::collections::BTreeMap;
 use std::io::{BufRead, Read};
 use std::sync::Arc;
 use std::time::Duration;
+use support::{assert_accepted, fail, size, Samples};
 
-const GAMES: u64 = 100;
-const INTERACTIONS: usize = 1000;
 const CHANNEL0: u64 = 300_000_000_000_000_000;
 const USER0: u64 = 400_000_000_000_000_000;
 
@@ -51,14 +59,6 @@ fn rss_kib(pid: u32) -> u64 {
                 .and_then(|v| v.parse().ok())
         })
         .unwrap_or(0)
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
 }
 
 fn main() {
@@ -83,16 +83,13 @@ async fn bot(proxy: String) {
             .expect("join")
             .expect("store");
     let store = Arc::new(store);
+    let config: skymines::config::Config =
+        toml::from_str("discord_token = \"fake-token\"\nrate_limit_commands = 0").expect("config");
     let chat = Arc::new(Chat::new(
         store.clone(),
         Arc::new(SystemClock),
-        ChatConfig {
-            rate_limit: 0,
-            ..ChatConfig::default()
-        },
+        config.chat_config(),
     ));
-    let config: skymines::config::Config =
-        toml::from_str("discord_token = \"fake-token\"").expect("config");
     let mut settings = BotSettings::from_config(&config);
     settings.api_proxy = Some(proxy);
     let running = discord::start(settings, store, chat).await.expect("bot");
@@ -104,17 +101,24 @@ async fn bot(proxy: String) {
     running.stop().await.expect("stop");
 }
 
-/// The active games in the database (read beside the running bot).
-fn active_games(db: &std::path::Path) -> i64 {
-    let conn =
-        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .expect("open the database");
-    conn.query_row(
-        "SELECT count(*) FROM games WHERE status = 'active'",
-        [],
-        |r| r.get(0),
-    )
-    .expect("count the games")
+/// The active games in the database (read beside the running bot): channel → the game's last
+/// sequence number (the version of its state).
+fn active_games(db: &std::path::Path) -> BTreeMap<u64, u64> {
+    let conn = assert_accepted(
+        "opening the database",
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY),
+    );
+    let mut stmt = assert_accepted(
+        "reading the games",
+        conn.prepare("SELECT channel, last_seq FROM games WHERE status = 'active'"),
+    );
+    let rows = assert_accepted(
+        "reading the games",
+        stmt.query_map([], |r| {
+            Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64))
+        }),
+    );
+    assert_accepted("reading the games", rows.collect())
 }
 
 /// The newest message only `user` sees that offers a decision of `kind` (e.g. `plan_card`);
@@ -137,9 +141,9 @@ fn offer(fake: &Fake, user: u64, kind: &str) -> Option<(discord_support::Msg, St
 }
 
 /// Opens, starts, plays (one plan card, through the buttons of the bot's own prompt) and
-/// renders (status, hand) the games `range`, one player and Luna each; returns how many were
-/// played.
-async fn open_games(fake: &Fake, range: std::ops::Range<u64>) -> usize {
+/// renders (status, hand) the games `range`, one player and Luna each; fails unless every
+/// game is active and every card chosen was stored as a move.
+async fn open_games(fake: &Fake, db: &std::path::Path, range: std::ops::Range<u64>) {
     for g in range.clone() {
         let (user, channel) = (USER0 + g, CHANNEL0 + g);
         fake.name_user(user, &format!("Player{g}"));
@@ -161,16 +165,19 @@ async fn open_games(fake: &Fake, range: std::ops::Range<u64>) -> usize {
     }
     fake.settle(Duration::from_millis(1000), Duration::from_secs(60))
         .await;
-    let mut played = 0;
+    let before = active_games(db);
     for g in range.clone() {
         let user = USER0 + g;
-        if let Some((msg, id)) = offer(fake, user, "plan_card") {
-            fake.click(user, &msg, &id);
-            played += 1;
-            tokio::time::sleep(Duration::from_millis(15)).await;
+        if !before.contains_key(&(CHANNEL0 + g)) {
+            fail(&format!("game {g}"), "not active after /skymines start");
         }
+        let Some((msg, id)) = offer(fake, user, "plan_card") else {
+            fail(&format!("game {g}"), "no plan card offered after /plan");
+        };
+        fake.click(user, &msg, &id);
+        tokio::time::sleep(Duration::from_millis(15)).await;
     }
-    for g in range {
+    for g in range.clone() {
         let (user, channel) = (USER0 + g, CHANNEL0 + g);
         fake.slash(user, channel, false, &["skymines", "status"], &[]);
         fake.slash(user, channel, false, &["hand"], &[]);
@@ -178,10 +185,23 @@ async fn open_games(fake: &Fake, range: std::ops::Range<u64>) -> usize {
     }
     fake.settle(Duration::from_millis(1500), Duration::from_secs(60))
         .await;
-    played
+    let after = active_games(db);
+    for g in range {
+        let channel = CHANNEL0 + g;
+        match (before.get(&channel), after.get(&channel)) {
+            (Some(b), Some(a)) if a > b => {}
+            (b, a) => fail(
+                &format!("game {g}'s plan card click"),
+                format!("the game went from move {b:?} to {a:?}"),
+            ),
+        }
+    }
 }
 
 async fn bench() {
+    let games = size(100u64, 10);
+    let interactions = size(1000usize, 100);
+    println!("discord benchmark ({})", support::mode());
     let dir = std::env::temp_dir().join(format!("skymines-discord-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let db = dir.join("bench.db");
@@ -211,16 +231,22 @@ async fn bench() {
     // buttons) and rendered (the status board, the private hand image); measured at half way
     // too, so that the cost of one more game shows apart from the one-time costs of the first
     // games (the renderer's fonts and glyphs, its image cache, SQLite's page cache).
-    let mut played = open_games(&fake, 0..GAMES / 2).await;
+    open_games(&fake, &db, 0..games / 2).await;
     let half = rss_kib(pid);
-    played += open_games(&fake, GAMES / 2..GAMES).await;
-    let live = active_games(&db);
+    open_games(&fake, &db, games / 2..games).await;
+    let live = active_games(&db).len() as u64;
+    if live != games {
+        fail(
+            "opening the games",
+            format!("{live} of {games} games active"),
+        );
+    }
     let with_games = rss_kib(pid);
 
     // A stream of interactions over the games: scores, status, the hand, and the Plan button.
-    let mut tokens = Vec::with_capacity(INTERACTIONS);
-    for i in 0..INTERACTIONS {
-        let g = (i as u64 * 37) % GAMES;
+    let mut tokens = Vec::with_capacity(interactions);
+    for i in 0..interactions {
+        let g = (i as u64 * 37) % games;
         let (user, channel) = (USER0 + g, CHANNEL0 + g);
         let token = match i % 4 {
             0 => fake.slash(user, channel, false, &["skymines", "scores"], &[]),
@@ -247,12 +273,27 @@ async fn bench() {
     }
     fake.settle(Duration::from_millis(1000), Duration::from_secs(120))
         .await;
-    let mut latencies: Vec<Duration> = tokens
-        .iter()
-        .filter_map(|t| Some(fake.ack_of(t)? - fake.sent_at(t)?))
+    // Every interaction acknowledged, and not answered (in its callback or a follow-up, both
+    // addressed by its token) with the rate limit's refusal.
+    let refusal = skymines::text::english().t("error.rate_limited");
+    let refusals: Vec<String> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.json.to_string().contains(&refusal))
+        .map(|r| r.path)
         .collect();
-    let missing = tokens.len() - latencies.len();
-    latencies.sort();
+    let mut latencies = Samples::new("acknowledged interactions");
+    for t in &tokens {
+        let accepted = if refusals.iter().any(|path| path.contains(t.as_str())) {
+            Err(format!("interaction {t} was refused: {refusal}"))
+        } else {
+            Ok(())
+        };
+        match (fake.ack_of(t), fake.sent_at(t)) {
+            (Some(ack), Some(sent)) => latencies.keep(ack - sent, accepted),
+            _ => fail("an interaction", format!("{t} was never acknowledged")),
+        }
+    }
     let after = rss_kib(pid);
     drop(child.stdin.take());
     let _ = tokio::task::spawn_blocking(move || child.wait()).await;
@@ -261,15 +302,15 @@ async fn bench() {
 
     let mib = |kib: u64| kib as f64 / 1024.0;
     let average = with_games.saturating_sub(idle) as f64 / live.max(1) as f64;
-    let marginal = with_games.saturating_sub(half) as f64 / (GAMES - GAMES / 2) as f64;
-    let budget = 50 * 1024 + 100 * live.max(0) as u64;
+    let marginal = with_games.saturating_sub(half) as f64 / (games - games / 2) as f64;
+    let budget = 50 * 1024 + 100 * live;
     println!(
-        "discord adapter against the fake Discord ({live} active games, {played} played through the bot's buttons, each rendered)"
+        "discord adapter against the fake Discord ({live} active games, each played through the bot's buttons and rendered)"
     );
     println!(
-        "bot memory (RSS): idle {:.1} MiB (budget 50), with {} games {:.1} MiB, with {live} games {:.1} MiB (budget 50 MiB + 100 KiB a game = {:.1} MiB: {}), after {INTERACTIONS} interactions {:.1} MiB",
+        "bot memory (RSS): idle {:.1} MiB (budget 50), with {} games {:.1} MiB, with {live} games {:.1} MiB (budget 50 MiB + 100 KiB a game = {:.1} MiB: {}), after {interactions} interactions {:.1} MiB",
         mib(idle),
-        GAMES / 2,
+        games / 2,
         mib(half),
         mib(with_games),
         mib(budget),
@@ -278,14 +319,15 @@ async fn bench() {
     );
     println!(
         "per active game: {marginal:.1} KiB for each of the last {} games (budget 100), {average:.1} KiB on average over all {live} including the first games' one-time costs",
-        GAMES - GAMES / 2
+        games - games / 2
     );
     println!(
-        "acknowledgement latency over {} interactions ({missing} unanswered): p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms (budget 50), max {:.2} ms",
-        latencies.len(),
-        percentile(&latencies, 0.50).as_secs_f64() * 1000.0,
-        percentile(&latencies, 0.90).as_secs_f64() * 1000.0,
-        percentile(&latencies, 0.99).as_secs_f64() * 1000.0,
-        latencies.last().copied().unwrap_or_default().as_secs_f64() * 1000.0,
+        "acknowledgement latency over {} interactions: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms (budget 50), max {:.2} ms",
+        latencies.kept(),
+        support::ms(latencies.percentile(0.50)),
+        support::ms(latencies.percentile(0.90)),
+        support::ms(latencies.percentile(0.99)),
+        support::ms(latencies.percentile(1.0)),
     );
+    latencies.finish(interactions);
 }

@@ -1,94 +1,170 @@
-//! Board snapshot speed and size: median time to draw and PNG-encode the main board and the
-//! player boards of a mid-game 4-player position, PNG sizes, and the cache (an identical state
-//! is not drawn again). Run with `cargo bench --bench render`.
+//! Board snapshot speed and size: time to draw and PNG-encode the main board and the player
+//! boards of a mid-game 4-player position (goal: under 40 ms and 1 MiB), and the cache (an
+//! identical state is not drawn again). Every timed render must return a PNG (and the last
+//! of each kind must decode to the layout's size), or the benchmark fails.
+//! `cargo bench --bench render` (`BENCH_QUICK=1`: 5 renders each).
+
+#[path = "support/mod.rs"]
+#[allow(dead_code)]
+mod support;
 
 use skymines::data::{BoardSide, GameData};
 use skymines::engine;
-use skymines::render::{self, Renderer};
+use skymines::render::{self, RenderError, Renderer};
 use std::time::Instant;
+use support::{assert_accepted, fail, ms, size, Samples};
 
-fn stats(mut ms: Vec<f64>) -> (f64, f64, f64) {
-    ms.sort_by(|a, b| a.total_cmp(b));
-    let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
-    (at(0.5), at(0.9), ms[ms.len() - 1])
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// A render was accepted if it gave a PNG.
+fn png(result: &Result<Vec<u8>, RenderError>) -> Result<(), String> {
+    match result {
+        Ok(bytes) if bytes.starts_with(PNG_SIGNATURE) => Ok(()),
+        Ok(bytes) => Err(format!("{} bytes that are not a PNG", bytes.len())),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
-fn time<T>(n: usize, mut f: impl FnMut() -> T) -> (Vec<f64>, T) {
+/// Times `n` calls of `f`, keeping each only if `accepted` says its result is good.
+fn time<T>(
+    what: &str,
+    n: usize,
+    mut f: impl FnMut() -> T,
+    accepted: impl Fn(&T) -> Result<(), String>,
+) -> (Samples, T) {
+    let mut samples = Samples::new(what);
     let mut out = None;
-    let mut ms = Vec::with_capacity(n);
     for _ in 0..n {
         let t = Instant::now();
-        out = Some(f());
-        ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        let result = f();
+        let elapsed = t.elapsed();
+        samples.keep(elapsed, accepted(&result));
+        out = Some(result);
     }
-    (ms, out.expect("n > 0"))
+    match out {
+        Some(out) => (samples, out),
+        None => fail(what, "no sample taken"),
+    }
+}
+
+fn decoded_size(what: &str, bytes: &[u8]) -> (u32, u32) {
+    let img = assert_accepted(what, image::load_from_memory(bytes));
+    (img.width(), img.height())
 }
 
 fn main() {
-    let data = GameData::embedded().expect("data");
-    let state = render::cli::simulate(&data, 11, 4, 4).expect("a mid-game position");
+    let data = assert_accepted("the built-in data", GameData::embedded());
+    let state = assert_accepted(
+        "a mid-game position",
+        render::cli::simulate(&data, 11, 4, 4),
+    );
     let public = engine::view(&data, &state, None);
     let own = engine::view(&data, &state, Some(0));
-    let r = Renderer::new().expect("renderer");
-    let n = 60;
+    let r = assert_accepted("the renderer", Renderer::new());
+    let n = size(60, 5);
+    println!("render benchmark ({})", support::mode());
     // Warm-up.
-    let _ = r.board_png_uncached(&data, &public, BoardSide::Moon);
-
-    let (ms, png) = time(n, || {
-        r.board_png_uncached(&data, &public, BoardSide::Moon)
-            .expect("board")
-    });
-    let (med, p90, max) = stats(ms);
-    println!(
-        "main board render + PNG encode: median {med:.1} ms, p90 {p90:.1} ms, max {max:.1} ms; {} bytes ({:.0} KiB), {}x{} px",
-        png.len(),
-        png.len() as f64 / 1024.0,
-        r.layout().canvas.width,
-        r.layout().board.height
+    assert_accepted(
+        "warm-up render",
+        r.board_png_uncached(&data, &public, BoardSide::Moon),
     );
-    let (ms, _) = time(n, || r.board_image(&data, &public, BoardSide::Moon));
-    let (med, _, _) = stats(ms);
-    println!("  of which drawing only: median {med:.1} ms");
 
+    let (samples, board) = time(
+        "main board render + PNG",
+        n,
+        || r.board_png_uncached(&data, &public, BoardSide::Moon),
+        png,
+    );
+    let board = assert_accepted("main board", board);
+    let (w, h) = decoded_size("the main board PNG", &board);
+    if w != r.layout().canvas.width {
+        fail(
+            "the main board PNG",
+            format!("{w} px wide, the layout says {}", r.layout().canvas.width),
+        );
+    }
+    println!(
+        "main board render + PNG encode: median {:.1} ms, p90 {:.1} ms, max {:.1} ms (goal < 40 ms); {} bytes ({:.0} KiB), {w}x{h} px",
+        ms(samples.percentile(0.5)),
+        ms(samples.percentile(0.9)),
+        ms(samples.percentile(1.0)),
+        board.len(),
+        board.len() as f64 / 1024.0,
+    );
+    samples.finish(n);
+    let (samples, _) = time(
+        "main board drawing only",
+        n,
+        || r.board_image(&data, &public, BoardSide::Moon),
+        |img| {
+            (img.width() == w)
+                .then_some(())
+                .ok_or_else(|| format!("an image {} px wide, not {w}", img.width()))
+        },
+    );
+    println!(
+        "  of which drawing only: median {:.1} ms",
+        ms(samples.percentile(0.5))
+    );
+    samples.finish(n);
+
+    let mut largest = board.len();
     for (label, private, view) in [("public", false, &public), ("private", true, &own)] {
-        let (ms, bytes) = time(n, || {
-            r.player_image(&data, view, 0, private).expect("player");
-            r.player_png(&data, view, 0, private).expect("player")
-        });
-        let (med, p90, _) = stats(ms);
+        let (samples, bytes) = time(
+            &format!("player board ({label})"),
+            n,
+            || {
+                r.player_image(&data, view, 0, private)
+                    .and_then(|_| r.player_png(&data, view, 0, private))
+            },
+            png,
+        );
+        let bytes = assert_accepted("player board", bytes);
+        decoded_size("a player board PNG", &bytes);
+        largest = largest.max(bytes.len());
         println!(
-            "player board ({label}) draw (+ cached PNG): median {med:.1} ms, p90 {p90:.1} ms; {} bytes ({:.0} KiB)",
+            "player board ({label}) draw (+ cached PNG): median {:.1} ms, p90 {:.1} ms; {} bytes ({:.0} KiB)",
+            ms(samples.percentile(0.5)),
+            ms(samples.percentile(0.9)),
             bytes.len(),
             bytes.len() as f64 / 1024.0
         );
+        samples.finish(n);
     }
 
-    // Cache: the same state again is a lookup, not a render.
+    // Cache: the same state again is a lookup, not a render, and gives the same bytes.
+    let first = assert_accepted("board (cached)", r.board_png(&data, &public));
     let before = r.stats();
-    let (ms, again) = time(n, || r.board_png(&data, &public).expect("board"));
+    let (samples, _) = time(
+        "identical state again",
+        n,
+        || r.board_png(&data, &public),
+        |again| match again {
+            Ok(bytes) if *bytes == first => Ok(()),
+            Ok(_) => Err("other bytes than the first render".into()),
+            Err(e) => Err(e.to_string()),
+        },
+    );
     let after = r.stats();
-    let (med, _, _) = stats(ms);
+    if after.renders != before.renders {
+        fail(
+            "the render cache",
+            format!(
+                "{} renders of an identical state",
+                after.renders - before.renders
+            ),
+        );
+    }
     println!(
-        "identical state again: median {:.3} ms, renders {} -> {} (cache hits +{}), same bytes: {}",
-        med,
+        "identical state again: median {:.3} ms, renders {} -> {} (cache hits +{})",
+        ms(samples.percentile(0.5)),
         before.renders,
         after.renders,
         after.cache_hits - before.cache_hits,
-        again == r.board_png(&data, &public).expect("board")
     );
-    let limit = 1024 * 1024;
-    let sizes = [
-        png.len(),
-        r.player_png(&data, &public, 0, false).expect("p").len(),
-        r.player_png(&data, &own, 0, true).expect("p").len(),
-    ];
+    samples.finish(n);
     println!(
-        "largest PNG {} bytes ({}under 1 MiB)",
-        sizes.iter().max().copied().unwrap_or(0),
-        if sizes.iter().all(|s| *s < limit) {
-            ""
-        } else {
-            "NOT "
-        }
+        "largest PNG {largest} bytes ({}under the 1 MiB goal)",
+        if largest < 1024 * 1024 { "" } else { "NOT " }
     );
 }
