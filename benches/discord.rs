@@ -155,22 +155,25 @@ async fn open_games(fake: &Fake, db: &std::path::Path, range: std::ops::Range<u6
             &[("players", json!(1)), ("luna", json!("2"))],
         );
         tokio::time::sleep(Duration::from_millis(15)).await;
-        fake.slash(user, channel, false, &["skymines", "start"], &[]);
+    }
+    // Every lobby open before any start (interactions run concurrently: a start overtaking
+    // its game's `new` would be refused).
+    fake.settle(Duration::from_millis(1000), Duration::from_secs(60))
+        .await;
+    for g in range.clone() {
+        fake.slash(USER0 + g, CHANNEL0 + g, false, &["skymines", "start"], &[]);
         tokio::time::sleep(Duration::from_millis(15)).await;
     }
     fake.settle(Duration::from_millis(1000), Duration::from_secs(60))
         .await;
+    let before = wait_for_games(db, "started", range.clone(), |_, _| true).await;
     for g in range.clone() {
         fake.slash(USER0 + g, CHANNEL0 + g, false, &["plan"], &[]);
     }
     fake.settle(Duration::from_millis(1000), Duration::from_secs(60))
         .await;
-    let before = active_games(db);
     for g in range.clone() {
         let user = USER0 + g;
-        if !before.contains_key(&(CHANNEL0 + g)) {
-            fail(&format!("game {g}"), "not active after /skymines start");
-        }
         let Some((msg, id)) = offer(fake, user, "plan_card") else {
             fail(&format!("game {g}"), "no plan card offered after /plan");
         };
@@ -185,15 +188,36 @@ async fn open_games(fake: &Fake, db: &std::path::Path, range: std::ops::Range<u6
     }
     fake.settle(Duration::from_millis(1500), Duration::from_secs(60))
         .await;
-    let after = active_games(db);
-    for g in range {
-        let channel = CHANNEL0 + g;
-        match (before.get(&channel), after.get(&channel)) {
-            (Some(b), Some(a)) if a > b => {}
-            (b, a) => fail(
-                &format!("game {g}'s plan card click"),
-                format!("the game went from move {b:?} to {a:?}"),
+    wait_for_games(db, "moved by the plan card click", range, |channel, seq| {
+        before.get(&channel).is_some_and(|b| seq > *b)
+    })
+    .await;
+}
+
+/// Waits (a loaded machine may take a while) until every game of `range` is active and
+/// `done(channel, sequence number)`; fails naming the first game that is not. Returns the
+/// active games.
+async fn wait_for_games(
+    db: &std::path::Path,
+    what: &str,
+    range: std::ops::Range<u64>,
+    done: impl Fn(u64, u64) -> bool,
+) -> BTreeMap<u64, u64> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(180);
+    loop {
+        let games = active_games(db);
+        let missing = range.clone().find(|g| {
+            !games
+                .get(&(CHANNEL0 + g))
+                .is_some_and(|seq| done(CHANNEL0 + g, *seq))
+        });
+        match missing {
+            None => return games,
+            Some(g) if std::time::Instant::now() > deadline => fail(
+                &format!("game {g}"),
+                format!("not {what} (active games: {})", games.len()),
             ),
+            Some(_) => tokio::time::sleep(Duration::from_millis(200)).await,
         }
     }
 }
