@@ -1,158 +1,272 @@
-//! Command-line entry points: `data check`, and (as they land) `simulate`, `render`, `local`.
+//! The command line, parsed by clap (derive): `local`, `data check`, `simulate`, `render`,
+//! `store-torture`, and no subcommand at all (the bot when a Discord token is configured,
+//! otherwise the local terminal mode). Every subcommand and option is declared once, here:
+//! adding a subcommand is a variant of [`Command`] (its doc comment is its help) and its arm in
+//! [`Command::run`] beside it; adding an option is a field of that subcommand's argument
+//! struct. `skymines <subcommand> --help` lists the options with their defaults. Option names
+//! are the `GameOptions` names (DECISIONS B11); a name of two words works with `-` and `_`
+//! (`--linked-slots`, `--linked_slots`). A bad option or value is refused (exit code 2) with
+//! clap's message naming it, before anything runs.
 
 use crate::data::{DataError, GameData};
+use crate::engine::{BoardSide, GameOptions, TokenSetup, TrackSetup};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// Runs the command line; returns the process exit code.
+/// Runs the command line (`args` without the program name); returns the process exit code.
 pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    match words.as_slice() {
-        ["data", "check", rest @ ..] => data_check(rest, out),
-        ["simulate", rest @ ..] => simulate(rest, out),
-        ["render", rest @ ..] => crate::render::cli::run(rest, out),
-        ["store-torture", rest @ ..] => crate::store::torture::cli(rest, out),
-        ["help"] | ["--help"] | ["-h"] => {
-            let _ = writeln!(out, "{USAGE}");
-            0
-        }
-        ["local", rest @ ..] => local_mode(rest, out),
-        [] => main_job(out),
-        _ => {
-            eprintln!("unknown command: {}\n{USAGE}", words.join(" "));
-            2
-        }
-    }
-}
-
-const USAGE: &str = "usage:
-  skymines                                   the bot (with a Discord token) or the local terminal mode
-  skymines local [--db PATH] [--script FILE] [--out DIR] [--no-images] [--config PATH]
-                                             play in the terminal: one `<user> /command option:value` per line
-  skymines data check [--dir DIR] [--json]   load and validate the component data
-  skymines simulate --games N --players P [--seed S] [--json] [--no-check] [--tracks default|random] [--tokens fixed|draft] [--linked_slots] [--vary]
-                   [--luna L] [--board moon|belt] [--missions] [--threats] [--threat ID] [--campaign]
-                                             seeded random self-play with invariant checks
-                                             (--campaign: N whole 4-chapter campaigns;
-                                             --threat: always this threat card, e.g. singularity)
-  skymines render --seed S --players P [--luna L] [--board moon|belt] [--missions] [--threats] [--rounds R] [--decisions N] --out DIR
-                                             write board and player PNGs (and luna.png) of a seeded random game
-  skymines store-torture --db PATH --seed S --moves N [--snapshot-every K]
-                                             test helper: play a seeded game into a database (the kill tests stop it at random)";
-
-/// Parses `--name value` / `--flag` options into a map.
-fn parse_flags(
-    rest: &[&str],
-    flags: &[&str],
-) -> Result<std::collections::BTreeMap<String, String>, String> {
-    let mut map = std::collections::BTreeMap::new();
-    let mut i = 0;
-    while i < rest.len() {
-        let Some(name) = rest[i].strip_prefix("--") else {
-            return Err(format!("unexpected argument `{}`", rest[i]));
-        };
-        let name = name.replace('-', "_");
-        if flags.contains(&name.as_str()) {
-            map.insert(name, "true".to_string());
-            i += 1;
-        } else {
-            let Some(value) = rest.get(i + 1) else {
-                return Err(format!("--{name} needs a value"));
-            };
-            map.insert(name, value.to_string());
-            i += 2;
-        }
-    }
-    Ok(map)
-}
-
-fn number<T: std::str::FromStr>(
-    map: &std::collections::BTreeMap<String, String>,
-    key: &str,
-    default: T,
-) -> Result<T, String> {
-    match map.get(key) {
-        None => Ok(default),
-        Some(v) => v
-            .parse()
-            .map_err(|_| format!("--{key}: `{v}` is not a number")),
-    }
-}
-
-fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
-    use crate::engine::{GameOptions, TokenSetup, TrackSetup};
-    let parsed = parse_flags(
-        rest,
-        &[
-            "json",
-            "no_check",
-            "linked_slots",
-            "vary",
-            "missions",
-            "threats",
-            "campaign",
-        ],
-    )
-    .and_then(|m| {
-        let known = [
-            "games",
-            "players",
-            "seed",
-            "json",
-            "no_check",
-            "tracks",
-            "tokens",
-            "linked_slots",
-            "luna",
-            "vary",
-            "board",
-            "missions",
-            "threats",
-            "threat",
-            "campaign",
-        ];
-        if let Some(k) = m.keys().find(|k| !known.contains(&k.as_str())) {
-            return Err(format!("unknown option --{k}"));
-        }
-        let options = GameOptions {
-            players: number(&m, "players", 2)?,
-            luna: match m.get("luna") {
-                Some(_) => Some(number(&m, "luna", 2u8)?),
-                None => None,
-            },
-            tracks: match m.get("tracks").map(String::as_str) {
-                None | Some("default") => TrackSetup::Default,
-                Some("random") => TrackSetup::Random,
-                Some(other) => {
-                    TrackSetup::Chosen(other.split(',').map(|s| s.trim().to_string()).collect())
-                }
-            },
-            tokens: match m.get("tokens").map(String::as_str) {
-                None | Some("fixed") => TokenSetup::Fixed,
-                Some("draft") => TokenSetup::Draft,
-                Some(other) => return Err(format!("--tokens: `{other}` is not fixed or draft")),
-            },
-            linked_slots: m.contains_key("linked_slots"),
-            board: match m.get("board").map(String::as_str) {
-                None | Some("moon") => crate::engine::BoardSide::Moon,
-                Some("belt") => crate::engine::BoardSide::Belt,
-                Some(other) => return Err(format!("--board: `{other}` is not moon or belt")),
-            },
-            missions: m.contains_key("missions"),
-            threats: m.contains_key("threats") || m.contains_key("threat"),
-            threat_card: m.get("threat").cloned(),
-            seed: number(&m, "seed", 1)?,
-            ..GameOptions::default()
-        };
-        Ok((m, options))
-    });
-    let (map, options) = match parsed {
-        Ok(x) => x,
+    let words = std::iter::once("skymines").chain(args.iter().map(String::as_str));
+    match Cli::try_parse_from(words) {
+        Ok(Cli {
+            command: Some(command),
+        }) => command.run(out),
+        Ok(Cli { command: None }) => main_job(out),
         Err(e) => {
-            eprintln!("{e}\n{USAGE}");
-            return 2;
+            // `--help` and `--version` are answers (exit 0, on `out`); the rest are errors.
+            let text = e.render();
+            if e.use_stderr() {
+                eprint!("{text}");
+            } else {
+                let _ = write!(out, "{text}");
+            }
+            e.exit_code()
         }
-    };
+    }
+}
+
+/// Play the board game Skymines in Discord channels, or in the terminal.
+///
+/// With no subcommand: the bot when a Discord token is configured (DISCORD_TOKEN or
+/// discord_token in config.toml), otherwise the local terminal mode on the configured database.
+#[derive(Debug, Parser)]
+#[command(name = "skymines", version, args_override_self = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play in the terminal: one `<user> /command option:value` per line
+    Local(LocalArgs),
+    /// The component data in assets/
+    Data {
+        #[command(subcommand)]
+        command: DataCommand,
+    },
+    /// Seeded random self-play with invariant checks after every decision
+    Simulate(SimulateArgs),
+    /// Write board and player PNGs (and luna.png) of a seeded random game
+    Render(RenderArgs),
+    /// Test helper: play a seeded game into a database (the kill tests stop it at random)
+    StoreTorture(TortureArgs),
+}
+
+impl Command {
+    fn run(self, out: &mut dyn Write) -> i32 {
+        match self {
+            Command::Local(a) => local_mode(&a, out),
+            Command::Data {
+                command: DataCommand::Check(a),
+            } => data_check(&a, out),
+            Command::Simulate(a) => simulate(&a, out),
+            Command::Render(a) => crate::render::cli::run(
+                &a.game.options(),
+                a.rounds,
+                a.decisions,
+                crate::text::for_language(&a.language),
+                &a.out,
+                out,
+            ),
+            Command::StoreTorture(a) => {
+                crate::store::torture::run(&a.db, a.seed, a.moves, a.snapshot_every, out)
+            }
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+enum DataCommand {
+    /// Load and validate the component data; a broken file exits non-zero naming the file,
+    /// the entry and the field
+    Check(DataCheckArgs),
+}
+
+#[derive(Debug, Args)]
+struct DataCheckArgs {
+    /// A folder with the data files [default: the built-in copy of assets/]
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Print the counts as JSON
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Args)]
+struct LocalArgs {
+    /// The SQLite database [default: database_path of the configuration]
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
+    /// Read the commands from this file instead of the terminal
+    #[arg(long, value_name = "FILE")]
+    script: Option<PathBuf>,
+    /// Where board images are written
+    #[arg(long, value_name = "DIR", default_value = "skymines-images")]
+    out: PathBuf,
+    /// Write no images
+    #[arg(long, alias = "no_images")]
+    no_images: bool,
+    /// The configuration file
+    #[arg(long, value_name = "PATH", default_value = "config.toml")]
+    config: PathBuf,
+}
+
+/// The game options `simulate` and `render` share.
+#[derive(Debug, Args)]
+struct GameArgs {
+    /// Players (Luna not counted)
+    #[arg(long, value_name = "P", default_value_t = 2)]
+    players: usize,
+    /// Luna plays at this level [default: no Luna]
+    #[arg(long, value_name = "L")]
+    luna: Option<u8>,
+    /// The side of the main board
+    #[arg(long, value_enum, default_value_t = Board::Moon)]
+    board: Board,
+    /// Play with the Missions module
+    #[arg(long)]
+    missions: bool,
+    /// Play with the Threats module
+    #[arg(long)]
+    threats: bool,
+    /// The seed (simulate: of the first game; game i uses seed + i)
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+}
+
+impl GameArgs {
+    fn options(&self) -> GameOptions {
+        GameOptions {
+            players: self.players,
+            luna: self.luna,
+            board: match self.board {
+                Board::Moon => BoardSide::Moon,
+                Board::Belt => BoardSide::Belt,
+            },
+            missions: self.missions,
+            threats: self.threats,
+            seed: self.seed,
+            ..GameOptions::default()
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Board {
+    Moon,
+    Belt,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Tokens {
+    Fixed,
+    Draft,
+}
+
+#[derive(Debug, Args)]
+struct SimulateArgs {
+    /// How many games (or campaigns)
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    games: usize,
+    #[command(flatten)]
+    game: GameArgs,
+    /// Company tracks: default, random, or track ids in company order (e.g. A1,B2,C1,D2)
+    #[arg(long, value_name = "TRACKS", default_value = "default", value_parser = parse_tracks)]
+    tracks: TrackSetup,
+    /// Starting research tokens
+    #[arg(long, value_enum, default_value_t = Tokens::Fixed)]
+    tokens: Tokens,
+    /// Play with linked action slots
+    #[arg(long, alias = "linked_slots")]
+    linked_slots: bool,
+    /// Always this threat card, e.g. singularity (implies --threats)
+    #[arg(long, value_name = "ID")]
+    threat: Option<String>,
+    /// Play whole 4-chapter campaigns instead of single games
+    #[arg(long)]
+    campaign: bool,
+    /// Vary the setup from game to game (tracks, tokens, linked slots)
+    #[arg(long)]
+    vary: bool,
+    /// Print the report as JSON
+    #[arg(long)]
+    json: bool,
+    /// Skip the invariant checks (for raw speed)
+    #[arg(long, alias = "no_check")]
+    no_check: bool,
+}
+
+impl SimulateArgs {
+    fn options(&self) -> GameOptions {
+        GameOptions {
+            tracks: self.tracks.clone(),
+            tokens: match self.tokens {
+                Tokens::Fixed => TokenSetup::Fixed,
+                Tokens::Draft => TokenSetup::Draft,
+            },
+            linked_slots: self.linked_slots,
+            threats: self.game.threats || self.threat.is_some(),
+            threat_card: self.threat.clone(),
+            ..self.game.options()
+        }
+    }
+}
+
+fn parse_tracks(value: &str) -> Result<TrackSetup, String> {
+    Ok(match value {
+        "default" => TrackSetup::Default,
+        "random" => TrackSetup::Random,
+        chosen => TrackSetup::Chosen(chosen.split(',').map(|s| s.trim().to_string()).collect()),
+    })
+}
+
+#[derive(Debug, Args)]
+struct RenderArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Play this many rounds
+    #[arg(long, value_name = "R", default_value_t = 3)]
+    rounds: u8,
+    /// Then this many more decisions
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    decisions: u32,
+    /// The language of the image labels
+    #[arg(long, default_value = "en",
+          value_parser = clap::builder::PossibleValuesParser::new(crate::text::language_codes()))]
+    language: String,
+    /// The folder the images are written to
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+struct TortureArgs {
+    /// The database file
+    #[arg(long, value_name = "PATH")]
+    db: PathBuf,
+    /// The game's seed
+    #[arg(long, value_name = "S")]
+    seed: u64,
+    /// Play until the game's log holds this many moves
+    #[arg(long, value_name = "N")]
+    moves: u64,
+    /// A snapshot every K moves
+    #[arg(long, alias = "snapshot_every", value_name = "K", default_value_t = 4)]
+    snapshot_every: u64,
+}
+
+fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {
     let data = match GameData::embedded() {
         Ok(d) => d,
         Err(e) => {
@@ -161,13 +275,13 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
         }
     };
     let config = crate::sim::SimConfig {
-        games: number(&map, "games", 100).unwrap_or(100),
-        options,
-        check: !map.contains_key("no_check"),
+        games: args.games,
+        options: args.options(),
+        check: !args.no_check,
         max_decisions: 20_000,
-        vary: map.contains_key("vary"),
+        vary: args.vary,
     };
-    let campaign = map.contains_key("campaign");
+    let campaign = args.campaign;
     let check_options = if campaign {
         crate::engine::campaign::chapter_options(
             &data,
@@ -190,7 +304,7 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
     } else {
         crate::sim::run(&data, &config)
     };
-    if map.contains_key("json") {
+    if args.json {
         let _ = writeln!(
             out,
             "{}",
@@ -229,44 +343,23 @@ fn simulate(rest: &[&str], out: &mut dyn Write) -> i32 {
     }
 }
 
-fn data_check(rest: &[&str], out: &mut dyn Write) -> i32 {
-    let mut dir: Option<PathBuf> = None;
-    let mut json = false;
-    let mut i = 0;
-    while i < rest.len() {
-        match rest[i] {
-            "--json" => json = true,
-            "--dir" => {
-                i += 1;
-                match rest.get(i) {
-                    Some(d) => dir = Some(PathBuf::from(d)),
-                    None => {
-                        eprintln!("--dir needs a folder");
-                        return 2;
-                    }
-                }
-            }
-            other => {
-                eprintln!("unknown option for data check: {other}");
-                return 2;
-            }
-        }
-        i += 1;
-    }
-    let loaded: Result<GameData, DataError> = match &dir {
+fn data_check(args: &DataCheckArgs, out: &mut dyn Write) -> i32 {
+    let loaded: Result<GameData, DataError> = match &args.dir {
         Some(d) => GameData::from_dir(d),
         None => GameData::embedded(),
     };
     match loaded {
         Ok(data) => {
             let summary = data_summary(&data);
-            if json {
+            if args.json {
                 let _ = writeln!(out, "{summary}");
             } else {
                 let _ = writeln!(
                     out,
                     "data ok ({}): {}",
-                    dir.map(|d| d.display().to_string())
+                    args.dir
+                        .as_ref()
+                        .map(|d| d.display().to_string())
                         .unwrap_or_else(|| "built-in assets".to_string()),
                     serde_json::to_string_pretty(&summary).unwrap_or_default()
                 );
@@ -310,7 +403,7 @@ pub fn data_summary(data: &GameData) -> serde_json::Value {
 /// `skymines` with no arguments: the bot when a Discord token is configured, otherwise the
 /// local terminal mode on the configured (or default) SQLite database.
 fn main_job(out: &mut dyn Write) -> i32 {
-    let config = match crate::config::Config::load(std::path::Path::new("config.toml")) {
+    let config = match crate::config::Config::load(Path::new("config.toml")) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("cannot read the configuration: {e}");
@@ -334,69 +427,43 @@ fn main_job(out: &mut dyn Write) -> i32 {
         &config,
         &config.database_path.clone(),
         None,
-        std::path::Path::new("skymines-images"),
+        Path::new("skymines-images"),
         true,
         out,
     )
 }
 
-fn local_mode(rest: &[&str], out: &mut dyn Write) -> i32 {
-    let map = match parse_flags(rest, &["no_images"]) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{e}\n{USAGE}");
-            return 2;
-        }
-    };
-    let known = ["db", "script", "out", "no_images", "config"];
-    if let Some(k) = map.keys().find(|k| !known.contains(&k.as_str())) {
-        eprintln!("unknown option --{k}\n{USAGE}");
-        return 2;
-    }
-    let config_path = map
-        .get("config")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("config.toml"));
-    let config = match crate::config::Config::load(&config_path) {
+fn local_mode(args: &LocalArgs, out: &mut dyn Write) -> i32 {
+    let config = match crate::config::Config::load(&args.config) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("cannot read the configuration: {e}");
             return 2;
         }
     };
-    let db = map
-        .get("db")
-        .map(PathBuf::from)
+    let db = args
+        .db
+        .clone()
         .unwrap_or_else(|| config.database_path.clone());
-    let out_dir = map
-        .get("out")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("skymines-images"));
     let mut config = config;
-    if map.contains_key("no_images") {
+    if args.no_images {
         config.deadline_hours = config.deadline_hours.max(0.0);
     }
-    let script = map.get("script").map(PathBuf::from);
-    let images = !map.contains_key("no_images");
-    run_local_with(&config, &db, script.as_deref(), &out_dir, images, out)
+    run_local(
+        &config,
+        &db,
+        args.script.as_deref(),
+        &args.out,
+        !args.no_images,
+        out,
+    )
 }
 
 fn run_local(
     config: &crate::config::Config,
-    db: &std::path::Path,
-    script: Option<&std::path::Path>,
-    out_dir: &std::path::Path,
-    images: bool,
-    out: &mut dyn Write,
-) -> i32 {
-    run_local_with(config, db, script, out_dir, images, out)
-}
-
-fn run_local_with(
-    config: &crate::config::Config,
-    db: &std::path::Path,
-    script: Option<&std::path::Path>,
-    out_dir: &std::path::Path,
+    db: &Path,
+    script: Option<&Path>,
+    out_dir: &Path,
     images: bool,
     out: &mut dyn Write,
 ) -> i32 {

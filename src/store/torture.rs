@@ -195,36 +195,16 @@ pub fn drive(
     }
 }
 
-/// `skymines store-torture --db PATH --seed S --moves N [--snapshot-every K]`: opens (and
+/// `skymines store-torture` (options parsed in `crate::cli`): opens (and
 /// restores) the store, plays game `seed` to N moves printing `move <seq>` after each commit,
 /// then `done <seq>`. A test helper: the kill tests SIGKILL it at random points.
-pub fn cli(rest: &[&str], out: &mut dyn Write) -> i32 {
-    let mut db = None;
-    let mut seed = None;
-    let mut moves = None;
-    let mut every = 4u64;
-    let mut i = 0;
-    while i < rest.len() {
-        let value = rest.get(i + 1).copied();
-        let number = value.and_then(|v| v.parse::<u64>().ok());
-        match (rest[i], value) {
-            ("--db", Some(v)) => db = Some(std::path::PathBuf::from(v)),
-            ("--seed", Some(_)) if number.is_some() => seed = number,
-            ("--moves", Some(_)) if number.is_some() => moves = number,
-            ("--snapshot-every", Some(_)) if number.is_some() => every = number.unwrap_or(4),
-            (other, _) => {
-                eprintln!("store-torture: bad or incomplete option `{other}`\nusage: skymines store-torture --db PATH --seed S --moves N [--snapshot-every K]");
-                return 2;
-            }
-        }
-        i += 2;
-    }
-    let (Some(db), Some(seed), Some(moves)) = (db, seed, moves) else {
-        eprintln!(
-            "usage: skymines store-torture --db PATH --seed S --moves N [--snapshot-every K]"
-        );
-        return 2;
-    };
+pub fn run(
+    db: &std::path::Path,
+    seed: u64,
+    moves: u64,
+    snapshot_every: u64,
+    out: &mut dyn Write,
+) -> i32 {
     let data = match GameData::embedded() {
         Ok(d) => Arc::new(d),
         Err(e) => {
@@ -233,11 +213,11 @@ pub fn cli(rest: &[&str], out: &mut dyn Write) -> i32 {
         }
     };
     let options = StoreOptions {
-        snapshot_every: every,
+        snapshot_every,
         ..StoreOptions::default()
     };
     let run = || -> Result<u64> {
-        let (store, report) = Store::open(&db, data, options)?;
+        let (store, report) = Store::open(db, data, options)?;
         if let Some((id, why)) = report.damaged.first() {
             return Err(StoreError::Damaged {
                 game: *id,
