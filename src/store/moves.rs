@@ -17,24 +17,14 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 pub(super) fn read_log(conn: &Connection, game: GameId) -> Result<Vec<LogEntry>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT seq, kind, seat, decisions, undoes, at, back_to, by_user FROM moves \
-         WHERE game_id = ?1 ORDER BY seq",
-    )?;
-    let rows = stmt.query_map([game], |r| {
-        Ok((
-            r.get::<_, i64>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, i64>(2)?,
-            r.get::<_, Option<String>>(3)?,
-            r.get::<_, Option<i64>>(4)?,
-            r.get::<_, i64>(5)?,
-            r.get::<_, Option<i64>>(6)?,
-            r.get::<_, Option<i64>>(7)?,
-        ))
-    })?;
+    let sql = format!("SELECT {ENTRY_COLUMNS} FROM moves WHERE game_id = ?1 ORDER BY seq");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query_map([game], entry_row)?;
     rows.map(|row| entry_from_row(game, row?)).collect()
 }
+
+/// The columns of a log entry, read into an [`EntryRow`].
+const ENTRY_COLUMNS: &str = "seq, kind, seat, decisions, undoes, at, back_to, by_user";
 
 /// seq, kind, seat, decisions, undoes, at, back_to, by_user.
 type EntryRow = (
@@ -47,6 +37,19 @@ type EntryRow = (
     Option<i64>,
     Option<i64>,
 );
+
+fn entry_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+        r.get(6)?,
+        r.get(7)?,
+    ))
+}
 
 fn entry_from_row(game: GameId, row: EntryRow) -> Result<LogEntry> {
     let (seq, kind, seat, decisions, undoes, at, back_to, by) = row;
@@ -346,23 +349,12 @@ impl Store {
     /// The last log entry of a game.
     pub fn last_entry(&self, game: GameId) -> Result<Option<LogEntry>> {
         self.read(|c| {
+            let sql = format!(
+                "SELECT {ENTRY_COLUMNS} FROM moves WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1"
+            );
             let row = c
-                .prepare_cached(
-                    "SELECT seq, kind, seat, decisions, undoes, at, back_to, by_user FROM moves \
-                     WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1",
-                )?
-                .query_row([game], |r| {
-                    Ok((
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, i64>(2)?,
-                        r.get::<_, Option<String>>(3)?,
-                        r.get::<_, Option<i64>>(4)?,
-                        r.get::<_, i64>(5)?,
-                        r.get::<_, Option<i64>>(6)?,
-                        r.get::<_, Option<i64>>(7)?,
-                    ))
-                })
+                .prepare_cached(&sql)?
+                .query_row([game], entry_row)
                 .optional()?;
             row.map(|r| entry_from_row(game, r)).transpose()
         })

@@ -18,25 +18,16 @@ pub(super) fn check(d: &GameData) -> Check {
         "display spaces must be numbered 1-12 once each",
     )?;
     for s in &b.card_display.spaces {
-        let grid = b
-            .card_display
-            .space_grid
-            .get(s.row as usize)
-            .and_then(|r| r.get(s.col as usize));
+        let cell = |grid: &[Vec<u32>]| grid.get(s.row as usize)?.get(s.col as usize).copied();
         ensure(
-            grid == Some(&s.number),
+            cell(&b.card_display.space_grid) == Some(s.number),
             F,
             &format!("display space {}", s.number),
             "row/col",
             "does not match space_grid",
         )?;
-        let cost = b
-            .card_display
-            .board_cost_grid
-            .get(s.row as usize)
-            .and_then(|r| r.get(s.col as usize));
         ensure(
-            cost == Some(&s.board_cost),
+            cell(&b.card_display.board_cost_grid) == Some(s.board_cost),
             F,
             &format!("display space {}", s.number),
             "board_cost",

@@ -2,10 +2,12 @@
 //! the ON step before the final one), the value links, and the action and resting slots.
 
 use super::helpers::{ensure, Check};
+use crate::data::board::ValueLink;
 use crate::data::GameData;
 
+const F: &str = "player-board.toml";
+
 pub(super) fn check(d: &GameData) -> Check {
-    const F: &str = "player-board.toml";
     let p = &d.player_board;
     let t = &p.tank_track;
     ensure(
@@ -15,22 +17,13 @@ pub(super) fn check(d: &GameData) -> Check {
         "score_by_step",
         "one score per step 0..=final_step, ON step before the final step",
     )?;
-    for (step, score) in t.score_by_step.iter().enumerate() {
-        let want = t
-            .value_links
-            .iter()
-            .filter(|l| l.between.1 as usize <= step)
-            .map(|l| l.value)
-            .max()
-            .unwrap_or(0);
-        ensure(
-            *score == want,
-            F,
-            "tank_track",
-            "score_by_step",
-            format!("step {step} scores {score}, value_links say {want}"),
-        )?;
-    }
+    scores_follow_links(
+        "tank_track",
+        "score_by_step",
+        "step",
+        &t.score_by_step,
+        &t.value_links,
+    )?;
     let r = &p.research_track;
     ensure(
         r.score_by_screen.len() == r.screens as usize
@@ -41,22 +34,13 @@ pub(super) fn check(d: &GameData) -> Check {
         "screens",
         "one score per screen, final screen last, ON screen before it",
     )?;
-    for (screen, score) in r.score_by_screen.iter().enumerate() {
-        let want = r
-            .value_links
-            .iter()
-            .filter(|l| l.between.1 as usize <= screen)
-            .map(|l| l.value)
-            .max()
-            .unwrap_or(0);
-        ensure(
-            *score == want,
-            F,
-            "research_track",
-            "score_by_screen",
-            format!("screen {screen} scores {score}, value_links say {want}"),
-        )?;
-    }
+    scores_follow_links(
+        "research_track",
+        "score_by_screen",
+        "screen",
+        &r.score_by_screen,
+        &r.value_links,
+    )?;
     for s in &r.crossed_out_a.screens {
         ensure(
             *s < r.screens && *s != r.starting_screen,
@@ -87,5 +71,31 @@ pub(super) fn check(d: &GameData) -> Check {
         "count",
         "5 resting slots, 3 central",
     )?;
+    Ok(())
+}
+
+/// Each position of a track scores the value of the highest value link it has passed.
+fn scores_follow_links(
+    entry: &str,
+    field: &str,
+    position: &str,
+    scores: &[u32],
+    links: &[ValueLink],
+) -> Check {
+    for (at, score) in scores.iter().enumerate() {
+        let want = links
+            .iter()
+            .filter(|l| l.between.1 as usize <= at)
+            .map(|l| l.value)
+            .max()
+            .unwrap_or(0);
+        ensure(
+            *score == want,
+            F,
+            entry,
+            field,
+            format!("{position} {at} scores {score}, value_links say {want}"),
+        )?;
+    }
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! `belt.toml` and the player board's tank values.
 
 use super::helpers::{ensure, unique, Check};
+use crate::data::board::ValueLink;
 use crate::data::common::BoardSide;
 use crate::data::threats::{ConsequenceEffect, ConsequenceTiming, ThreatRequirement, ThreatReward};
 use crate::data::GameData;
@@ -77,20 +78,9 @@ pub(super) fn check(d: &GameData) -> Check {
             format!("consequence `{kind}` appears {n} times, expected once"),
         )?;
     }
-    let tank_values: BTreeSet<u32> = d
-        .player_board
-        .tank_track
-        .value_links
-        .iter()
-        .map(|l| l.value)
-        .collect();
-    let research_values: BTreeSet<u32> = d
-        .player_board
-        .research_track
-        .value_links
-        .iter()
-        .map(|l| l.value)
-        .collect();
+    let values = |links: &[ValueLink]| -> BTreeSet<u32> { links.iter().map(|l| l.value).collect() };
+    let tank_values = values(&d.player_board.tank_track.value_links);
+    let research_values = values(&d.player_board.research_track.value_links);
     let rounds = d.board.round_track.spaces.len() as u32;
     for x in &t.threats {
         ensure(
