@@ -61,6 +61,9 @@ enum Command {
     Render(RenderArgs),
     /// Test helper: play a seeded game into a database (the kill tests stop it at random)
     StoreTorture(TortureArgs),
+    /// A consistent copy of the game database, also while the bot runs (restore: put it in
+    /// place of the database while the bot is stopped)
+    Backup(BackupArgs),
 }
 
 impl Command {
@@ -82,6 +85,7 @@ impl Command {
             Command::StoreTorture(a) => {
                 crate::store::torture::run(&a.db, a.seed, a.moves, a.snapshot_every, out)
             }
+            Command::Backup(a) => backup(&a, out),
         }
     }
 }
@@ -117,6 +121,25 @@ struct LocalArgs {
     /// Write no images
     #[arg(long, alias = "no_images")]
     no_images: bool,
+    /// The configuration file
+    #[arg(long, value_name = "PATH", default_value = "config.toml")]
+    config: PathBuf,
+    /// These names have the bot owners' rights (like local_owners in the configuration)
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    owner: Vec<String>,
+    /// With --script: stop at the first refused line (exit code 1)
+    #[arg(long, requires = "script")]
+    strict: bool,
+}
+
+#[derive(Debug, Args)]
+struct BackupArgs {
+    /// The SQLite database [default: database_path of the configuration]
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
+    /// The copy to write (never overwritten)
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
     /// The configuration file
     #[arg(long, value_name = "PATH", default_value = "config.toml")]
     config: PathBuf,
@@ -429,6 +452,7 @@ fn main_job(out: &mut dyn Write) -> i32 {
         None,
         Path::new("skymines-images"),
         true,
+        false,
         out,
     )
 }
@@ -449,14 +473,76 @@ fn local_mode(args: &LocalArgs, out: &mut dyn Write) -> i32 {
     if args.no_images {
         config.deadline_hours = config.deadline_hours.max(0.0);
     }
+    config.local_owners.extend(
+        args.owner
+            .iter()
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty()),
+    );
     run_local(
         &config,
         &db,
         args.script.as_deref(),
         &args.out,
         !args.no_images,
+        args.strict,
         out,
     )
+}
+
+/// The component data the configuration names (its `data_dir`, else the built-in data).
+fn config_data(config: &crate::config::Config) -> Result<std::sync::Arc<GameData>, String> {
+    match config.data_dir() {
+        Some(dir) => GameData::from_dir(&dir),
+        None => GameData::embedded(),
+    }
+    .map(std::sync::Arc::new)
+    .map_err(|e| format!("data check failed: {e}"))
+}
+
+/// `skymines backup --out FILE`: a consistent copy of the configured (or `--db`) database,
+/// made while the bot may be running, then restored read-only to check it.
+fn backup(args: &BackupArgs, out: &mut dyn Write) -> i32 {
+    let config = match crate::config::Config::load(&args.config) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("cannot read the configuration: {e}");
+            return 2;
+        }
+    };
+    let db = args
+        .db
+        .clone()
+        .unwrap_or_else(|| config.database_path.clone());
+    let data = match config_data(&config) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    match crate::store::backup::backup(&db, &args.out, data) {
+        Ok(r) => {
+            let _ = writeln!(
+                out,
+                "backup of {} written to {} ({} bytes): {} running game(s) restore from it ({} checked against a replay), {} damaged. To restore: stop the bot, move {} and its -wal and -shm files away, copy {} to {}, start the bot.",
+                db.display(),
+                args.out.display(),
+                r.bytes,
+                r.running,
+                r.verified,
+                r.damaged,
+                db.display(),
+                args.out.display(),
+                db.display()
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("backup failed: {e}");
+            1
+        }
+    }
 }
 
 fn run_local(
@@ -465,21 +551,23 @@ fn run_local(
     script: Option<&Path>,
     out_dir: &Path,
     images: bool,
+    strict: bool,
     out: &mut dyn Write,
 ) -> i32 {
-    let data = match config.data_dir() {
-        Some(dir) => GameData::from_dir(&dir),
-        None => GameData::embedded(),
-    };
-    let data = match data {
-        Ok(d) => std::sync::Arc::new(d),
+    let data = match config_data(config) {
+        Ok(d) => d,
         Err(e) => {
-            eprintln!("data check failed: {e}");
+            eprintln!("{e}");
             return 1;
         }
     };
     let store = match crate::store::Store::open(db, data, crate::store::StoreOptions::default()) {
-        Ok((store, _report)) => std::sync::Arc::new(store),
+        Ok((store, report)) => {
+            for (_, line) in report.startup_lines(db) {
+                eprintln!("{line}");
+            }
+            std::sync::Arc::new(store)
+        }
         Err(e) => {
             eprintln!("{e}");
             return 1;
@@ -498,7 +586,25 @@ fn run_local(
     );
     let result = match script {
         Some(path) => match std::fs::File::open(path) {
-            Ok(f) => crate::local::run(&chat, &mut std::io::BufReader::new(f), out, out_dir, false),
+            Ok(f) => {
+                let mut lines = std::io::BufReader::new(f);
+                match crate::local::run_lines(&chat, &mut lines, out, out_dir, false, strict) {
+                    Ok(summary) if summary.refused > 0 => {
+                        eprintln!(
+                            "{}: {} of {} lines refused{}",
+                            path.display(),
+                            summary.refused,
+                            summary.lines,
+                            summary
+                                .stopped_at
+                                .map(|n| format!("; stopped at line {n} (--strict)"))
+                                .unwrap_or_default()
+                        );
+                        return if summary.stopped_at.is_some() { 1 } else { 0 };
+                    }
+                    other => other.map(|_| ()),
+                }
+            }
             Err(e) => {
                 eprintln!("{}: {e}", path.display());
                 return 2;

@@ -41,6 +41,9 @@ pub struct Config {
     pub dev_guild_id: Option<u64>,
     /// Discord user ids of the bot's owners (seeds, exports of running games, admin tools).
     pub owners: Vec<u64>,
+    /// The local terminal mode's owners, by the names they type (`alice`): the same rights
+    /// as `owners` have on Discord. Every other local name is a plain player.
+    pub local_owners: Vec<String>,
     /// Remind a player after this many hours of waiting.
     pub reminder_hours: f64,
     /// Play a stalled turn safely after this many hours (0 = never).
@@ -70,6 +73,7 @@ impl Default for Config {
             data_dir: String::new(),
             dev_guild_id: None,
             owners: Vec::new(),
+            local_owners: Vec::new(),
             reminder_hours: 12.0,
             deadline_hours: 0.0,
             kick_after_hours: 24.0,
@@ -121,7 +125,17 @@ impl Config {
     pub fn chat_config(&self) -> crate::chat::ChatConfig {
         let hours = |h: f64| (h * 3600.0 * 1000.0) as i64;
         crate::chat::ChatConfig {
-            owners: self.owners.clone(),
+            // Local ids are below 10^9 and Discord ids far above: one list serves both.
+            owners: self
+                .owners
+                .iter()
+                .copied()
+                .chain(
+                    self.local_owners
+                        .iter()
+                        .map(|n| crate::chat::local_user_id(n)),
+                )
+                .collect(),
             reminder_after_ms: hours(self.reminder_hours.max(0.01)),
             deadline_ms: (self.deadline_hours > 0.0).then(|| hours(self.deadline_hours)),
             default_language: self.default_language.clone(),

@@ -44,8 +44,11 @@ pub fn split_words(line: &str) -> Vec<String> {
     words
 }
 
-/// Parses one line into a request (None for blank lines and `#` comments).
-pub fn parse_line(line: &str) -> Result<Option<Request>, String> {
+/// Parses one line into a request (None for blank lines and `#` comments). The speaker is one
+/// of the bot's owners when their local id ([`local_user_id`] of the name) is in `owners`
+/// (config `local_owners`, `--owner NAME`), with the rights an owner has on Discord; everyone
+/// else is a plain player, as on Discord. Nobody is a channel moderator in the terminal.
+pub fn parse_line(line: &str, owners: &[u64]) -> Result<Option<Request>, String> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -84,11 +87,12 @@ pub fn parse_line(line: &str) -> Result<Option<Request>, String> {
             _ => positional.push(w.clone()),
         }
     }
+    let id = local_user_id(user);
     let user = User {
-        id: local_user_id(user),
+        id,
         name: user.clone(),
         moderator: false,
-        owner: true,
+        owner: owners.contains(&id),
     };
     let input = if name == "click" {
         // The custom id verbatim: it may hold quotes.
@@ -199,7 +203,18 @@ impl Printer {
     }
 }
 
-/// Runs lines from `input` through the chat layer, printing every reply.
+/// How a run of lines went.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Lines read (blank ones and comments included).
+    pub lines: usize,
+    /// Requests refused, lines that did not parse and lines that were not UTF-8.
+    pub refused: usize,
+    /// With `strict`: the line the run stopped at.
+    pub stopped_at: Option<usize>,
+}
+
+/// Runs lines from `input` through the chat layer, printing every reply: see [`run_lines`].
 pub fn run(
     chat: &Chat,
     input: &mut dyn BufRead,
@@ -207,29 +222,71 @@ pub fn run(
     out_dir: &Path,
     interactive: bool,
 ) -> std::io::Result<()> {
+    run_lines(chat, input, out, out_dir, interactive, false).map(|_| ())
+}
+
+/// Runs lines from `input` through the chat layer, printing every reply. A refused request is
+/// followed by `[refused] line N`, a line that does not parse by `[error] line N: why`, a line
+/// that is not UTF-8 by `[error] line N: …` and is skipped; with `strict` the run stops at the
+/// first of them.
+pub fn run_lines(
+    chat: &Chat,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    out_dir: &Path,
+    interactive: bool,
+    strict: bool,
+) -> std::io::Result<Summary> {
     let mut printer = Printer::new(out_dir);
-    let mut line = String::new();
+    let mut summary = Summary::default();
+    let mut bytes = Vec::new();
     loop {
         if interactive {
             write!(out, "> ")?;
             out.flush()?;
         }
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
             break;
         }
-        if matches!(line.trim(), "quit" | "exit") {
-            break;
-        }
-        match parse_line(&line) {
-            Ok(Some(req)) => {
-                printer.learn(&req.user);
-                let replies = chat.handle(&req);
-                printer.print(&replies, out)?;
+        summary.lines += 1;
+        let n = summary.lines;
+        let refused = match std::str::from_utf8(&bytes) {
+            Err(e) => {
+                writeln!(
+                    out,
+                    "[error] line {n}: not valid UTF-8 (byte {} of the line); skipped",
+                    e.valid_up_to() + 1
+                )?;
+                true
             }
-            Ok(None) => {}
-            Err(e) => writeln!(out, "[error] {e}")?,
+            Ok(line) if matches!(line.trim(), "quit" | "exit") => break,
+            Ok(line) => match parse_line(line, &chat.config.owners) {
+                Ok(Some(req)) => {
+                    printer.learn(&req.user);
+                    let answer = chat.answer(&req);
+                    printer.print(&answer.replies, out)?;
+                    if answer.refused {
+                        writeln!(out, "[refused] line {n}")?;
+                    }
+                    answer.refused
+                }
+                Ok(None) => false,
+                Err(e) => {
+                    writeln!(out, "[error] line {n}: {e}")?;
+                    true
+                }
+            },
+        };
+        if refused {
+            summary.refused += 1;
+            if strict {
+                summary.stopped_at = Some(n);
+                writeln!(out, "[stopped] line {n} was refused (--strict)")?;
+                break;
+            }
         }
     }
-    Ok(())
+    out.flush()?;
+    Ok(summary)
 }

@@ -70,7 +70,9 @@ fn table(tag: &str) -> Table {
 
 impl Table {
     fn request(line: &str) -> Request {
-        parse_line(line).expect("line parses").expect("not blank")
+        parse_line(line, &[local_user_id("alice")])
+            .expect("line parses")
+            .expect("not blank")
     }
 
     fn say(&mut self, line: &str) -> Vec<Reply> {

@@ -70,7 +70,9 @@ impl Table {
 
     /// Says one line; returns its replies (also kept in the log).
     fn say(&mut self, line: &str) -> Vec<Reply> {
-        let req = parse_line(line).expect("line parses").expect("not blank");
+        let req = parse_line(line, &owners())
+            .expect("line parses")
+            .expect("not blank");
         let replies = self.chat.handle(&req);
         for r in &replies {
             self.log.push((line.to_string(), r.clone()));
@@ -84,6 +86,11 @@ impl Table {
 }
 
 const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
+
+/// The local owners of these tables: alice (she chooses the seeds); the others are players.
+fn owners() -> Vec<u64> {
+    vec![local_user_id("alice")]
+}
 
 /// Opens, joins and starts a game; returns the players' names.
 fn start(t: &mut Table, players: usize, extra: &str, seed: u64) -> Vec<&'static str> {
@@ -707,7 +714,9 @@ fn refusals_and_questions_of_a_german_game_come_in_german() {
     );
     assert_no_english(&t);
     // Autocomplete suggestions are read by the one typing: in German too.
-    let req = parse_line("alice /plan").expect("parses").expect("a line");
+    let req = parse_line("alice /plan", &owners())
+        .expect("parses")
+        .expect("a line");
     let games: Vec<String> = t
         .chat
         .autocomplete(&req, "game", "")
@@ -785,11 +794,7 @@ fn a_german_player_reads_private_replies_in_german_while_public_ones_follow_the_
     assert!(dm.text.contains("Du bist am Zug"), "{}", dm.text);
     // Only the host sets the game's language; then public replies (and the private replies of
     // players without a language of their own) are German.
-    let mut not_owner = parse_line("bob /skymines settings game_language:de")
-        .expect("parses")
-        .expect("a line");
-    not_owner.user.owner = false;
-    let r = t.chat.handle(&not_owner);
+    let r = t.say("bob /skymines settings game_language:de");
     assert!(r[0].text.contains("Spielleitung"), "{}", r[0].text);
     let r = t.say("alice /skymines status");
     assert!(r[0].text.starts_with("Round"), "{}", r[0].text);

@@ -63,7 +63,9 @@ fn table(tag: &str, config: ChatConfig) -> Table {
 
 /// A request from a user who is neither a moderator nor one of the bot's owners.
 fn request(line: &str, moderator: bool) -> Request {
-    let mut req = parse_line(line).expect("line parses").expect("not blank");
+    let mut req = parse_line(line, &[])
+        .expect("line parses")
+        .expect("not blank");
     req.user.owner = false;
     req.user.moderator = moderator;
     req.place = place();

@@ -191,3 +191,47 @@ fn a_full_disk_refuses_moves_and_changes_nothing() {
         trace[moves as usize]
     );
 }
+
+/// Two stores on one file (two processes): every move's transaction checks that the game is
+/// still as its store saw it. A pause, a move or an abort by the other store refuses the next
+/// move of this one (`Changed`, nothing written) and it reloads the game; after a resume it
+/// goes on, and an aborted game never comes back.
+#[test]
+fn a_move_against_a_game_the_other_store_changed_is_refused() {
+    let dir = TempDir::new("err-changed");
+    let seed = 75;
+    let trace = reference_trace(&data(), seed, 12);
+    let (a, _) = open(&dir.db(), 4);
+    let game = play(&a, seed, 4);
+    let (b, _) = open(&dir.db(), 4);
+    let changed = |r: Option<Result<u64, StoreError>>| {
+        let err = r.expect("a move").expect_err("refused");
+        assert!(matches!(err, StoreError::Changed(g) if g == game), "{err}");
+        readable(&err, "has changed");
+    };
+    // Paused elsewhere: refused, nothing written.
+    b.set_paused(game, Some(1)).expect("pause");
+    changed(step(&a, game, seed));
+    assert_eq!(b.log(game).expect("log").len(), 4);
+    b.set_paused(game, None).expect("resume");
+    assert_eq!(step(&a, game, seed).expect("a move").expect("stored"), 5);
+    // A moved on elsewhere: B's next move is refused, then B reloads and plays the next one.
+    changed(step(&b, game, seed));
+    assert_eq!(step(&b, game, seed).expect("a move").expect("stored"), 6);
+    assert_eq!(*b.live_state(game).expect("state").0, trace[6]);
+    // Aborted elsewhere: refused, and the game stays abandoned.
+    b.abandon(game).expect("abort");
+    let err = step(&a, game, seed).expect("a move").expect_err("refused");
+    assert!(
+        matches!(err, StoreError::Changed(_) | StoreError::NotActive { .. }),
+        "{err}"
+    );
+    drop((a, b));
+    let (fresh, report) = open(&dir.db(), 4);
+    assert_eq!(report.restored, 0);
+    assert_eq!(
+        fresh.game(game).expect("game").status,
+        skymines::store::GameStatus::Abandoned
+    );
+    assert_eq!(fresh.log(game).expect("log").len(), 6);
+}

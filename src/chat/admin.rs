@@ -161,7 +161,16 @@ impl Chat {
     /// done; a short health line for other games.
     fn admin_report(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
         let record = self.administered_game(req, opts)?;
-        let history = self.store.history(record.id).map_err(|e| self.err(e))?;
+        let history = match self.store.history(record.id) {
+            Ok(h) => h,
+            // A damaged game's history may not read at all: its recorded reason still shows.
+            Err(e) if record.status == GameStatus::Damaged => crate::store::replay::History {
+                entries: record.seq,
+                last_good: 0,
+                problem: Some(e.to_string()),
+            },
+            Err(e) => return Err(self.err(e)),
+        };
         let game = record.id;
         let text = if record.status == GameStatus::Damaged {
             let reason = record

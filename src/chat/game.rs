@@ -26,6 +26,7 @@ impl Chat {
             StoreError::ReadOnly => self.texts.t("error.store_read_only"),
             StoreError::DiskFull => self.texts.t("error.store_disk_full"),
             StoreError::Busy | StoreError::Conflict(_) => self.texts.t("error.store_busy"),
+            StoreError::Changed(game) => self.changed(game),
             StoreError::ChannelBusy => self.texts.t("error.channel_busy"),
             StoreError::NoSuchGame(game) => {
                 self.texts.f("admin.error.no_such_game", &[("game", &game)])
@@ -38,6 +39,22 @@ impl Chat {
             // back: the operator's log gets the details, the player a plain apology.
             other => self.internal(&other),
         }
+    }
+
+    /// A move refused because the game changed under it (another process ended, paused or
+    /// rolled it back): says so, then how the game stands now.
+    fn changed(&self, game: GameId) -> String {
+        let now = match self.store.game(game) {
+            Ok(record) if record.status != GameStatus::Active => {
+                self.not_running(game, record.status)
+            }
+            Ok(_) => match self.store.state(game) {
+                Ok(state) => self.status_reply(game, &state).text,
+                Err(e) => self.internal(&e),
+            },
+            Err(e) => self.internal(&e),
+        };
+        format!("{}\n{now}", self.texts.t("error.store_changed"))
     }
 
     /// An error on the bot's side: logged in full, answered with the reader's "something went
@@ -797,7 +814,7 @@ impl Chat {
                     return Err(self.texts.t("error.host_only"));
                 }
                 lobby.language = Some(code);
-                return Ok(());
+                return lobbies.commit().map_err(|e| self.err(e));
             }
         }
         let game = self
@@ -862,6 +879,7 @@ impl Chat {
                 }
                 let closed = l.texts(self).f("lobby.closed", &[("name", &req.user.name)]);
                 lobbies.remove(&req.place.channel);
+                lobbies.commit().map_err(|e| self.err(e))?;
                 return Ok(vec![Reply::public(closed)]);
             }
         }

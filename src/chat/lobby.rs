@@ -7,7 +7,7 @@ use super::commands::Options;
 use super::prompt::ClickId;
 use super::{Chat, Choice, Reply, Request, Texts};
 use crate::engine::{self, BoardSide, GameOptions, TokenSetup, TrackSetup};
-use crate::store::{Location, NewGame, NewSeat, Notify, SeatOwner, Store};
+use crate::store::{Location, NewGame, NewSeat, Notify, SeatOwner, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -35,9 +35,9 @@ pub(crate) struct Lobby {
     pub campaign: Option<super::campaign::CampaignSetup>,
 }
 
-/// The lobbies of every channel, written through to the store: each lock hands out the map
-/// and, when released, saves the lobbies that changed and deletes the ones that went, so a
-/// restart of the bot keeps every game being gathered.
+/// The lobbies of every channel, kept in the store: each lock hands out the map; a change a
+/// reply confirms is stored with [`LobbiesGuard::commit`] before that reply, so a restart of
+/// the bot keeps every game it said was being gathered.
 pub(crate) struct Lobbies {
     map: Mutex<BTreeMap<u64, Lobby>>,
     store: Arc<Store>,
@@ -91,7 +91,8 @@ impl Lobbies {
         }
     }
 
-    /// The lobbies, for reading or changing; changes reach the store when the guard goes.
+    /// The lobbies, for reading or changing; changes reach the store by `commit` (or, for
+    /// changes nobody is told about, when the guard goes).
     pub(crate) fn lock(&self) -> Result<LobbiesGuard<'_>, ()> {
         let map = self.map.lock().map_err(|_| ())?;
         let before = map.clone();
@@ -122,8 +123,21 @@ impl std::ops::DerefMut for LobbiesGuard<'_> {
     }
 }
 
-impl Drop for LobbiesGuard<'_> {
-    fn drop(&mut self) {
+impl LobbiesGuard<'_> {
+    /// Stores the changes now. A reply that confirms a change to a lobby comes only after
+    /// this succeeded; when it fails, the lobbies are as they were (in memory too) and the
+    /// error says why, so the request is refused like a move on a full or read-only disk.
+    pub(crate) fn commit(mut self) -> Result<(), StoreError> {
+        let saved = self.save();
+        if saved.is_err() {
+            *self.map = self.before.clone();
+        }
+        self.before = self.map.clone();
+        saved
+    }
+
+    /// Writes the lobbies that changed and deletes the ones that went.
+    fn save(&self) -> Result<(), StoreError> {
         for (channel, lobby) in self.map.iter() {
             if self.before.get(channel) == Some(lobby) {
                 continue;
@@ -137,23 +151,25 @@ impl Drop for LobbiesGuard<'_> {
                 language: lobby.language.map(str::to_string),
                 campaign: lobby.campaign.clone(),
             };
-            let saved = serde_json::to_string(&doc)
-                .map_err(|e| e.to_string())
-                .and_then(|body| {
-                    self.store
-                        .save_lobby(*channel, &body)
-                        .map_err(|e| e.to_string())
-                });
-            if let Err(e) = saved {
-                tracing::warn!("lobby in channel {channel} not stored: {e}");
-            }
+            let body = serde_json::to_string(&doc)
+                .map_err(|e| StoreError::Invalid(format!("lobby in channel {channel}: {e}")))?;
+            self.store.save_lobby(*channel, &body)?;
         }
         for channel in self.before.keys() {
             if !self.map.contains_key(channel) {
-                if let Err(e) = self.store.delete_lobby(*channel) {
-                    tracing::warn!("lobby in channel {channel} not deleted: {e}");
-                }
+                self.store.delete_lobby(*channel)?;
             }
+        }
+        Ok(())
+    }
+}
+
+/// Changes nobody confirmed (the lobby of a started game, of a deleted channel) are stored on
+/// the way out; a failure is only logged, as the lobby goes anyway.
+impl Drop for LobbiesGuard<'_> {
+    fn drop(&mut self) {
+        if let Err(e) = self.save() {
+            tracing::warn!("lobby changes not stored: {e}");
         }
     }
 }
@@ -379,10 +395,12 @@ impl Chat {
                 ("joined", &1),
             ],
         );
-        self.lobbies
+        let mut lobbies = self
+            .lobbies
             .lock()
-            .map_err(|_| self.texts.t("error.internal"))?
-            .insert(req.place.channel, lobby);
+            .map_err(|_| self.texts.t("error.internal"))?;
+        lobbies.insert(req.place.channel, lobby);
+        lobbies.commit().map_err(|e| self.err(e))?;
         Ok(Reply::public(text).with_choices(self.lobby_choices(texts)))
     }
 
@@ -420,6 +438,7 @@ impl Chat {
                 ("players", &lobby.options.players),
             ],
         );
+        lobbies.commit().map_err(|e| self.err(e))?;
         Ok(vec![
             Reply::public(text).with_choices(self.lobby_choices(texts))
         ])
@@ -437,16 +456,15 @@ impl Chat {
             return Err(self.texts.t("error.not_joined"));
         }
         let texts = lobby.texts(self);
-        if lobby.host == req.user.id {
+        let text = if lobby.host == req.user.id {
             lobbies.remove(&req.place.channel);
-            return Ok(vec![Reply::public(
-                texts.f("lobby.closed", &[("name", &req.user.name)]),
-            )]);
-        }
-        lobby.players.retain(|(id, _)| *id != req.user.id);
-        Ok(vec![Reply::public(
-            texts.f("lobby.left", &[("name", &req.user.name)]),
-        )])
+            texts.f("lobby.closed", &[("name", &req.user.name)])
+        } else {
+            lobby.players.retain(|(id, _)| *id != req.user.id);
+            texts.f("lobby.left", &[("name", &req.user.name)])
+        };
+        lobbies.commit().map_err(|e| self.err(e))?;
+        Ok(vec![Reply::public(text)])
     }
 
     pub(crate) fn lobby_start(&self, req: &Request) -> Result<Vec<Reply>, String> {

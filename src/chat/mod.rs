@@ -163,6 +163,14 @@ impl Reply {
     }
 }
 
+/// What a request came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    pub replies: Vec<Reply>,
+    /// The request was refused (its one reply says why); nothing changed.
+    pub refused: bool,
+}
+
 /// The injected clock (reminders and deadlines are testable).
 pub trait Clock: Send + Sync {
     /// Milliseconds since the Unix epoch.
@@ -204,7 +212,8 @@ impl Clock for ManualClock {
 /// Chat settings (from config.toml).
 #[derive(Debug, Clone)]
 pub struct ChatConfig {
-    /// Discord ids of the bot's owners.
+    /// The bot's owners: Discord ids, and the local mode's owners by their local ids
+    /// ([`local_user_id`]). The adapters mark a requester an owner by this list.
     pub owners: Vec<u64>,
     /// Remind a player this long after the game starts waiting on them.
     pub reminder_after_ms: i64,
@@ -286,31 +295,46 @@ impl Chat {
     /// Handles one request; never panics on user input, always answers something. Replies
     /// are written in the requester's language unless they speak to others (see `language`).
     pub fn handle(&self, req: &Request) -> Vec<Reply> {
+        self.answer(req).replies
+    }
+
+    /// Handles one request like [`Chat::handle`] and says whether it was refused (a refusal
+    /// changes nothing).
+    pub fn answer(&self, req: &Request) -> Answer {
         // Display names reach messages and images only through the one sanitiser.
         let mut clean = req.clone();
         clean.user.name = crate::text::sanitize_name(&req.user.name);
         let req = &clean;
-        self.speaking(self.requester_texts(req), || self.handle_in_language(req))
+        self.speaking(self.requester_texts(req), || self.answer_in_language(req))
     }
 
-    fn handle_in_language(&self, req: &Request) -> Vec<Reply> {
+    fn answer_in_language(&self, req: &Request) -> Answer {
         if self.rate_limited(req.user.id) {
-            return vec![Reply::private(
-                req.user.id,
-                self.texts.t("error.rate_limited"),
-            )];
+            return Answer {
+                replies: vec![Reply::private(
+                    req.user.id,
+                    self.texts.t("error.rate_limited"),
+                )],
+                refused: true,
+            };
         }
         let result = match &req.input {
             Input::Command { name, options } => self.command(req, name, options),
             Input::Click { custom_id } => self.click(req, custom_id),
         };
         match result {
-            Ok(replies) => replies,
+            Ok(replies) => Answer {
+                replies,
+                refused: false,
+            },
             // Refusals may carry names from the engine (card labels): written for the reader.
-            Err(message) => vec![Reply::private(
-                req.user.id,
-                as_sentence(&self.texts.resolve(&message)),
-            )],
+            Err(message) => Answer {
+                replies: vec![Reply::private(
+                    req.user.id,
+                    as_sentence(&self.texts.resolve(&message)),
+                )],
+                refused: true,
+            },
         }
     }
 

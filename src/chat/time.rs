@@ -124,11 +124,16 @@ pub fn parse_offset(text: &str) -> Option<i32> {
     if t.is_empty() || t == "Z" {
         return Some(0);
     }
-    let (sign, digits) = match t.split_at(1) {
-        ("+", rest) => (1, rest),
-        ("-", rest) => (-1, rest),
+    // Sign and digits by characters, never by byte position: the text is the user's.
+    let (sign, digits) = match (t.strip_prefix('+'), t.strip_prefix('-')) {
+        (Some(rest), _) => (1, rest),
+        (_, Some(rest)) => (-1, rest),
         _ => return None,
     };
+    if !digits.chars().all(|c| c.is_ascii_digit() || c == ':') {
+        return None;
+    }
+    // Only ASCII digits and a colon from here: byte positions are character positions.
     let (h, m) = match digits.split_once(':') {
         Some((h, m)) => (h, m),
         None if digits.len() == 4 => digits.split_at(2),
@@ -374,6 +379,13 @@ mod tests {
         assert_eq!(parse_offset("utc"), Some(0));
         assert_eq!(parse_offset("Europe/Berlin"), None);
         assert_eq!(parse_offset("+15"), None);
+        // Non-ASCII after the sign or in the digits is refused, not a panic.
+        for bad in [
+            "ü", "€", "é1", "+1é1", "-é", "+ü:00", "+0:€", "UTC€", "+１２",
+        ] {
+            assert_eq!(parse_offset(bad), None, "{bad}");
+            assert_eq!(parse_zone(bad), None, "{bad}");
+        }
         assert_eq!(parse_quiet("22-08"), Some(Some((22, 8))));
         assert_eq!(parse_quiet("8-8"), None);
         assert_eq!(parse_quiet("off"), Some(None));

@@ -26,6 +26,44 @@ pub(crate) fn all() -> Vec<poise::Command<Data, Error>> {
     ]
 }
 
+/// Every command as the chat layer names it (`"skymines admin rollback"`, `"plan"`) with the
+/// names of its options, in registration order: what a user can send, for tests that try
+/// every command and option.
+pub fn command_options() -> Vec<(String, Vec<String>)> {
+    fn walk(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, Vec<String>)>) {
+        let name = v["name"].as_str().unwrap_or_default();
+        let path = if prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{prefix} {name}")
+        };
+        let options = v["options"].as_array().cloned().unwrap_or_default();
+        // Option types 1 and 2 are subcommands and subcommand groups.
+        let (subs, plain): (Vec<_>, Vec<_>) = options
+            .iter()
+            .partition(|o| matches!(o["type"].as_u64(), Some(1 | 2)));
+        if subs.is_empty() {
+            let names = plain
+                .iter()
+                .filter_map(|o| o["name"].as_str().map(str::to_string))
+                .collect();
+            out.push((path, names));
+        } else {
+            for sub in subs {
+                walk(&path, sub, out);
+            }
+        }
+    }
+    let commands = poise::builtins::create_application_commands(&all());
+    let mut out = Vec::new();
+    if let Ok(serde_json::Value::Array(list)) = serde_json::to_value(&commands) {
+        for c in &list {
+            walk("", c, &mut out);
+        }
+    }
+    out
+}
+
 /// Options by name; unset ones left out.
 fn options<const N: usize>(pairs: [(&str, Option<String>); N]) -> Vec<(String, String)> {
     pairs

@@ -15,6 +15,7 @@
 //! The bot token is a [`Secret`]: it is never printed or logged.
 
 mod commands;
+pub use commands::command_options;
 mod deliver;
 mod interact;
 mod message;
@@ -369,11 +370,13 @@ async fn run_until_stopped(config: &Config) -> Result<(), DiscordError> {
     let (hub, report) =
         crate::store::GameHub::open(path, Arc::new(data), crate::store::StoreOptions::default())
             .await?;
-    tracing::info!(
-        database = %config.database_path.display(),
-        restored = report.restored,
-        "store open"
-    );
+    for (warning, line) in report.startup_lines(&config.database_path) {
+        if warning {
+            tracing::warn!("{line}");
+        } else {
+            tracing::info!("{line}");
+        }
+    }
     let store = hub.store().clone();
     let chat_config: ChatConfig = config.chat_config();
     let chat = Arc::new(Chat::new(store.clone(), Arc::new(SystemClock), chat_config));

@@ -55,7 +55,14 @@ impl Store {
             )?;
             let mut out = Vec::new();
             for r in rows {
-                out.push(r??);
+                match r? {
+                    Ok(record) => out.push(record),
+                    // One game that does not read is left out (and logged), not the list.
+                    Err(StoreError::Corrupt { game, message }) => {
+                        tracing::warn!(game, "game left out of a list: {message}");
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             Ok(out)
         })

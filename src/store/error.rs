@@ -37,7 +37,11 @@ pub enum StoreError {
         found: u32,
         supported: u32,
     },
-    #[error("{path}: not a Skymines game database ({reason}); it was left untouched")]
+    #[error(
+        "{path}: not a Skymines game database ({reason}); it was left untouched. If it should \
+         hold games, restore a backup (see `skymines backup`) or recover it with its -wal file; \
+         or give another --db / database_path"
+    )]
     NotOurs { path: PathBuf, reason: String },
     #[error("{path}: cannot open the game database: {message}")]
     Open { path: PathBuf, message: String },
@@ -88,6 +92,13 @@ pub enum StoreError {
     Corrupt { game: GameId, message: String },
     #[error("another process wrote to game {0}; it was reloaded, please try again")]
     Conflict(GameId),
+    /// The game is no longer as this process saw it: another process ended, paused or rolled
+    /// it back, or moved in it. The move was refused and the game reloaded.
+    #[error(
+        "game {0} has changed: it was ended, paused or moved on elsewhere, so your move was not \
+         saved and nothing changed; it was reloaded"
+    )]
+    Changed(GameId),
     #[error("{path}: cannot read the configuration: {message}")]
     Config { path: PathBuf, message: String },
     /// A test hook fired (see [`super::Store::fail_next`]); the transaction was rolled back.
@@ -109,7 +120,26 @@ impl StoreError {
                 | StoreError::DiskFull
                 | StoreError::Busy
                 | StoreError::Conflict(_)
+                | StoreError::Changed(_)
         )
+    }
+}
+
+impl StoreError {
+    /// A stored value of `game` that does not decode (text that is not UTF-8, a number that
+    /// is text, …) makes that one game unreadable (`Corrupt`, saying `what`); every other
+    /// database error stays what it is.
+    pub(crate) fn decoding(game: GameId, what: &str, e: rusqlite::Error) -> StoreError {
+        match e {
+            rusqlite::Error::FromSqlConversionFailure(..)
+            | rusqlite::Error::InvalidColumnType(..)
+            | rusqlite::Error::IntegralValueOutOfRange(..)
+            | rusqlite::Error::Utf8Error(..) => StoreError::Corrupt {
+                game,
+                message: format!("{what} cannot be read: {e}"),
+            },
+            other => other.into(),
+        }
     }
 }
 

@@ -17,35 +17,77 @@ pub(super) const GAME_COLUMNS: &str =
     "id, guild, channel, status, options, seed, seat_names, engine_version, \
      data_hash, last_seq, damage_report, created_at, updated_at";
 
+/// A game row. Every column is decoded here, so a value that does not decode (text that is not
+/// UTF-8, a seed that is not a number, options that do not parse) makes this one game
+/// unreadable (`Corrupt`, with the reason), never the query it is part of. A game already set
+/// aside as damaged is read with what can be read (id, place, status, report, times): it is
+/// still listed and reported, and never played.
 pub(super) fn game_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<GameRecord>> {
     let id: GameId = r.get(0)?;
-    let status: String = r.get(3)?;
-    let options: String = r.get(4)?;
-    let names: String = r.get(6)?;
-    let corrupt = |message: String| StoreError::Corrupt { game: id, message };
-    let parsed = (|| -> Result<GameRecord> {
+    let col = |i: usize, what: &str| -> std::result::Result<rusqlite::types::Value, String> {
+        r.get::<_, rusqlite::types::Value>(i)
+            .map_err(|e| format!("{what}: {e}"))
+    };
+    let text = |i: usize, what: &str| -> std::result::Result<String, String> {
+        r.get::<_, String>(i)
+            .map_err(|e| format!("the {what} is not text: {e}"))
+    };
+    let int = |i: usize, what: &str| -> std::result::Result<i64, String> {
+        r.get::<_, i64>(i)
+            .map_err(|e| format!("the {what} is not a number: {e}"))
+    };
+    let parsed = (|| -> std::result::Result<GameRecord, String> {
+        let status_text = text(3, "status")?;
+        let status = GameStatus::parse(&status_text)
+            .ok_or_else(|| format!("unknown status `{status_text}`"))?;
+        let guild = match col(1, "guild")? {
+            rusqlite::types::Value::Null => None,
+            _ => Some(from_db(int(1, "guild")?)),
+        };
+        let location = Location {
+            guild,
+            channel: from_db(int(2, "channel")?),
+        };
+        let damage_report = match col(10, "damage report")? {
+            rusqlite::types::Value::Null => None,
+            _ => Some(text(10, "damage report")?),
+        };
+        let (created_at, updated_at) = (int(11, "creation time")?, int(12, "update time")?);
+        let heavy = (|| -> std::result::Result<_, String> {
+            let options: GameOptions =
+                serde_json::from_str(&text(4, "options")?).map_err(|e| format!("options: {e}"))?;
+            let seat_names: Vec<String> = serde_json::from_str(&text(6, "seat names")?)
+                .map_err(|e| format!("seat names: {e}"))?;
+            Ok((
+                options,
+                from_db(int(5, "seed")?),
+                seat_names,
+                u32::try_from(int(7, "engine version")?).unwrap_or(u32::MAX),
+                text(8, "data hash")?,
+                from_db(int(9, "last move")?),
+            ))
+        })();
+        let (options, seed, seat_names, engine_version, data_hash, seq) = match heavy {
+            Ok(h) => h,
+            Err(_) if status == GameStatus::Damaged => Default::default(),
+            Err(e) => return Err(e),
+        };
         Ok(GameRecord {
             id,
-            location: Location {
-                guild: r.get::<_, Option<i64>>(1)?.map(from_db),
-                channel: from_db(r.get(2)?),
-            },
-            status: GameStatus::parse(&status)
-                .ok_or_else(|| corrupt(format!("unknown status `{status}`")))?,
-            options: serde_json::from_str(&options)
-                .map_err(|e| corrupt(format!("options: {e}")))?,
-            seed: from_db(r.get(5)?),
-            seat_names: serde_json::from_str(&names)
-                .map_err(|e| corrupt(format!("seat names: {e}")))?,
-            engine_version: u32::try_from(r.get::<_, i64>(7)?).unwrap_or(u32::MAX),
-            data_hash: r.get(8)?,
-            seq: from_db(r.get(9)?),
-            damage_report: r.get(10)?,
-            created_at: r.get(11)?,
-            updated_at: r.get(12)?,
+            location,
+            status,
+            options,
+            seed,
+            seat_names,
+            engine_version,
+            data_hash,
+            seq,
+            damage_report,
+            created_at,
+            updated_at,
         })
     })();
-    Ok(parsed)
+    Ok(parsed.map_err(|message| StoreError::Corrupt { game: id, message }))
 }
 
 pub(super) fn read_game(conn: &Connection, game: GameId) -> Result<GameRecord> {
@@ -54,6 +96,49 @@ pub(super) fn read_game(conn: &Connection, game: GameId) -> Result<GameRecord> {
         .query_row([game], game_from_row)
         .optional()?
         .ok_or(StoreError::NoSuchGame(game))?
+}
+
+/// A game's seats in seat order (a seat that does not decode makes the game `Corrupt`).
+pub(super) fn read_seats(c: &Connection, game: GameId) -> Result<Vec<SeatRecord>> {
+    let mut stmt = c.prepare_cached(
+        "SELECT seat, kind, user_id, name, colour, notify, waiting_since FROM seats \
+         WHERE game_id = ?1 ORDER BY seat",
+    )?;
+    let rows = stmt.query_map([game], |r| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, Option<i64>>(2)?,
+            r.get::<_, String>(3)?,
+            r.get::<_, i64>(4)?,
+            r.get::<_, String>(5)?,
+            r.get::<_, Option<i64>>(6)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (seat, kind, user, name, colour, notify, waiting_since) =
+            row.map_err(|e| StoreError::decoding(game, "a seat", e))?;
+        let owner = match (kind.as_str(), user) {
+            ("discord", Some(u)) => SeatOwner::Discord(from_db(u)),
+            ("local", _) => SeatOwner::Local,
+            ("vacant", _) => SeatOwner::Vacant,
+            _ => SeatOwner::Luna,
+        };
+        out.push(SeatRecord {
+            seat: seat as usize,
+            owner,
+            name,
+            colour: colour as usize,
+            notify: if notify == "dm" {
+                Notify::Dm
+            } else {
+                Notify::Ephemeral
+            },
+            waiting_since,
+        });
+    }
+    Ok(out)
 }
 
 /// The columns of a new game row.
@@ -205,7 +290,14 @@ impl Store {
             let rows = stmt.query_map([status.as_str()], game_from_row)?;
             let mut out = Vec::new();
             for r in rows {
-                out.push(r??);
+                match r? {
+                    Ok(record) => out.push(record),
+                    // One game that does not read is left out (and logged), not the list.
+                    Err(StoreError::Corrupt { game, message }) => {
+                        tracing::warn!(game, "game left out of a list: {message}");
+                    }
+                    Err(e) => return Err(e),
+                }
             }
             Ok(out)
         })
@@ -241,46 +333,7 @@ impl Store {
 
     /// A game's seats in seat order.
     pub fn seats(&self, game: GameId) -> Result<Vec<SeatRecord>> {
-        self.read(|c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT seat, kind, user_id, name, colour, notify, waiting_since FROM seats \
-                 WHERE game_id = ?1 ORDER BY seat",
-            )?;
-            let rows = stmt.query_map([game], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, Option<i64>>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, i64>(4)?,
-                    r.get::<_, String>(5)?,
-                    r.get::<_, Option<i64>>(6)?,
-                ))
-            })?;
-            let mut out = Vec::new();
-            for row in rows {
-                let (seat, kind, user, name, colour, notify, waiting_since) = row?;
-                let owner = match (kind.as_str(), user) {
-                    ("discord", Some(u)) => SeatOwner::Discord(from_db(u)),
-                    ("local", _) => SeatOwner::Local,
-                    ("vacant", _) => SeatOwner::Vacant,
-                    _ => SeatOwner::Luna,
-                };
-                out.push(SeatRecord {
-                    seat: seat as usize,
-                    owner,
-                    name,
-                    colour: colour as usize,
-                    notify: if notify == "dm" {
-                        Notify::Dm
-                    } else {
-                        Notify::Ephemeral
-                    },
-                    waiting_since,
-                });
-            }
-            Ok(out)
-        })
+        self.read(|c| read_seats(c, game))
     }
 
     /// Changes how a seat gets private messages.

@@ -44,8 +44,18 @@
 //! writer anyway), one mutex per live game held for a whole move, so moves of one game are
 //! serialized and engine work of different games runs in parallel. Lock order: game, then
 //! connection. [`hub::GameHub`] wraps it for async code (per-game async locks, blocking work on
-//! `spawn_blocking`). One process owns a database file; a second writer is detected through
-//! the log's primary key ([`StoreError::Conflict`]) and the game is reloaded.
+//! `spawn_blocking`). One process owns a database file; should a second one write to it, every
+//! move's transaction first checks that the game is still as this process saw it (active, not
+//! paused, at the same move: `moves::check_unchanged`); a move against a game another process
+//! ended, paused, rolled back or moved in is refused ([`StoreError::Changed`], nothing saved)
+//! and the game is reloaded.
+//!
+//! # Damage is one game's
+//!
+//! A stored value of one game that does not decode (a game row, seat, move or snapshot) makes
+//! that game unreadable (`Corrupt`): start-up sets it aside as `damaged` with the reason and
+//! restores the others. A game set aside as damaged is still listed and reported with what of
+//! its row can be read; a listing leaves out (and logs) only a game whose row cannot be read.
 //!
 //! # Layout
 //!
@@ -53,10 +63,11 @@
 //! `connection` (the SQLite file, transactions, checkpoints), `games` (game and seat rows),
 //! `moves` (the log, moves and undo), `snapshots`, `restore` (start-up and its check against
 //! a replay), `live` (the games in memory), `replay` (rebuilding states from a log), `migrate`,
-//! `images`, `outbox`, `seats`, `lobbies`, `campaigns`, `admin`, `export`, `hub` (async
-//! access), `discord`, `languages`, `config`, `torture`.
+//! `images`, `outbox`, `seats`, `lobbies`, `campaigns`, `admin`, `export`, `backup` (copies
+//! while the bot runs), `hub` (async access), `discord`, `languages`, `config`, `torture`.
 
 mod admin;
+pub mod backup;
 mod campaigns;
 pub mod config;
 mod connection;
@@ -380,6 +391,57 @@ pub struct RestoreReport {
     /// Games set aside as damaged, with the report.
     pub damaged: Vec<(GameId, String)>,
     pub elapsed: Duration,
+    /// The file existed but was empty (0 bytes): opened as a new database, though games may
+    /// have been expected there.
+    pub found_empty: bool,
+}
+
+impl RestoreReport {
+    /// What start-up tells the operator: the file opened and the games restored, then a
+    /// warning for an existing empty file and for every game set aside as damaged, each with
+    /// what to do. (false, line) is information, (true, line) a warning.
+    pub fn startup_lines(&self, path: &Path) -> Vec<(bool, String)> {
+        let path = path.display();
+        let mut lines = vec![(
+            false,
+            format!(
+                "database {path}: {} running game(s) restored ({} checked against a replay of their moves), {} set aside as damaged",
+                self.restored,
+                self.verified,
+                self.damaged.len()
+            ),
+        )];
+        if self.schema_from != self.schema {
+            lines.push((
+                false,
+                format!(
+                    "database {path}: schema upgraded from version {} to {}",
+                    self.schema_from, self.schema
+                ),
+            ));
+        }
+        if self.found_empty {
+            lines.push((
+                true,
+                format!(
+                    "WARNING: {path} existed but was EMPTY (0 bytes); it now starts as a new database with no games. \
+                     If games were expected there, stop now and restore a backup (see `skymines backup`) \
+                     or recover them from {path}-wal if that file is still there."
+                ),
+            ));
+        }
+        for (game, reason) in &self.damaged {
+            lines.push((
+                true,
+                format!(
+                    "WARNING: game #{game} in {path} cannot be read and was set aside as damaged: {reason}. \
+                     The other games run. See /skymines admin report game:{game}; roll it back to its last good move \
+                     or restore a backup."
+                ),
+            ));
+        }
+        lines
+    }
 }
 
 /// The synchronous store: local mode, tests, and the engine room of [`GameHub`].
@@ -441,6 +503,7 @@ impl Store {
         let path = path.as_ref().to_path_buf();
         let mut options = options;
         options.snapshot_every = options.snapshot_every.max(1);
+        let found_empty = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() == 0);
         let mut conn = open_connection(&path, &options)?;
         // Nothing may write before the version check.
         let from = migrate::check(&conn, &path, migrate::MIGRATIONS)?;
@@ -476,6 +539,7 @@ impl Store {
         }
         report.schema_from = from;
         report.schema = schema;
+        report.found_empty = found_empty;
         report.elapsed = started.elapsed();
         Ok((store, report))
     }

@@ -20,7 +20,13 @@ pub(super) fn read_log(conn: &Connection, game: GameId) -> Result<Vec<LogEntry>>
     let sql = format!("SELECT {ENTRY_COLUMNS} FROM moves WHERE game_id = ?1 ORDER BY seq");
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map([game], entry_row)?;
-    rows.map(|row| entry_from_row(game, row?)).collect()
+    rows.map(|row| {
+        entry_from_row(
+            game,
+            row.map_err(|e| StoreError::decoding(game, "a move of the log", e))?,
+        )
+    })
+    .collect()
 }
 
 /// The columns of a log entry, read into an [`EntryRow`].
@@ -148,6 +154,29 @@ pub(super) fn insert_entry(tx: &Connection, game: GameId, entry: &LogEntry) -> R
     }
 }
 
+/// The rule every move's transaction checks first: the stored game is still the one this
+/// process saw — active, not paused, at move `seq`. Another process (or connection) may have
+/// ended, paused or rolled it back, or moved in it, since it was loaded; a move written then
+/// would bring an ended game back or build on a state that is gone, so it is refused
+/// ([`StoreError::Changed`]) and nothing is written.
+pub(super) fn check_unchanged(tx: &Connection, game: GameId, seq: u64) -> Result<()> {
+    let row = tx
+        .prepare_cached("SELECT status, last_seq, paused_at FROM games WHERE id = ?1")?
+        .query_row([game], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Option<i64>>(2)?,
+            ))
+        })
+        .optional()?;
+    match row {
+        Some((status, last, None)) if status == "active" && from_db(last) == seq => Ok(()),
+        Some(_) => Err(StoreError::Changed(game)),
+        None => Err(StoreError::NoSuchGame(game)),
+    }
+}
+
 fn write_effects(tx: &Connection, game: GameId, fx: &MoveEffects, at: i64) -> Result<()> {
     for payload in &fx.notifications {
         tx.prepare_cached("INSERT INTO outbox (game_id, payload, created_at) VALUES (?1, ?2, ?3)")?
@@ -202,6 +231,7 @@ impl Store {
                 at: now,
             };
             let result = self.write(|tx| {
+                check_unchanged(tx, game, live.seq)?;
                 insert_entry(tx, game, &entry)?;
                 self.hit(FailPoint::AfterDecisions)?;
                 if let Some(s) = &snapshot_json {
@@ -220,7 +250,7 @@ impl Store {
                 Ok(())
             });
             if let Err(e) = result {
-                if matches!(e, StoreError::Conflict(_)) {
+                if matches!(e, StoreError::Conflict(_) | StoreError::Changed(_)) {
                     self.evict(game, live);
                 }
                 return Err(e);
@@ -313,6 +343,7 @@ impl Store {
             let fx = effects.take().map(|f| f(&next)).unwrap_or_default();
             let snapshot = json(&next);
             self.write(|tx| {
+                check_unchanged(tx, game, seq - 1)?;
                 insert_entry(tx, game, &record)?;
                 self.hit(FailPoint::AfterDecisions)?;
                 insert_snapshot(tx, game, seq, &snapshot, now)?;
@@ -326,7 +357,7 @@ impl Store {
                 Ok(())
             })
             .inspect_err(|e| {
-                if matches!(e, StoreError::Conflict(_)) {
+                if matches!(e, StoreError::Conflict(_) | StoreError::Changed(_)) {
                     self.evict(game, live);
                 }
             })?;

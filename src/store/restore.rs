@@ -4,7 +4,7 @@
 //! is marked `damaged` with a report and set aside, never repaired.
 
 use super::error::{Result, StoreError};
-use super::games::read_game;
+use super::games::{read_game, read_seats};
 use super::live::Live;
 use super::moves::read_log;
 use super::replay;
@@ -34,6 +34,8 @@ pub(super) enum Restored {
 }
 
 pub(super) fn read_raw(conn: &Connection, record: GameRecord) -> Result<RawGame> {
+    // Every command reads the seats: a game whose seats do not decode is unreadable too.
+    read_seats(conn, record.id)?;
     let entries = read_log(conn, record.id)?;
     let snaps = snapshot_seqs(conn, record.id)?;
     let snapshot_seq = replay::usable_snapshot(&snaps, &entries).ok_or(StoreError::Corrupt {

@@ -10,14 +10,18 @@ use rusqlite::{params, Connection, OptionalExtension};
 pub(super) fn snapshot_seqs(conn: &Connection, game: GameId) -> Result<Vec<u64>> {
     let mut stmt = conn.prepare_cached("SELECT seq FROM snapshots WHERE game_id = ?1")?;
     let rows = stmt.query_map([game], |r| r.get::<_, i64>(0))?;
-    rows.map(|r| r.map(from_db).map_err(StoreError::from))
-        .collect()
+    rows.map(|r| {
+        r.map(from_db)
+            .map_err(|e| StoreError::decoding(game, "a snapshot's number", e))
+    })
+    .collect()
 }
 
 pub(super) fn read_snapshot(conn: &Connection, game: GameId, seq: u64) -> Result<String> {
     conn.prepare_cached("SELECT state FROM snapshots WHERE game_id = ?1 AND seq = ?2")?
         .query_row(params![game, to_db(seq)], |r| r.get(0))
-        .optional()?
+        .optional()
+        .map_err(|e| StoreError::decoding(game, &format!("the snapshot of move {seq}"), e))?
         .ok_or_else(|| StoreError::Corrupt {
             game,
             message: format!("the snapshot of move {seq} is missing"),

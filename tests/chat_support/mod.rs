@@ -1,8 +1,13 @@
-//! Helpers shared by the chat-layer tests: a temporary folder removed on drop, and the reply
-//! filters (what everyone sees, what one user sees, whom the replies ping).
+//! Helpers shared by the chat-layer tests: a temporary folder removed on drop, the reply
+//! filters (what everyone sees, what one user sees, whom the replies ping), and a chat layer
+//! over a store file with alice as the local owner.
 #![allow(dead_code)]
 
-use skymines::chat::{local_user_id, Audience, Reply};
+use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, ManualClock, Reply};
+use skymines::data::GameData;
+use skymines::store::{Store, StoreOptions};
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 /// A temporary folder, removed with everything in it when dropped.
 pub struct TempDir(pub std::path::PathBuf);
@@ -43,4 +48,32 @@ pub fn pinged(replies: &[Reply]) -> Vec<u64> {
             _ => None,
         })
         .collect()
+}
+
+/// The built-in component data, loaded once.
+pub fn game_data() -> Arc<GameData> {
+    static DATA: OnceLock<Arc<GameData>> = OnceLock::new();
+    DATA.get_or_init(|| Arc::new(GameData::embedded().expect("data")))
+        .clone()
+}
+
+/// A chat layer over the store file `db` as the reliability tests use it: no images, no rate
+/// limit, a manual clock, and alice the one local owner.
+pub fn owner_alice_chat(db: &Path, read_only: bool) -> Chat {
+    let options = StoreOptions {
+        read_only,
+        ..StoreOptions::default()
+    };
+    let (store, _) = Store::open(db, game_data(), options).expect("store");
+    let config = ChatConfig {
+        images: false,
+        rate_limit: 0,
+        owners: vec![local_user_id("alice")],
+        ..ChatConfig::default()
+    };
+    Chat::new(
+        Arc::new(store),
+        Arc::new(ManualClock::new(1_700_000_000_000)),
+        config,
+    )
 }
