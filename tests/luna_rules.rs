@@ -762,16 +762,23 @@ fn no_luna_card_places_a_marker_on_the_first_player_space() {
 // ------------------------------------------------------------------------------------------
 // company tracks: barriers, thresholds, track bonuses
 
-#[test]
-fn a_money_barrier_she_cannot_pay_in_full_takes_what_she_has_and_she_keeps_moving() {
+/// A position where Tawac is the second most valuable company (Astrogo and Tawac worth 1 each:
+/// Astrogo (C1) first, Tawac (D1) second), the display is empty and Luna stands on space `at` of
+/// the Tawac track with `coins`. Returns it and Luna's seat.
+fn tawac_second(at: u8, coins: u32) -> (GameState, usize) {
     let mut s = position(2);
     let l = luna_seat(&s);
     s.display = [None; 12];
-    // Astrogo and Tawac worth 1 each: Astrogo (C1) first, Tawac (D1) second.
     station(&mut s, Astrogo, [5, 5, 4]);
     station(&mut s, Tawac, [5, 5, 4]);
-    tracks(&mut s, l, [0, 0, 0, 14]);
-    s.seats[l].coins = 1;
+    tracks(&mut s, l, [0, 0, 0, at]);
+    s.seats[l].coins = coins;
+    (s, l)
+}
+
+#[test]
+fn a_money_barrier_she_cannot_pay_in_full_takes_what_she_has_and_she_keeps_moving() {
+    let (mut s, l) = tawac_second(14, 1);
     play(&mut s, "I-2", B); // 2 on the second most valuable (Tawac); barrier 2 after 14
     assert_eq!(pos(&s, l, Tawac), 16);
     assert_eq!(s.seats[l].coins, 0, "she paid the 1 coin she had");
@@ -1192,4 +1199,227 @@ fn a_humans_view_hides_her_face_down_slot_cards_and_deck_order() {
         face_up: true,
     });
     assert_ne!(json(&t, Some(0)), v0);
+}
+
+// ------------------------------------------------------------------------------------------
+// the public lines that explain her moves
+
+/// The English lines of the events.
+fn lines(events: &[engine::Event]) -> Vec<String> {
+    events.iter().map(|e| e.text.clone()).collect()
+}
+
+#[track_caller]
+fn has(events: &[engine::Event], line: &str) {
+    let all = lines(events);
+    assert!(
+        all.iter().any(|l| l == line),
+        "no line {line:?} in {all:#?}"
+    );
+}
+
+/// The German rendering of the first event with `key`.
+fn german(events: &[engine::Event], key: &str) -> String {
+    let e = events
+        .iter()
+        .find(|e| e.key == key)
+        .unwrap_or_else(|| panic!("no {key}"));
+    e.render(skymines::text::german())
+}
+
+#[test]
+fn an_equal_end_of_phase_comparison_is_announced_and_removes_nothing() {
+    let mut s = position(2);
+    luna_mut(&mut s).majority = [Some(lc("I-9")), Some(lc("I-10"))];
+    lay(&mut s, D, lc("I-5")); // majority values 3 and 3
+    let events = luna_turn(&mut s);
+    has(
+        &events,
+        "The top card of Luna's discard pile, I-5, shows 3 and 3: equal, so both her majority cards stay",
+    );
+    assert_eq!(luna(&s).majority, [Some(lc("I-9")), Some(lc("I-10"))]);
+    assert!(german(&events, "event.luna_majority_equal").contains("gleich"));
+    // An unequal one names the values and the side.
+    let mut s = position(2);
+    luna_mut(&mut s).majority = [Some(lc("I-9")), Some(lc("I-10"))];
+    lay(&mut s, D, lc("I-2")); // 4 and 0
+    let events = luna_turn(&mut s);
+    has(
+        &events,
+        "The top card of Luna's discard pile, I-2, shows 4 against 0: she discards her left majority card",
+    );
+    assert_eq!(luna(&s).majority, [None, Some(lc("I-10"))]);
+}
+
+#[test]
+fn a_partial_barrier_payment_shows_what_she_really_paid() {
+    let tawac = data().company_name(Tawac).to_string();
+    let (mut s, l) = tawac_second(14, 1);
+    let events = play(&mut s, "I-2", B); // 2 on Tawac; barrier 2 after 14
+    has(
+        &events,
+        &format!(
+            "Luna pays 1 of the 2 CrypCoin at the money barrier on the {tawac} track (all she has) and moves on"
+        ),
+    );
+    assert!(!lines(&events).iter().any(|x| x.contains("pays 2 CrypCoin")));
+    assert_eq!((pos(&s, l, Tawac), s.seats[l].coins), (16, 0));
+    assert!(german(&events, "event.barrier_paid_partly").contains("zahlt 1 der 2 CrypCoin"));
+    // With enough coins she pays in full, as everyone does.
+    luna_mut(&mut s).slots = [None; 5];
+    tracks(&mut s, l, [0, 0, 0, 14]);
+    s.seats[l].coins = 5;
+    let events = play(&mut s, "I-2", B);
+    has(
+        &events,
+        &format!("Luna pays 2 CrypCoin at the money barrier on the {tawac} track"),
+    );
+    assert_eq!(s.seats[l].coins, 3);
+}
+
+#[test]
+fn a_bonus_marker_she_skips_because_its_space_is_taken_is_announced() {
+    let mut s = position(2);
+    let l = luna_seat(&s);
+    // I-3 in slot b designates the discard-for-coins space.
+    let space = bonus_space("discard_for_coins");
+    s.bonus_spaces[space] = marker_of(0);
+    let events = play(&mut s, "I-3", B);
+    has(
+        &events,
+        "Luna places no bonus marker: discard for coins is taken",
+    );
+    assert_eq!(s.bonus_spaces[space], marker_of(0));
+    assert_eq!(s.seats[l].markers_reserve, 5);
+    // On a free space she places it, as before.
+    s.bonus_spaces[space] = None;
+    luna_mut(&mut s).slots = [None; 5];
+    let events = play(&mut s, "I-3", B);
+    has(&events, "Luna places a bonus marker on discard for coins");
+    assert_eq!(s.bonus_spaces[space], marker_of(l));
+}
+
+#[test]
+fn a_token_reached_by_a_reveal_is_announced_after_both_majority_cards() {
+    let deck = ["I-2", "I-3", "I-6", "I-4", "I-9", "I-10"];
+    let mut s = token_planning(&deck, &[], engine::ENGINE_VERSION);
+    let events = act(&mut s, 0, Decision::PlanDone);
+    let all = lines(&events);
+    let at = |line: &str| {
+        all.iter()
+            .position(|l| l == line)
+            .unwrap_or_else(|| panic!("no line {line:?} in {all:#?}"))
+    };
+    let right =
+        at("Luna's right majority card I-9 shows energy 0, minerals 3 and 1 scientist icon(s)");
+    let reveal = at("The reveal icon of I-4 moves Luna's helium-3 marker 2 step(s) to 11");
+    let token = at("Luna's helium-3 marker reaches the Luna token on tank space 11: a grade II card goes face down on top of her deck");
+    assert!(right < reveal && reveal < token, "{all:#?}");
+    assert!(german(&events, "event.luna_token_helium").contains("Luna-Plättchen"));
+}
+
+#[test]
+fn a_token_reached_by_a_card_action_is_announced_also_with_an_empty_grade_2_stack() {
+    let mut s = position_with(&luna_options(2, 3, 11));
+    let l = luna_seat(&s);
+    s.seats[l].tank = 10;
+    let events = play(&mut s, "I-12", D); // helium +2: 10 → 12, token on 11
+    has(&events, "Luna moves her helium-3 marker 2 step(s) to 12");
+    has(
+        &events,
+        "Luna's helium-3 marker reaches the Luna token on tank space 11: a grade II card goes face down on top of her deck",
+    );
+    luna_mut(&mut s).slots = [None; 5];
+    luna_mut(&mut s).grade2.clear();
+    s.seats[l].tank = 17;
+    let events = play(&mut s, "I-12", D); // token on 19, nothing to add
+    has(
+        &events,
+        "Luna reaches a Luna token, but her grade II stack is empty: no card is added",
+    );
+    // The upload marker: research +1 from screen 5 to screen 6, the token on step 5.
+    luna_mut(&mut s).slots = [None; 5];
+    luna_mut(&mut s).grade2 = grade(2);
+    s.seats[l].upload = Some(4);
+    let events = play(&mut s, "I-4", B);
+    has(
+        &events,
+        "Luna moves her upload marker 1 screen(s) to screen 6",
+    );
+    has(
+        &events,
+        "Luna's upload marker reaches the Luna token on screen 6: a grade II card goes face down on top of her deck",
+    );
+}
+
+#[test]
+fn a_research_reveal_names_its_card_and_the_screen() {
+    let order = ["I-2", "I-3", "I-6", "II-1", "I-9"];
+    let cards: Vec<u8> = order.iter().map(|c| lc(c)).collect();
+    let mut s = planning(2, &cards, &[]);
+    let events = act(&mut s, 0, Decision::PlanDone);
+    has(
+        &events,
+        "The reveal icon of II-1 moves Luna's upload marker 1 screen(s) to screen 2",
+    );
+    assert!(german(&events, "event.luna_research_reveal").contains("Uploadmarker"));
+}
+
+#[test]
+fn her_coin_gains_say_why() {
+    // A card action, and past the final tank space.
+    let mut s = position(2);
+    let l = luna_seat(&s);
+    s.seats[l].tank = 26;
+    let events = play(&mut s, "II-6", B); // +3 coins, helium +4: 2 steps to 28, 2 beyond
+    has(&events, "Luna gains 3 CrypCoin from her card");
+    has(&events, "Luna moves her helium-3 marker 2 step(s) to 28");
+    has(
+        &events,
+        "Luna gains 4 CrypCoin: her helium-3 marker is on the final space (2 step(s) beyond it)",
+    );
+    // Past the final research screen.
+    luna_mut(&mut s).slots = [None; 5];
+    s.seats[l].upload = Some(14);
+    let events = play(&mut s, "II-4", B); // research +2: 1 screen to 15, 1 beyond
+    has(
+        &events,
+        "Luna gains 2 CrypCoin: her upload marker is on the final screen (1 screen(s) beyond it)",
+    );
+    // Bonus thresholds: hers, and seat 0's for a threshold it passed before.
+    let mut s = position(2);
+    let l = luna_seat(&s);
+    tracks(&mut s, l, [3, 10, 4, 4]);
+    tracks(&mut s, 0, [0, 13, 0, 0]);
+    let events = play(&mut s, "II-2", B); // 3 on every track
+    let name = |c| data().company_name(c).to_string();
+    has(
+        &events,
+        &format!(
+            "Luna gains 1 CrypCoin for the bonus threshold on the {} track",
+            name(Skymine)
+        ),
+    );
+    has(
+        &events,
+        &format!(
+            "{} gains 2 CrypCoin for the bonus threshold on the {} track",
+            s.seats[0].name,
+            name(Minerva)
+        ),
+    );
+    // Past the end of a company track: one line for the move.
+    let (mut s, l) = tawac_second(0, 0);
+    let last = data().tracks.tracks[s.tracks[Tawac.index()]].last_space as u8;
+    tracks(&mut s, l, [0, 0, 0, last]);
+    let events = play(&mut s, "I-2", B); // 2 on Tawac, already at its end
+    has(
+        &events,
+        &format!(
+            "Luna gains 4 CrypCoin: her marker is at the end of the {} track (2 space(s) beyond it)",
+            name(Tawac)
+        ),
+    );
+    assert_eq!(s.seats[l].coins, 4);
+    assert!(german(&events, "event.luna_coins_track_end").contains("Ende der Leiste"));
 }

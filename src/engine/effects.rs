@@ -9,13 +9,26 @@ use crate::data::tracks::TrackBonusEffect;
 use crate::data::{CardId, Company, GameData, Resource};
 
 pub(crate) fn gain_coins(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
+    gain_coins_saying(ctx, state, seat, n, "event.gain_coins", &[]);
+}
+
+/// Gains coins, announced with the catalog line `key` (its arguments: `name`, `n` and `args`),
+/// which says why.
+pub(crate) fn gain_coins_saying(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    n: u32,
+    key: &str,
+    args: &[(&str, &dyn std::fmt::Display)],
+) {
     if n > 0 {
         state.seats[seat].coins += n;
         super::missions::note(state, seat, |c| c.coins_gained += n);
-        ctx.say(
-            "event.gain_coins",
-            &[("name", &state.seats[seat].name), ("n", &n)],
-        );
+        let name = state.seats[seat].name.clone();
+        let mut all: Vec<(&str, &dyn std::fmt::Display)> = vec![("name", &name), ("n", &n)];
+        all.extend_from_slice(args);
+        ctx.say(key, &all);
     }
 }
 
@@ -98,6 +111,22 @@ pub(crate) fn step_status(
 /// seat can and wants to). Passing a bonus threshold pays the mover and every seat that passed
 /// it before, and unlocks the track bonus from the mover's next turn.
 pub(crate) fn track_step(ctx: &mut Ctx, state: &mut GameState, seat: usize, company: Company) {
+    let cost = match step_status(ctx.data, state, seat, company) {
+        StepStatus::Barrier(cost) => cost,
+        _ => 0,
+    };
+    track_step_paying(ctx, state, seat, company, cost);
+}
+
+/// [`track_step`] paying `paid` at a barrier in the way: Luna, who cannot pay in full, pays what
+/// she has and moves on (the line says what she really paid).
+pub(crate) fn track_step_paying(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    company: Company,
+    paid: u32,
+) {
     let data = ctx.data;
     let track = &data.tracks.tracks[state.tracks[company.index()]];
     let ci = company.index();
@@ -106,12 +135,18 @@ pub(crate) fn track_step(ctx: &mut Ctx, state: &mut GameState, seat: usize, comp
         return;
     }
     if let Some(b) = track.barrier_after(pos) {
-        pay(ctx, state, seat, b.cost);
+        let paid = paid.min(b.cost);
+        pay(ctx, state, seat, paid);
         ctx.count("money_barrier_paid");
         ctx.say(
-            "event.barrier_paid",
+            if paid < b.cost {
+                "event.barrier_paid_partly"
+            } else {
+                "event.barrier_paid"
+            },
             &[
                 ("name", &state.seats[seat].name),
+                ("paid", &paid),
                 ("cost", &b.cost),
                 ("company", &data.company_name(company)),
             ],
@@ -124,10 +159,12 @@ pub(crate) fn track_step(ctx: &mut Ctx, state: &mut GameState, seat: usize, comp
         let others: Vec<usize> = (0..state.seats.len())
             .filter(|&s| s != seat && state.seats[s].track_pos[ci] as u32 > th.after_space)
             .collect();
-        gain_coins(ctx, state, seat, th.coins);
+        let company_name = data.company_name(company);
+        let reason: [(&str, &dyn std::fmt::Display); 1] = [("company", &company_name)];
+        gain_coins_saying(ctx, state, seat, th.coins, "event.coins_threshold", &reason);
         for s in others {
             ctx.count("bonus_threshold_shared");
-            gain_coins(ctx, state, s, th.coins);
+            gain_coins_saying(ctx, state, s, th.coins, "event.coins_threshold", &reason);
         }
         if let Some(bi) = data.tracks.bonuses.iter().position(|b| b.id == th.unlocks) {
             if !state.seats[seat].is_luna() {

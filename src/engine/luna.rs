@@ -92,7 +92,7 @@ pub(crate) fn add_seat(ctx: &mut Ctx, state: &mut GameState, level: u8) {
         ctx.say("event.luna_token", &[("token", &t.id)]);
         for bonus in &t.start_bonus {
             if bonus.track == "tank" {
-                tank(ctx, state, me, bonus.n);
+                tank(ctx, state, me, bonus.n, None);
             } else if let Some(c) = Company::parse(&bonus.track) {
                 track_move(ctx, state, me, c, bonus.n);
             }
@@ -201,6 +201,7 @@ pub(crate) fn reveal_majority(ctx: &mut Ctx, state: &mut GameState) {
                     "event.luna_majority_right"
                 },
                 &[
+                    ("card", &c.id),
                     ("left", &c.majority.left),
                     ("right", &c.majority.right),
                     ("scientists", &c.majority.scientists),
@@ -222,8 +223,8 @@ pub(crate) fn reveal_majority(ctx: &mut Ctx, state: &mut GameState) {
 /// Carries out the reveal icon of a majority card.
 fn reveal(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: u8) {
     match ctx.data.luna_cards.cards[card as usize].reveal {
-        Some(LunaReveal::GainHelium { n }) => tank(ctx, state, seat, n),
-        Some(LunaReveal::AdvanceResearch { n }) => research(ctx, state, seat, n),
+        Some(LunaReveal::GainHelium { n }) => tank(ctx, state, seat, n, Some(card)),
+        Some(LunaReveal::AdvanceResearch { n }) => research(ctx, state, seat, n, Some(card)),
         None => {}
     }
 }
@@ -331,6 +332,11 @@ fn end_of_phase(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
     l.discard.extend(played);
     if let Some(&top) = l.discard.last() {
         let m = data.luna_cards.cards[top as usize].majority;
+        let args: [(&str, &dyn std::fmt::Display); 3] = [
+            ("card", &data.luna_cards.cards[top as usize].id),
+            ("left", &m.left),
+            ("right", &m.right),
+        ];
         let remove = if m.left > m.right {
             Some(0)
         } else if m.right > m.left {
@@ -338,18 +344,24 @@ fn end_of_phase(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
         } else {
             None
         };
-        if let Some(side) = remove {
-            if let Some(c) = l.majority[side].take() {
-                l.discard.push(c);
-                ctx.count("luna_majority_discard");
-                ctx.say(
-                    if side == 0 {
-                        "event.luna_discards_left"
-                    } else {
-                        "event.luna_discards_right"
-                    },
-                    &[],
-                );
+        match remove {
+            Some(side) => {
+                if let Some(c) = l.majority[side].take() {
+                    l.discard.push(c);
+                    ctx.count("luna_majority_discard");
+                    ctx.say(
+                        if side == 0 {
+                            "event.luna_discards_left"
+                        } else {
+                            "event.luna_discards_right"
+                        },
+                        &args,
+                    );
+                }
+            }
+            None => {
+                ctx.count("luna_majority_equal");
+                ctx.say("event.luna_majority_equal", &args);
             }
         }
     }
@@ -367,9 +379,11 @@ fn carry_out(
 ) {
     let data = ctx.data;
     match action {
-        LunaAction::GainCoins { n } => effects::gain_coins(ctx, state, seat, *n),
-        LunaAction::GainHelium { n } => tank(ctx, state, seat, *n),
-        LunaAction::AdvanceResearch { n } => research(ctx, state, seat, *n),
+        LunaAction::GainCoins { n } => {
+            effects::gain_coins_saying(ctx, state, seat, *n, "event.luna_coins_card", &[])
+        }
+        LunaAction::GainHelium { n } => tank(ctx, state, seat, *n, None),
+        LunaAction::AdvanceResearch { n } => research(ctx, state, seat, *n, None),
         LunaAction::AdvanceCompany { n, company } => {
             *selected = select(data, state, seat, *company);
             for c in selected.clone() {
@@ -414,31 +428,23 @@ fn carry_out(
         }
         LunaAction::GainCard(pick) => gain_cards(ctx, state, seat, letter, pick),
         LunaAction::PlaceBonusMarker { cell_by_slot, .. } => {
-            let Some([row, col]) = cell_by_slot.get(&letter) else {
-                return;
-            };
-            let Some(id) = data
-                .board
-                .bonus_area
-                .grid
-                .get(*row)
-                .and_then(|r| r.get(*col))
-            else {
-                return;
-            };
-            let Some(space) = data.board.bonus_spaces.iter().position(|b| &b.id == id) else {
-                return;
-            };
-            if state.bonus_spaces[space].is_none() && state.seats[seat].markers_reserve > 0 {
+            let space = cell_by_slot.get(&letter).and_then(|[row, col]| {
+                let id = data.board.bonus_area.grid.get(*row)?.get(*col)?;
+                data.board.bonus_spaces.iter().position(|b| &b.id == id)
+            });
+            // Every card designates a space for every slot, and her 5 markers cover her 5 slots.
+            let Some(space) = space else { return };
+            let name = data.bonus_space_name(space);
+            if state.bonus_spaces[space].is_some() {
+                ctx.count("luna_bonus_space_taken");
+                ctx.say("event.luna_bonus_taken", &[("space", &name)]);
+            } else if state.seats[seat].markers_reserve > 0 {
                 state.bonus_spaces[space] = Some(super::state::Marker {
                     seat,
                     one_time: false,
                 });
                 state.seats[seat].markers_reserve -= 1;
-                ctx.say(
-                    "event.luna_bonus_marker",
-                    &[("space", &data.bonus_space_name(space))],
-                );
+                ctx.say("event.luna_bonus_marker", &[("space", &name)]);
             }
         }
         LunaAction::DiscardResearchPlan(pick) => discard_plan(ctx, state, letter, pick),
@@ -446,25 +452,56 @@ fn carry_out(
 }
 
 /// Moves Luna's helium-3 marker: ON switch, Luna tokens, 2 coins per step past the final space.
-pub(crate) fn tank(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
+/// `reveal`: the majority card whose reveal icon moves it (None: a card action or her token).
+pub(crate) fn tank(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32, reveal: Option<u8>) {
     let track = &ctx.data.luna_board.tank_track;
     let from = state.seats[seat].tank as u32;
     let to = (from + n).min(track.final_step);
     state.seats[seat].tank = to as u8;
+    if to > from {
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("steps", &(to - from)), ("to", &to)];
+        say_move(
+            ctx,
+            reveal,
+            "event.luna_helium",
+            "event.luna_helium_reveal",
+            &args,
+        );
+    }
     let slot = slot_of(ctx.data, track.switch_on_slot);
     marker_moved(ctx, state, seat, from, to, track.switch_on_step, slot, true);
     let overflow = from + n - to;
     if overflow > 0 {
-        effects::gain_coins(ctx, state, seat, overflow * track.overflow_coins_per_step);
+        let coins = overflow * track.overflow_coins_per_step;
+        let key = "event.luna_coins_tank_end";
+        effects::gain_coins_saying(ctx, state, seat, coins, key, &[("steps", &overflow)]);
     }
 }
 
-/// Moves Luna's upload marker over her (empty) research screens.
-pub(crate) fn research(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
+/// Moves Luna's upload marker over her (empty) research screens (`reveal` as for [`tank`]).
+pub(crate) fn research(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    n: u32,
+    reveal: Option<u8>,
+) {
     let track = &ctx.data.luna_board.research_track;
     let from = state.seats[seat].upload.unwrap_or(0) as u32;
     let to = (from + n).min(track.final_step);
     state.seats[seat].upload = Some(to as u8);
+    if to > from {
+        // Screens are numbered from the starting screen = screen 1 (DECISIONS B17).
+        let args: [(&str, &dyn std::fmt::Display); 2] =
+            [("steps", &(to - from)), ("screen", &(to + 1))];
+        say_move(
+            ctx,
+            reveal,
+            "event.luna_research",
+            "event.luna_research_reveal",
+            &args,
+        );
+    }
     let slot = slot_of(ctx.data, track.switch_on_slot);
     marker_moved(
         ctx,
@@ -478,7 +515,29 @@ pub(crate) fn research(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32
     );
     let overflow = from + n - to;
     if overflow > 0 {
-        effects::gain_coins(ctx, state, seat, overflow * track.overflow_coins_per_step);
+        let coins = overflow * track.overflow_coins_per_step;
+        let key = "event.luna_coins_research_end";
+        effects::gain_coins_saying(ctx, state, seat, coins, key, &[("steps", &overflow)]);
+    }
+}
+
+/// Announces a marker move: by a card action (`key`) or by a majority card's reveal icon
+/// (`reveal_key`, naming the card).
+fn say_move(
+    ctx: &mut Ctx,
+    reveal: Option<u8>,
+    key: &str,
+    reveal_key: &str,
+    args: &[(&str, &dyn std::fmt::Display)],
+) {
+    match reveal {
+        Some(card) => {
+            let id = &ctx.data.luna_cards.cards[card as usize].id;
+            let mut all: Vec<(&str, &dyn std::fmt::Display)> = vec![("card", id)];
+            all.extend_from_slice(args);
+            ctx.say(reveal_key, &all);
+        }
+        None => ctx.say(key, args),
     }
 }
 
@@ -528,11 +587,24 @@ fn marker_moved(
         .filter(|t| *t > from && *t <= to)
         .collect();
     tokens.retain(|t| !hit.contains(t));
+    let mut added = Vec::with_capacity(hit.len());
     for _ in &hit {
-        if let Some(c) = l.grade2.pop() {
+        let card = l.grade2.pop();
+        if let Some(c) = card {
             l.deck.push(c);
         }
+        added.push(card.is_some());
         ctx.count("luna_token");
+    }
+    for (token, added) in hit.into_iter().zip(added) {
+        let key = match (helium, added) {
+            (_, false) => "event.luna_token_empty",
+            (true, true) => "event.luna_token_helium",
+            (false, true) => "event.luna_token_research",
+        };
+        // Tank spaces as steps, research screens from the starting screen = screen 1.
+        let at = if helium { token } else { token + 1 };
+        ctx.say(key, &[("at", &at)]);
     }
 }
 
@@ -545,23 +617,35 @@ pub(crate) fn track_move(
     company: Company,
     steps: u32,
 ) {
+    let mut beyond = 0;
     for _ in 0..steps {
         match effects::step_status(ctx.data, state, seat, company) {
             effects::StepStatus::End => {
                 ctx.count("luna_track_end_coins");
-                effects::gain_coins(ctx, state, seat, 2);
+                beyond += 1;
             }
             effects::StepStatus::Barrier(cost) => {
-                // Pay what she can, then step past as if paid in full.
+                // She pays what she can and steps past as if paid in full.
                 let paid = state.seats[seat].coins.min(cost);
-                state.seats[seat].coins += cost - paid;
                 if paid < cost {
                     ctx.count("luna_partial_barrier");
                 }
-                effects::track_step(ctx, state, seat, company);
+                effects::track_step_paying(ctx, state, seat, company, paid);
             }
             effects::StepStatus::Free => effects::track_step(ctx, state, seat, company),
         }
+    }
+    if beyond > 0 {
+        // Past the end of a track: 2 CrypCoin per space (one line for the whole move).
+        let company_name = ctx.data.company_name(company);
+        effects::gain_coins_saying(
+            ctx,
+            state,
+            seat,
+            2 * beyond,
+            "event.luna_coins_track_end",
+            &[("steps", &beyond), ("company", &company_name)],
+        );
     }
 }
 
