@@ -14,6 +14,7 @@ mod effects;
 mod flow;
 mod luna;
 pub mod missions;
+mod planning;
 mod round;
 pub mod score;
 mod setup;

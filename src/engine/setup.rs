@@ -1,13 +1,19 @@
-//! Game setup (rulebook steps 1–13): tracks, stations, decks, displays, seats, starting tokens.
+//! Game setup (rulebook 001 ~L210, steps 1–13): tracks, stations, decks, displays, seats, starting
+//! tokens, and the setup decisions: keeping one of two dealt starting tokens (the draft), putting
+//! starting cards into the central resting slots (linked slots variant, ~L1193).
 
 use super::belt::BeltState;
+use super::decision::Decision;
 use super::effects;
 use super::flow::Ctx;
 use super::state::{
     Column, GameState, Phase, PlacedPlan, PlanRef, Seat, SeatKind, SpecialSlot, StationShape,
     TileState,
 };
-use super::{BoardSide, GameOptions, SetupError, TokenSetup, TrackSetup, ENGINE_VERSION};
+use super::{
+    illegal, BoardSide, GameOptions, Message, RuleError, SetupError, TokenSetup, TrackSetup,
+    ENGINE_VERSION,
+};
 use crate::data::campaign::{PreplacedFrom, PreplacedOutposts, TakeRule};
 use crate::data::{CardId, Company, GameData, PlanId};
 use rand::seq::SliceRandom;
@@ -368,4 +374,118 @@ pub(crate) fn apply_token(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
         }
     }
     state.seats[seat].tank_steps_this_action = 0;
+}
+
+// ------------------------------------------------------------------------------------------
+// The setup decisions (simultaneous, secret)
+
+/// Every setup choice of a seat, in a fixed order (the legal ones are found by `check_decision`).
+pub(crate) fn decision_candidates(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+) -> Vec<Decision> {
+    let s = &state.seats[seat];
+    let mut out: Vec<Decision> = s
+        .token_choices
+        .iter()
+        .map(|t| Decision::KeepToken { token: *t as u8 })
+        .collect();
+    for card in &s.pending_rest {
+        for slot in &data.player_board.resting_slots.central {
+            out.push(Decision::RestStartingCard {
+                card: *card,
+                slot: (*slot - 1) as u8,
+            });
+        }
+    }
+    out
+}
+
+/// Validates a setup decision.
+pub(crate) fn check_decision(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    d: Decision,
+) -> Result<(), RuleError> {
+    let s = &state.seats[seat];
+    match d {
+        Decision::KeepToken { token } => {
+            if s.token.is_some() {
+                return Err(illegal("rule.token_chosen", &[]));
+            }
+            if !s.token_choices.contains(&(token as usize)) {
+                return Err(illegal("rule.token_not_dealt", &[]));
+            }
+            Ok(())
+        }
+        Decision::RestStartingCard { card, slot } => {
+            if !s.pending_rest.contains(&card) {
+                return Err(illegal("rule.not_a_starting_card", &[]));
+            }
+            let central = &data.player_board.resting_slots.central;
+            if !central.contains(&(slot as usize + 1)) {
+                return Err(illegal("rule.starting_slots", &[]));
+            }
+            if !s.resting[slot as usize].is_empty() {
+                return Err(illegal("rule.resting_slot_taken", &[]));
+            }
+            Ok(())
+        }
+        _ => Err(RuleError::NotNow(Message::new("rule.setting_up", &[]))),
+    }
+}
+
+/// Carries out a validated setup decision.
+pub(crate) fn perform_decision(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decision) {
+    match d {
+        Decision::KeepToken { token } => {
+            let seat_state = &mut st.seats[seat];
+            let other: Vec<usize> = seat_state
+                .token_choices
+                .iter()
+                .copied()
+                .filter(|t| *t != token as usize)
+                .collect();
+            seat_state.token = Some(token as usize);
+            st.spare_tokens.extend(other);
+            ctx.tell(
+                seat,
+                "event.token_kept",
+                &[(
+                    "token",
+                    &ctx.data.research.starting_tokens[token as usize].id,
+                )],
+            );
+            if st.seats.iter().all(|x| x.is_luna() || x.token.is_some()) {
+                // Everyone has chosen: reveal together and carry out step 13.
+                let humans: Vec<usize> = (0..st.seats.len())
+                    .filter(|i| !st.seats[*i].is_luna())
+                    .collect();
+                for i in humans {
+                    st.seats[i].token_choices.clear();
+                    apply_token(ctx, st, i);
+                    let id = st.seats[i]
+                        .token
+                        .map(|t| ctx.data.research.starting_tokens[t].id.clone())
+                        .unwrap_or_default();
+                    ctx.say(
+                        "event.token_revealed",
+                        &[("name", &st.seats[i].name), ("token", &id)],
+                    );
+                }
+            }
+        }
+        Decision::RestStartingCard { card, slot } => {
+            let seat_state = &mut st.seats[seat];
+            seat_state.pending_rest.retain(|c| *c != card);
+            seat_state.hand.retain(|c| *c != card);
+            seat_state.resting[slot as usize].push(card);
+        }
+        _ => {}
+    }
+    if st.seats.iter().all(|s| s.setup_done()) {
+        st.phase = Phase::Planning;
+    }
 }
