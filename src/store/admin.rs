@@ -2,7 +2,7 @@
 //! move by move (the damage report), a rollback to an earlier move (appended to the log, never
 //! erased; it also brings a damaged game back), and the idle-game watch of the cleanup timer.
 
-use super::games::{game_from_row, read_game, GAME_COLUMNS};
+use super::games::{game_from_row, read_game, readable_games, GAME_COLUMNS};
 use super::images::insert_image_row;
 use super::moves::{insert_entry, read_log};
 use super::replay::{self, History};
@@ -53,18 +53,7 @@ impl Store {
                 params![guild.map(to_db), i64::try_from(limit).unwrap_or(i64::MAX)],
                 game_from_row,
             )?;
-            let mut out = Vec::new();
-            for r in rows {
-                match r? {
-                    Ok(record) => out.push(record),
-                    // One game that does not read is left out (and logged), not the list.
-                    Err(StoreError::Corrupt { game, message }) => {
-                        tracing::warn!(game, "game left out of a list: {message}");
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
-            Ok(out)
+            readable_games(rows)
         })
     }
 

@@ -22,6 +22,24 @@ pub(super) const GAME_COLUMNS: &str =
 /// unreadable (`Corrupt`, with the reason), never the query it is part of. A game already set
 /// aside as damaged is read with what can be read (id, place, status, report, times): it is
 /// still listed and reported, and never played.
+/// The game records of a listing query; one game that does not read is left out (and
+/// logged), not the whole list.
+pub(super) fn readable_games(
+    rows: impl Iterator<Item = rusqlite::Result<Result<GameRecord>>>,
+) -> Result<Vec<GameRecord>> {
+    let mut out = Vec::new();
+    for r in rows {
+        match r? {
+            Ok(record) => out.push(record),
+            Err(StoreError::Corrupt { game, message }) => {
+                tracing::warn!(game, "game left out of a list: {message}");
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(out)
+}
+
 pub(super) fn game_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<GameRecord>> {
     let id: GameId = r.get(0)?;
     let col = |i: usize, what: &str| -> std::result::Result<rusqlite::types::Value, String> {
@@ -288,18 +306,7 @@ impl Store {
             let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE status = ?1 ORDER BY id");
             let mut stmt = c.prepare(&sql)?;
             let rows = stmt.query_map([status.as_str()], game_from_row)?;
-            let mut out = Vec::new();
-            for r in rows {
-                match r? {
-                    Ok(record) => out.push(record),
-                    // One game that does not read is left out (and logged), not the list.
-                    Err(StoreError::Corrupt { game, message }) => {
-                        tracing::warn!(game, "game left out of a list: {message}");
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
-            Ok(out)
+            readable_games(rows)
         })
     }
 
