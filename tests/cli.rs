@@ -230,7 +230,17 @@ fn local_plays_a_script() {
     let db = dir.join("game.db");
     let db = db.to_str().expect("a UTF-8 path");
     let script = script.to_str().expect("a UTF-8 path");
-    let out = skymines(&["local", "--db", db, "--script", script, "--no_images"]);
+    // A seed is the owners' option; `--owner` gives alice that right here.
+    let out = skymines(&[
+        "local",
+        "--db",
+        db,
+        "--script",
+        script,
+        "--no_images",
+        "--owner",
+        "alice",
+    ]);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         out.status.success(),
@@ -239,4 +249,5 @@ fn local_plays_a_script() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("[public]"), "{stdout}");
+    assert!(!stdout.contains("[refused]"), "{stdout}");
 }
