@@ -6,6 +6,7 @@
 use super::commands::{parse_company, Options};
 use super::prompt::{self, ClickId};
 use super::{Audience, Chat, Input, Reply, Request};
+use crate::data::numbering;
 use crate::engine::state::GameState;
 use crate::engine::{self, ActionSource, BonusRef, Decision};
 use crate::store::GameId;
@@ -167,7 +168,7 @@ impl Chat {
             ("plan", "cards") => me.hand.iter().map(|c| card(*c)).collect(),
             ("plan", "slots") => (0..5)
                 .filter(|i| me.slot_on[*i] && me.slots[*i].is_none())
-                .map(|i| ((i + 1).to_string(), (i + 1).to_string()))
+                .map(|i| (numbering::slot(i).to_string(), (i + 1).to_string()))
                 .collect(),
             ("token", "keep") => me
                 .token_choices
@@ -294,9 +295,11 @@ impl Chat {
                             .into_iter()
                             .filter_map(|d| match d {
                                 Decision::FlipPlan { screen } => Some((
-                                    self.texts
-                                        .f("label.flip_plan", &[("screen", &(screen + 1))]),
-                                    (screen + 1).to_string(),
+                                    self.texts.f(
+                                        "label.flip_plan",
+                                        &[("screen", &numbering::screen(usize::from(screen)))],
+                                    ),
+                                    numbering::screen(usize::from(screen)).to_string(),
                                 )),
                                 _ => None,
                             }),
@@ -430,7 +433,10 @@ impl Chat {
             ActionSource::Slot(i) => match state.seats[seat].slots.get(i as usize) {
                 Some(Some(c)) => self.texts.f(
                     "label.slot_card",
-                    &[("card", &self.card_name(c.card())), ("slot", &(i + 1))],
+                    &[
+                        ("card", &self.card_name(c.card())),
+                        ("slot", &numbering::slot(usize::from(i))),
+                    ],
                 ),
                 _ => fallback,
             },
@@ -443,7 +449,7 @@ impl Chat {
 fn source_value(t: &Texts, source: ActionSource) -> Option<(String, String)> {
     match source {
         ActionSource::Slot(i) => Some((
-            t.f("label.slot", &[("slot", &(i + 1))]),
+            t.f("label.slot", &[("slot", &numbering::slot(usize::from(i)))]),
             (i + 1).to_string(),
         )),
         ActionSource::Tile => Some((t.t("label.tile"), "tile".to_string())),
@@ -454,11 +460,7 @@ fn source_value(t: &Texts, source: ActionSource) -> Option<(String, String)> {
 fn parse_source(word: &str) -> Option<ActionSource> {
     match word.trim() {
         "tile" => Some(ActionSource::Tile),
-        n => n
-            .parse::<u8>()
-            .ok()
-            .and_then(|n| n.checked_sub(1))
-            .map(ActionSource::Slot),
+        n => numbering::parse_ordinal(n).map(ActionSource::Slot),
     }
 }
 

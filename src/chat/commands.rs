@@ -2,7 +2,7 @@
 //! action at once; each step is checked on a scratch copy of the state, so an error names the
 //! exact step, and options left out simply leave the rest to be asked with buttons.
 
-use crate::data::{CardId, Company, GameData, Resource};
+use crate::data::{numbering, CardId, Company, GameData, Resource};
 use crate::engine::state::{GameState, SlotCard};
 use crate::engine::{self, ActionSource, BonusRef, Decision, Task};
 use crate::text::Texts;
@@ -274,10 +274,7 @@ pub(crate) fn translate(
                     let card = resolve_card(data, &hand, word)
                         .ok_or_else(|| s.invalid("parse.not_in_hand", "cards", word))?;
                     let slot = match slots.get(i) {
-                        Some(n) => n
-                            .parse::<u8>()
-                            .ok()
-                            .and_then(|n| n.checked_sub(1))
+                        Some(n) => numbering::parse_ordinal(n)
                             .ok_or_else(|| t.f("parse.not_a_slot", &[("word", n)]))?,
                         None => {
                             free_slot(s.state(), seat).ok_or_else(|| t.t("parse.slots_full"))?
@@ -319,10 +316,7 @@ pub(crate) fn translate(
                 let pending = s.state().seats[seat].pending_rest.clone();
                 let card = resolve_card(data, &pending, card)
                     .ok_or_else(|| s.invalid("parse.not_a_starting_card", "rest", card))?;
-                let slot = slot
-                    .parse::<u8>()
-                    .ok()
-                    .and_then(|n| n.checked_sub(1))
+                let slot = numbering::parse_ordinal(slot)
                     .ok_or_else(|| t.t("parse.resting_slot_number"))?;
                 s.push(Decision::RestStartingCard { card, slot })?;
             }
@@ -419,11 +413,9 @@ pub(crate) fn translate(
                         .parse::<u8>()
                         .map_err(|_| s.invalid("parse.not_a_sector", "sectors", word))?;
                     let column = match columns.get(i) {
-                        Some(c) => c
-                            .parse::<u8>()
-                            .ok()
-                            .and_then(|c| c.checked_sub(1))
-                            .ok_or_else(|| t.t("parse.column_number"))?,
+                        Some(c) => {
+                            numbering::parse_ordinal(c).ok_or_else(|| t.t("parse.column_number"))?
+                        }
                         None => default_column(s.state(), company)
                             .ok_or_else(|| t.t("parse.no_outposts_left"))?,
                     };
@@ -443,9 +435,10 @@ pub(crate) fn translate(
                 Some("none") | Some("no") => s.push_if_legal(Decision::SkipFlip),
                 Some(screen) => {
                     let screen = screen
-                        .parse::<u8>()
+                        .trim()
+                        .parse::<u32>()
                         .ok()
-                        .and_then(|n| n.checked_sub(1))
+                        .and_then(numbering::screen_index)
                         .ok_or_else(|| t.t("parse.screen_number"))?;
                     s.push(Decision::FlipPlan { screen })?;
                 }
@@ -486,10 +479,7 @@ pub(crate) fn translate(
                 let tier = opts
                     .get("tier")
                     .map(|word| {
-                        word.parse::<u8>()
-                            .ok()
-                            .and_then(|n| n.checked_sub(1))
-                            .ok_or_else(|| t.t("parse.tier_number"))
+                        numbering::parse_ordinal(word).ok_or_else(|| t.t("parse.tier_number"))
                     })
                     .transpose()?;
                 s.push(Decision::PlaceBonus { space })?;
@@ -501,11 +491,8 @@ pub(crate) fn translate(
         "pass" => {
             s.push(Decision::DropOut)?;
             if let Some(deck) = opts.get("deck") {
-                let slot = deck
-                    .parse::<u8>()
-                    .ok()
-                    .and_then(|n| n.checked_sub(1))
-                    .ok_or_else(|| t.t("parse.deck_number"))?;
+                let slot =
+                    numbering::parse_ordinal(deck).ok_or_else(|| t.t("parse.deck_number"))?;
                 s.push(Decision::TakeRestingDeck { slot })?;
             }
         }
@@ -588,10 +575,7 @@ fn source_option(
 ) -> Result<ActionSource, String> {
     match opts.get("card") {
         Some("tile") => Ok(ActionSource::Tile),
-        Some(n) => n
-            .parse::<u8>()
-            .ok()
-            .and_then(|n| n.checked_sub(1))
+        Some(n) => numbering::parse_ordinal(n)
             .map(ActionSource::Slot)
             .ok_or_else(|| t.t("parse.card_source")),
         None => state.seats[seat]

@@ -2,6 +2,7 @@
 //! the scores. Sentences come from the message catalog; names and numbers from the data.
 
 use super::Chat;
+use crate::data::numbering;
 use crate::data::{CardId, Company};
 use crate::engine::state::{GameState, PlanRef, SlotCard};
 use crate::engine::view::SeatView;
@@ -22,9 +23,14 @@ impl Chat {
             ActionSource::Slot(i) => match state.seats[seat].slots[i as usize] {
                 Some(c) => self.texts.f(
                     "label.slot_card",
-                    &[("slot", &(i + 1)), ("card", &self.card_name(c.card()))],
+                    &[
+                        ("slot", &numbering::slot(usize::from(i))),
+                        ("card", &self.card_name(c.card())),
+                    ],
                 ),
-                None => self.texts.f("label.slot", &[("slot", &(i + 1))]),
+                None => self
+                    .texts
+                    .f("label.slot", &[("slot", &numbering::slot(usize::from(i)))]),
             },
             ActionSource::Tile => self.texts.t("label.tile"),
             ActionSource::Discarded(c) => self.card_name(c),
@@ -68,11 +74,17 @@ impl Chat {
             }
             Decision::RestStartingCard { card, slot } => t.f(
                 "label.rest_card",
-                &[("card", &self.card_name(card)), ("slot", &(slot + 1))],
+                &[
+                    ("card", &self.card_name(card)),
+                    ("slot", &numbering::slot(usize::from(slot))),
+                ],
             ),
             Decision::PlanCard { card, slot } => t.f(
                 "label.plan_card",
-                &[("card", &self.card_name(card)), ("slot", &(slot + 1))],
+                &[
+                    ("card", &self.card_name(card)),
+                    ("slot", &numbering::slot(usize::from(slot))),
+                ],
             ),
             Decision::PlanClear => t.t("label.plan_clear"),
             Decision::PlanDone => t.t("label.plan_done"),
@@ -132,10 +144,16 @@ impl Chat {
             }
             Decision::EnterSector { sector, column } => t.f(
                 "label.enter_sector",
-                &[("sector", &sector), ("column", &(column + 1))],
+                &[
+                    ("sector", &sector),
+                    ("column", &numbering::ordinal(usize::from(column))),
+                ],
             ),
             Decision::StopExpanding => t.t("label.stop_expanding"),
-            Decision::FlipPlan { screen } => t.f("label.flip_plan", &[("screen", &(screen + 1))]),
+            Decision::FlipPlan { screen } => t.f(
+                "label.flip_plan",
+                &[("screen", &numbering::screen(usize::from(screen)))],
+            ),
             Decision::SkipFlip => t.t("label.skip_flip"),
             Decision::Advance => t.t("label.advance"),
             Decision::StopAdvancing => t.t("label.stop_advancing"),
@@ -159,10 +177,16 @@ impl Chat {
                     .unwrap_or_default();
                 t.f(
                     "label.place_plan",
-                    &[("plan", &plan), ("screen", &(screen + 1))],
+                    &[
+                        ("plan", &plan),
+                        ("screen", &numbering::screen(usize::from(screen))),
+                    ],
                 )
             }
-            Decision::ChooseTier { tier } => t.f("label.tier", &[("tier", &(tier + 1))]),
+            Decision::ChooseTier { tier } => t.f(
+                "label.tier",
+                &[("tier", &numbering::ordinal(usize::from(tier)))],
+            ),
             Decision::ChooseOption { option } => t.f("label.option", &[("option", &(option + 1))]),
             Decision::DiscardCard { card } => {
                 t.f("label.discard", &[("card", &self.card_name(card))])
@@ -176,19 +200,26 @@ impl Chat {
                 "label.remove_outpost",
                 &[
                     ("company", &self.company(company)),
-                    ("column", &(column + 1)),
+                    ("column", &numbering::ordinal(usize::from(column))),
                 ],
             ),
-            Decision::ReturnOutpost { column } => {
-                t.f("label.return_outpost", &[("column", &(column + 1))])
-            }
+            Decision::ReturnOutpost { column } => t.f(
+                "label.return_outpost",
+                &[("column", &numbering::ordinal(usize::from(column)))],
+            ),
             Decision::TakeRestingDeck { slot } => {
                 let n = state.seats[seat].resting[slot as usize].len();
-                t.f("label.take_deck", &[("slot", &(slot + 1)), ("count", &n)])
+                t.f(
+                    "label.take_deck",
+                    &[("slot", &numbering::slot(usize::from(slot))), ("count", &n)],
+                )
             }
             Decision::RestCard { card, slot } => t.f(
                 "label.rest_card",
-                &[("card", &self.card_name(card)), ("slot", &(slot + 1))],
+                &[
+                    ("card", &self.card_name(card)),
+                    ("slot", &numbering::slot(usize::from(slot))),
+                ],
             ),
             Decision::ClaimTask { card, column } => t.f(
                 "label.claim_task",
@@ -204,7 +235,7 @@ impl Chat {
                 &[
                     ("target", &target),
                     ("space", &(space + 1)),
-                    ("column", &(column + 1)),
+                    ("column", &numbering::ordinal(usize::from(column))),
                 ],
             ),
             Decision::DealWithThreat => t.t("label.deal_with_threat"),

@@ -15,6 +15,8 @@ mod describe;
 mod game;
 mod language;
 mod lobby;
+#[cfg(test)]
+mod numbering_tests;
 mod prompt;
 mod seats;
 pub mod time;

@@ -3,6 +3,7 @@
 
 use super::commands::Options;
 use super::{time, Chat, Image, Reply, Request};
+use crate::data::numbering;
 use crate::engine::{self, Phase};
 
 impl Chat {
@@ -68,7 +69,7 @@ impl Chat {
                 ("name", &p.name),
                 ("coins", &p.coins),
                 ("tank", &p.tank),
-                ("research", &p.upload.map(|u| u + 1).unwrap_or(0)),
+                ("research", &numbering::marker_screen(p.upload)),
                 ("hand", &p.hand_size),
                 ("markers", &p.markers_reserve),
             ],

@@ -13,6 +13,7 @@ pub mod luna;
 pub mod missions;
 pub mod moon;
 mod names;
+pub mod numbering;
 pub mod research;
 pub mod threats;
 pub mod tracks;

@@ -13,6 +13,7 @@ use super::flow::Ctx;
 use super::state::GameState;
 use super::{illegal, RuleError};
 use crate::data::luna::SectorPick;
+use crate::data::numbering;
 use crate::data::{Company, GameData, Structure};
 use serde::{Deserialize, Serialize};
 
@@ -296,7 +297,10 @@ pub(crate) fn check_enter(
                 return Err(illegal("rule.outpost_columns", &[]));
             }
             if col.is_none_or(|c| c.outposts == 0) {
-                return Err(illegal("rule.column_empty", &[("column", &(column + 1))]));
+                return Err(illegal(
+                    "rule.column_empty",
+                    &[("column", &numbering::ordinal(usize::from(column)))],
+                ));
             }
         }
         Target::Shuttle(_) => {

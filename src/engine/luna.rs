@@ -10,6 +10,7 @@ use crate::data::board::MajorityCompare;
 use crate::data::luna::{
     CardPick, CompanySelector, LunaAction, LunaReveal, MajorityIcon, PlanPick, SectorPick,
 };
+use crate::data::numbering;
 use crate::data::{CardId, Company, GameData, MoonGraph};
 use rand::seq::SliceRandom;
 
@@ -491,9 +492,10 @@ pub(crate) fn research(
     let to = (from + n).min(track.final_step);
     state.seats[seat].upload = Some(to as u8);
     if to > from {
-        // Screens are numbered from the starting screen = screen 1 (DECISIONS B17).
-        let args: [(&str, &dyn std::fmt::Display); 2] =
-            [("steps", &(to - from)), ("screen", &(to + 1))];
+        let args: [(&str, &dyn std::fmt::Display); 2] = [
+            ("steps", &(to - from)),
+            ("screen", &numbering::screen(to as usize)),
+        ];
         say_move(
             ctx,
             reveal,
@@ -603,7 +605,11 @@ fn marker_moved(
             (false, true) => "event.luna_token_research",
         };
         // Tank spaces as steps, research screens from the starting screen = screen 1.
-        let at = if helium { token } else { token + 1 };
+        let at = if helium {
+            token as usize
+        } else {
+            numbering::screen(token as usize)
+        };
         ctx.say(key, &[("at", &at)]);
     }
 }

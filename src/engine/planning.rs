@@ -8,6 +8,7 @@ use super::decision::Decision;
 use super::flow::Ctx;
 use super::state::{GameState, SlotCard};
 use super::{illegal, luna, round, Message, RuleError};
+use crate::data::numbering;
 use crate::data::GameData;
 
 /// Every planning choice of a seat, in a fixed order (the legal ones are found by `check`).
@@ -42,10 +43,16 @@ pub(crate) fn check(
                 return Err(illegal("rule.single_share_slot", &[]));
             }
             if slot as usize >= s.slots.len() || !s.slot_on[slot as usize] {
-                return Err(illegal("rule.slot_off", &[("slot", &(slot + 1))]));
+                return Err(illegal(
+                    "rule.slot_off",
+                    &[("slot", &numbering::slot(usize::from(slot)))],
+                ));
             }
             if s.slots[slot as usize].is_some() {
-                return Err(illegal("rule.slot_taken", &[("slot", &(slot + 1))]));
+                return Err(illegal(
+                    "rule.slot_taken",
+                    &[("slot", &numbering::slot(usize::from(slot)))],
+                ));
             }
             Ok(())
         }

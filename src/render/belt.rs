@@ -10,7 +10,7 @@ use super::board::StationFrame;
 use super::geometry::MoonGeometry;
 use super::icons::{self, Ctx};
 use super::layout::{Colour, Rect};
-use super::paint::{Align, Painter, Weight};
+use super::paint::{Align, Painter, Role, Weight};
 use crate::engine::view::SeatView;
 
 const SPACE_BG: Colour = Colour([0x1F, 0x24, 0x33]);
@@ -151,6 +151,9 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
             Some(c) => {
                 let colour = ctx.company_colour(c);
                 p.disc(x, y, r + 2.0, colour, ink, 2.0);
+                p.role(Role::BeltSpace {
+                    number: fp.shuttle_space,
+                });
                 p.text(
                     x,
                     y,
@@ -164,6 +167,9 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
             }
             None => {
                 p.disc(x, y, r, Colour([0xE9, 0xEC, 0xF2]), ink, 2.0);
+                p.role(Role::BeltSpace {
+                    number: fp.shuttle_space,
+                });
                 p.text(
                     x,
                     y,
@@ -186,6 +192,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
         let (x, y) = pt(a.pos);
         let r = bl.asteroid_px / 2.0;
         p.disc(x, y, r, Colour([0x9A, 0x92, 0x86]), ink, 2.0);
+        p.role(Role::BeltSpace { number: a.id });
         p.text(
             x,
             y,

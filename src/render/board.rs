@@ -6,7 +6,7 @@
 use super::geometry::{MoonGeometry, TrackGeometry};
 use super::icons::{self, Ctx, Icon, Piece};
 use super::layout::{Colour, Rect};
-use super::paint::{Align, Painter, Weight};
+use super::paint::{Align, Painter, Role, Weight};
 use crate::data::board::{BonusSpaceKind, MajorityCompare};
 use crate::data::moon::{BorderEnd, LineType};
 use crate::data::{BoardSide, Company, Requirement, Reward};
@@ -347,6 +347,7 @@ fn moon(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry) {
         let pl = g.placement(ctx.data, ctx.layout, s.id);
         let (bx, by) = pl.badge;
         p.disc(bx, by, m.badge_radius, Colour::WHITE, ctx.ink(), 2.0);
+        p.role(Role::Sector { id: s.id });
         p.text(
             bx,
             by,
@@ -728,6 +729,12 @@ fn card_display(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
                 empty_slot(p, ctx, r, &label);
             }
         }
+        p.tag_last(
+            &label,
+            Role::DisplaySpace {
+                number: space.number,
+            },
+        );
     }
 }
 

@@ -30,6 +30,8 @@ pub(crate) fn draw(
     let (tank_title, research_title) = (ctx.t("image.tank"), ctx.t("image.research"));
     let tank = StepTrack {
         title: &tank_title,
+        seat,
+        screens: false,
         steps: lb.tank_track.final_step as usize + 1,
         on_step: Some(lb.tank_track.switch_on_step as usize),
         links: thresholds(&lb.tank_track),
@@ -43,6 +45,8 @@ pub(crate) fn draw(
     let upload = s.upload.map(|u| u as usize);
     let research = StepTrack {
         title: &research_title,
+        seat,
+        screens: true,
         steps: lb.research_track.final_step as usize + 1,
         on_step: Some(lb.research_track.switch_on_step as usize),
         links: thresholds(&lb.research_track),

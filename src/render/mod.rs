@@ -26,6 +26,7 @@ mod player;
 mod summary;
 
 pub use layout::Layout;
+pub use paint::{DrawnText, Role};
 
 use crate::data::{BoardSide, GameData};
 use crate::engine::view::{SeatView, SlotView};
@@ -51,6 +52,22 @@ pub enum RenderError {
     Encode(String),
     #[error("the view cannot be hashed: {0}")]
     Hash(String),
+}
+
+/// What one image draws (see [`Renderer::drawn_in`]).
+#[derive(Debug, Clone)]
+pub struct Drawn {
+    /// The image's width in pixels (text sizes scale with it when the image is shown smaller).
+    pub width: u32,
+    pub texts: Vec<DrawnText>,
+    pub marks: Vec<(Role, f32, f32)>,
+}
+
+/// What the board and each seat's player image draw.
+#[derive(Debug, Clone)]
+pub struct DrawnImages {
+    pub board: Drawn,
+    pub players: Vec<Drawn>,
 }
 
 /// How many renders and cache hits a renderer has seen.
@@ -410,17 +427,32 @@ impl Renderer {
     /// Every line of text the board and the seats' player images (the owner's private one for
     /// the viewing seat) draw with labels in `texts`.
     pub fn drawn_text_in(&self, data: &GameData, view: &SeatView, texts: &Texts) -> Vec<String> {
+        let drawn = self.drawn_in(data, view, texts);
+        std::iter::once(&drawn.board)
+            .chain(&drawn.players)
+            .flat_map(|d| d.texts.iter().map(|t| t.text.clone()))
+            .collect()
+    }
+
+    /// What the board (on the side the view is played on) and every seat's player image (the
+    /// owner's private one for the viewing seat) draw: each text with its place, size and role,
+    /// and the marks (tests compare these numbers with the text of the same state).
+    pub fn drawn_in(&self, data: &GameData, view: &SeatView, texts: &Texts) -> DrawnImages {
         let public = public_view(view);
-        let mut out = self.draw_board(data, &public, side_of(view), texts).drawn;
-        for seat in 0..view.seats.len() {
-            let private = view.own.as_ref().is_some_and(|o| o.seat == seat);
-            let seat_view = if private { view } else { &public };
-            out.extend(
-                self.draw_player(data, seat_view, seat, private, texts)
-                    .drawn,
-            );
-        }
-        out
+        let drawn = |p: paint::Painter<'_>| Drawn {
+            width: p.img.width(),
+            texts: p.drawn,
+            marks: p.marks,
+        };
+        let board = drawn(self.draw_board(data, &public, side_of(view), texts));
+        let players = (0..view.seats.len())
+            .map(|seat| {
+                let private = view.own.as_ref().is_some_and(|o| o.seat == seat);
+                let seat_view = if private { view } else { &public };
+                drawn(self.draw_player(data, seat_view, seat, private, texts))
+            })
+            .collect();
+        DrawnImages { board, players }
     }
 
     /// Alt text / text-only status of the main board (English).

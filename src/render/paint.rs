@@ -144,6 +144,47 @@ struct GlyphBitmap {
     coverage: Vec<u8>,
 }
 
+/// What a drawn text or mark stands for: the painter records it so that tests can compare the
+/// numbers an image shows with the numbers the text of the same state uses (DECISIONS B17).
+/// Indices are the engine's (0-based screens and slots; sectors, display and Belt spaces as
+/// printed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// The number of a seat's research screen `index`.
+    Screen { seat: usize, index: usize },
+    /// The label of a seat's action slot `index`.
+    ActionSlot { seat: usize, index: usize },
+    /// The label of a seat's resting slot `index`.
+    RestingSlot { seat: usize, index: usize },
+    /// The label of card display space `number`.
+    DisplaySpace { number: u32 },
+    /// The badge of Moon sector `id`.
+    Sector { id: u32 },
+    /// The number of Belt space `number`.
+    BeltSpace { number: u32 },
+    /// The number of company track space `space` (company index).
+    TrackSpace { company: usize, space: usize },
+    /// The number under tank step `step` of a seat.
+    TankStep { seat: usize, step: usize },
+    /// A seat's upload marker (a mark, not a text).
+    UploadMarker { seat: usize },
+    /// A seat's final score in one category (`category` indexes the score table's columns).
+    Score { seat: usize, category: usize },
+}
+
+/// One line of text as drawn: where, how big (em pixels), and what it stands for if known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DrawnText {
+    pub text: String,
+    /// The anchor point the text was drawn at (its `x` by alignment, its vertical centre).
+    pub x: f32,
+    pub y: f32,
+    /// The left, top, right and bottom of the text's box.
+    pub bounds: Rect,
+    pub size: f32,
+    pub role: Option<Role>,
+}
+
 /// A canvas with fonts: the only thing the drawing modules touch.
 pub struct Painter<'f> {
     pub img: RgbImage,
@@ -151,8 +192,13 @@ pub struct Painter<'f> {
     min_text: f32,
     /// The smallest text size (em pixels) drawn so far.
     pub smallest_text: f32,
-    /// Every line of text drawn so far (tests check an image's words, e.g. its language).
-    pub drawn: Vec<String>,
+    /// Every line of text drawn so far, with its place, size and role (tests check an image's
+    /// words, e.g. its language, and its numbers against the text).
+    pub drawn: Vec<DrawnText>,
+    /// Marks placed with [`Painter::mark`] (where a marker was drawn).
+    pub marks: Vec<(Role, f32, f32)>,
+    /// The role of the next text drawn (see [`Painter::role`]).
+    next_role: Option<Role>,
     glyphs: HashMap<GlyphKey, Option<Arc<GlyphBitmap>>>,
     xs: Vec<f32>,
     acc: Vec<f32>,
@@ -184,6 +230,8 @@ impl<'f> Painter<'f> {
             min_text,
             smallest_text: f32::INFINITY,
             drawn: Vec::new(),
+            marks: Vec::new(),
+            next_role: None,
             glyphs: HashMap::new(),
             xs: Vec::new(),
             acc: Vec::new(),
@@ -557,6 +605,24 @@ impl<'f> Painter<'f> {
         sz.max(self.min_text)
     }
 
+    /// Says what the next text drawn stands for (recorded with it in [`Painter::drawn`]).
+    pub fn role(&mut self, role: Role) {
+        self.next_role = Some(role);
+    }
+
+    /// Gives the most recent drawn text reading `text` the role `role` (for text drawn by a
+    /// helper that draws several).
+    pub fn tag_last(&mut self, text: &str, role: Role) {
+        if let Some(d) = self.drawn.iter_mut().rev().find(|d| d.text == text) {
+            d.role = Some(role);
+        }
+    }
+
+    /// Records that something standing for `role` was drawn at (`x`, `y`) (a marker).
+    pub fn mark(&mut self, role: Role, x: f32, y: f32) {
+        self.marks.push((role, x, y));
+    }
+
     /// Draws one line of text whose capital letters are vertically centred on `cy`; `x` is the
     /// left edge, centre or right edge by `align`. Returns the drawn width. Sizes below the
     /// layout's minimum are raised to it.
@@ -571,18 +637,26 @@ impl<'f> Painter<'f> {
         align: Align,
         s: &str,
     ) -> f32 {
+        let role = self.next_role.take();
         if !finite(x) || !finite(cy) || s.is_empty() {
             return 0.0;
         }
         let size = size.max(self.min_text);
         self.smallest_text = self.smallest_text.min(size);
-        self.drawn.push(s.to_string());
         let width = self.text_width(size, w, s);
         let left = match align {
             Align::Left => x,
             Align::Centre => x - width / 2.0,
             Align::Right => x - width,
         };
+        self.drawn.push(DrawnText {
+            text: s.to_string(),
+            x,
+            y: cy,
+            bounds: Rect::new(left, cy - size / 2.0, width, size),
+            size,
+            role,
+        });
         let baseline = (cy + self.fonts.cap_per_em[w.index()] * size / 2.0).round();
         let scale = self.scale(size, w);
         let font = self.fonts.face(w).as_scaled(scale);

@@ -10,7 +10,8 @@
 use super::board::{empty_slot, panel};
 use super::icons::{self, CardFace, Ctx, Icon, Piece, PlanFace};
 use super::layout::{Colour, Rect};
-use super::paint::{Align, Painter, Weight};
+use super::paint::{Align, Painter, Role, Weight};
+use crate::data::numbering;
 use crate::data::tracks::BonusKind;
 use crate::data::{CardId, Company};
 use crate::engine::state::{GameState, PlanRef, SeatKind, TileKind, TileState};
@@ -28,9 +29,9 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, pri
     }
     header(p, ctx, view, seat, s);
     slots(p, ctx, view, seat, s, private);
-    resting(p, ctx, s);
-    tank(p, ctx, s);
-    research(p, ctx, s);
+    resting(p, ctx, seat, s);
+    tank(p, ctx, seat, s);
+    research(p, ctx, seat, s);
     footer(p, ctx, view, seat, s, private);
     if private {
         hand(p, ctx, view);
@@ -172,6 +173,7 @@ fn slots(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSea
             2.0,
         );
         let title_y = col.y + 17.0;
+        p.role(Role::ActionSlot { seat, index: i });
         p.text(
             col.x + 12.0,
             title_y,
@@ -179,7 +181,7 @@ fn slots(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSea
             Weight::Bold,
             ctx.ink(),
             Align::Left,
-            &ctx.f("image.slot", &[("slot", &(i + 1))]),
+            &ctx.f("image.slot", &[("slot", &numbering::slot(i))]),
         );
         if !on {
             let why = if i == pb.tank_slot() {
@@ -187,7 +189,10 @@ fn slots(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSea
             } else if i == pb.research_slot() {
                 ctx.f(
                     "image.off_screen",
-                    &[("screen", &pb.research_track.on_screen)],
+                    &[(
+                        "screen",
+                        &numbering::screen(pb.research_track.on_screen as usize),
+                    )],
                 )
             } else {
                 ctx.t("image.off")
@@ -239,7 +244,7 @@ fn slots(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSea
     }
 }
 
-fn resting(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
+fn resting(p: &mut Painter, ctx: &Ctx, seat: usize, s: &PublicSeat) {
     let l = &ctx.layout.player.resting;
     let n = ctx.data.player_board.resting_slots.count.max(1);
     let gap = 10.0;
@@ -256,6 +261,7 @@ fn resting(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
             1.5,
         );
         let deck = s.resting.get(i).map(Vec::as_slice).unwrap_or(&[]);
+        p.role(Role::RestingSlot { seat, index: i });
         p.text(
             col.x + 12.0,
             col.y + 15.0,
@@ -263,7 +269,7 @@ fn resting(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
             Weight::Regular,
             ctx.muted(),
             Align::Left,
-            &ctx.t("image.resting"),
+            &ctx.f("image.resting", &[("slot", &numbering::slot(i))]),
         );
         p.text(
             col.right() - 12.0,
@@ -307,11 +313,13 @@ fn link_badge(p: &mut Painter, ctx: &Ctx, x: f32, cy: f32, value: u32) {
     icons::icon(p, ctx, Icon::Points, x, cy, 22.0, &value.to_string());
 }
 
-fn tank(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
+fn tank(p: &mut Painter, ctx: &Ctx, seat: usize, s: &PublicSeat) {
     let tt = &ctx.data.player_board.tank_track;
     let title = ctx.t("image.tank");
     let track = StepTrack {
         title: &title,
+        seat,
+        screens: false,
         steps: tt.final_step as usize + 1,
         on_step: Some(tt.on_step as usize),
         links: tt
@@ -330,6 +338,9 @@ fn tank(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
 /// A row of steps with a marker: the tank track (and Luna's two tracks).
 pub(crate) struct StepTrack<'a> {
     pub title: &'a str,
+    pub seat: usize,
+    /// Research screens (numbered from 1, DECISIONS B17) rather than tank steps (from 0).
+    pub screens: bool,
     pub steps: usize,
     /// The step that switches an action slot on.
     pub on_step: Option<usize>,
@@ -365,7 +376,27 @@ pub(crate) fn step_track(p: &mut Painter, ctx: &Ctx, rect: Rect, tr: &StepTrack,
         24.0,
         &tr.score.to_string(),
     );
+    // How people number a position on this track.
+    let number = |k: usize| if tr.screens { numbering::screen(k) } else { k };
+    let role = |k: usize| {
+        if tr.screens {
+            Role::Screen {
+                seat: tr.seat,
+                index: k,
+            }
+        } else {
+            Role::TankStep {
+                seat: tr.seat,
+                step: k,
+            }
+        }
+    };
     if let Some(pos) = tr.pos {
+        let label = if tr.screens {
+            ctx.f("image.screen", &[("screen", &number(pos))])
+        } else {
+            ctx.f("image.step", &[("step", &pos)])
+        };
         p.text(
             rect.x + 12.0,
             rect.y + 100.0,
@@ -373,7 +404,7 @@ pub(crate) fn step_track(p: &mut Painter, ctx: &Ctx, rect: Rect, tr: &StepTrack,
             Weight::Regular,
             ctx.muted(),
             Align::Left,
-            &ctx.f("image.step", &[("step", &pos)]),
+            &label,
         );
     }
     let steps = tr.steps.max(1);
@@ -402,7 +433,8 @@ pub(crate) fn step_track(p: &mut Painter, ctx: &Ctx, rect: Rect, tr: &StepTrack,
                 Align::Centre,
                 "ON",
             );
-        } else if k % 5 == 0 || k + 1 == steps {
+        } else if number(k) % 5 == 0 || k == 0 || k + 1 == steps {
+            p.role(role(k));
             p.text(
                 r.cx(),
                 r.bottom() + 15.0,
@@ -410,7 +442,7 @@ pub(crate) fn step_track(p: &mut Painter, ctx: &Ctx, rect: Rect, tr: &StepTrack,
                 Weight::Regular,
                 ctx.muted(),
                 Align::Centre,
-                &k.to_string(),
+                &number(k).to_string(),
             );
         }
         if tr.tokens.contains(&(k as u32)) {
@@ -439,10 +471,13 @@ pub(crate) fn step_track(p: &mut Painter, ctx: &Ctx, rect: Rect, tr: &StepTrack,
         let pos = pos.min(steps - 1);
         let r = Rect::new(x0 + pos as f32 * w, cells_top, w - 2.0, cells_h);
         icons::seat_marker(p, ctx, colour, r.cx(), r.cy(), (w - 4.0).min(34.0));
+        if tr.screens {
+            p.mark(Role::UploadMarker { seat: tr.seat }, r.cx(), r.cy());
+        }
     }
 }
 
-fn research(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
+fn research(p: &mut Painter, ctx: &Ctx, seat: usize, s: &PublicSeat) {
     let l = &ctx.layout.player.research;
     let rt = &ctx.data.player_board.research_track;
     let screens = rt.screens.max(1) as usize;
@@ -499,6 +534,7 @@ fn research(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
             if k as u32 == rt.on_screen { 3.0 } else { 1.5 },
         );
         let mut hx = r.x + 8.0;
+        p.role(Role::Screen { seat, index: k });
         hx += p.text(
             hx,
             r.y + 14.0,
@@ -506,7 +542,7 @@ fn research(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
             Weight::Bold,
             ctx.muted(),
             Align::Left,
-            &k.to_string(),
+            &numbering::screen(k).to_string(),
         );
         // The value printed on the cable into this screen.
         if let Some(link) = rt.value_links.iter().find(|l| l.between.1 as usize == k) {
@@ -525,6 +561,7 @@ fn research(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
         }
         if s.upload == Some(k as u8) {
             icons::seat_marker(p, ctx, s.colour, hx + 18.0, r.y + 14.0, 26.0);
+            p.mark(Role::UploadMarker { seat }, hx + 18.0, r.y + 14.0);
         }
         let mut rx = r.right() - 8.0;
         if k as u32 == rt.on_screen {
@@ -577,14 +614,9 @@ fn research(p: &mut Painter, ctx: &Ctx, s: &PublicSeat) {
     // Before the first plan: the upload marker on the left half of the starting token.
     if s.upload.is_none() {
         let r = screen_rect(0);
-        icons::seat_marker(
-            p,
-            ctx,
-            s.colour,
-            r.x + 14.0,
-            r.y + 26.0 + (r.h - 29.0) / 2.0,
-            26.0,
-        );
+        let (mx, my) = (r.x + 14.0, r.y + 26.0 + (r.h - 29.0) / 2.0);
+        icons::seat_marker(p, ctx, s.colour, mx, my, 26.0);
+        p.mark(Role::UploadMarker { seat }, mx, my);
     }
 }
 

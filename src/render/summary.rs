@@ -6,7 +6,7 @@
 use super::board::task_words;
 use super::icons::Ctx;
 use super::layout::Layout;
-use crate::data::{CardId, Company, GameData};
+use crate::data::{numbering, CardId, Company, GameData};
 use crate::engine::state::Phase;
 use crate::engine::view::{SeatView, SlotView};
 use crate::text::Texts;
@@ -42,7 +42,7 @@ fn seat_line(ctx: &Ctx, view: &SeatView, i: usize) -> String {
     }
     let research = s
         .upload
-        .map(|u| u.to_string())
+        .map(|u| numbering::screen(u.into()).to_string())
         .unwrap_or_else(|| t.t("alt.research_start"));
     let mut line = t.f(
         "alt.seat",

@@ -5,6 +5,7 @@
 
 use super::turn::{begin_action, replace_top};
 use super::wrong;
+use crate::data::numbering;
 use crate::data::GameData;
 use crate::engine::decision::{Decision, Task};
 use crate::engine::flow::Ctx;
@@ -61,7 +62,10 @@ pub(super) fn check(
     match (task, d) {
         (Task::TakeRestingDeck { .. }, Decision::TakeRestingDeck { slot }) => {
             if s.resting.get(slot as usize).is_none_or(|d| d.is_empty()) {
-                return Err(illegal("rule.resting_slot_empty", &[("slot", &(slot + 1))]));
+                return Err(illegal(
+                    "rule.resting_slot_empty",
+                    &[("slot", &numbering::slot(usize::from(slot)))],
+                ));
             }
             Ok(())
         }
@@ -73,10 +77,16 @@ pub(super) fn check(
                 return Err(illegal("rule.five_resting_slots", &[]));
             }
             if used_slots.contains(&slot) {
-                return Err(illegal("rule.resting_slot_used", &[("slot", &(slot + 1))]));
+                return Err(illegal(
+                    "rule.resting_slot_used",
+                    &[("slot", &numbering::slot(usize::from(slot)))],
+                ));
             }
             if state.options.linked_slots && from != slot as usize {
-                return Err(illegal("rule.linked_slots", &[("slot", &(from + 1))]));
+                return Err(illegal(
+                    "rule.linked_slots",
+                    &[("slot", &numbering::slot(from))],
+                ));
             }
             Ok(())
         }
@@ -93,7 +103,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                 "event.take_resting_deck",
                 &[
                     ("name", &name),
-                    ("slot", &(slot + 1)),
+                    ("slot", &numbering::slot(usize::from(slot))),
                     ("count", &deck.len()),
                 ],
             );

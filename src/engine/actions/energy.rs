@@ -7,6 +7,7 @@
 use super::costs::sector_cost;
 use super::turn::{begin_action, replace_top};
 use super::{any_legal, company_choices, wrong};
+use crate::data::numbering;
 use crate::data::{CardId, GameData, Reward, Structure};
 use crate::engine::decision::{Decision, Task};
 use crate::engine::effects;
@@ -106,7 +107,10 @@ pub(super) fn check(
             Decision::EnterSector { sector, column },
         ) => {
             if column > 2 || state.stations[company.index()][column as usize].outposts == 0 {
-                return Err(illegal("rule.column_empty", &[("column", &(column + 1))]));
+                return Err(illegal(
+                    "rule.column_empty",
+                    &[("column", &numbering::ordinal(usize::from(column)))],
+                ));
             }
             let cost = sector_cost(data, state, *company, sector, entered)?;
             if cost > *energy {

@@ -7,6 +7,7 @@
 
 use super::turn::replace_top;
 use super::{any_legal, wrong};
+use crate::data::numbering;
 use crate::data::GameData;
 use crate::engine::decision::{Decision, Task};
 use crate::engine::effects;
@@ -114,7 +115,10 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             });
             ctx.say(
                 "event.place_plan",
-                &[("name", &name), ("screen", &(screen + 1))],
+                &[
+                    ("name", &name),
+                    ("screen", &numbering::screen(usize::from(screen))),
+                ],
             );
         }
         _ => {}

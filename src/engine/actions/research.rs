@@ -7,6 +7,7 @@
 use super::rewards::push_rewards;
 use super::turn::{begin_action, replace_top, source_flip};
 use super::wrong;
+use crate::data::numbering;
 use crate::data::{GameData, Requirement, Reward};
 use crate::engine::decision::{ActionSource, Decision, Task};
 use crate::engine::effects;
@@ -56,7 +57,10 @@ pub(super) fn check(
             match s.research.get(screen as usize).copied().flatten() {
                 Some(p) if !p.face_down => Ok(()),
                 Some(_) => Err(illegal("rule.plan_face_down", &[])),
-                None => Err(illegal("rule.screen_no_plan", &[("screen", &(screen + 1))])),
+                None => Err(illegal(
+                    "rule.screen_no_plan",
+                    &[("screen", &numbering::screen(usize::from(screen)))],
+                )),
             }
         }
         (Task::ResearchFlip { .. }, Decision::SkipFlip) => Ok(()),
@@ -81,7 +85,10 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                 ctx.count("flip_plan");
                 ctx.say(
                     "event.flip_plan",
-                    &[("name", &name), ("screen", &(screen + 1))],
+                    &[
+                        ("name", &name),
+                        ("screen", &numbering::screen(usize::from(screen))),
+                    ],
                 );
             }
             replace_top(
@@ -139,7 +146,10 @@ fn check_advance(
         return Err(illegal("rule.upload_at_end", &[]));
     };
     let Some(placed) = slot else {
-        return Err(illegal("rule.screen_empty", &[("screen", &(next + 1))]));
+        return Err(illegal(
+            "rule.screen_empty",
+            &[("screen", &numbering::screen(usize::from(next)))],
+        ));
     };
     if placed.face_down {
         return Ok(());
@@ -208,7 +218,10 @@ fn finish_research(ctx: &mut Ctx, state: &mut GameState) {
     };
     ctx.say(
         "event.upload",
-        &[("name", &name), ("screen", &(screen + 1))],
+        &[
+            ("name", &name),
+            ("screen", &numbering::screen(usize::from(screen))),
+        ],
     );
     let Some(placed) = state.seats[seat].research[screen as usize] else {
         return;
