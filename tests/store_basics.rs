@@ -447,6 +447,25 @@ fn other_engine_versions_and_data_continue_from_the_snapshot() {
     }
 }
 
+/// Makes a new game look as if engine version `version` had written it: its game row and its
+/// set-up snapshot say that version. Returns the set-up state.
+fn age_game(dir: &TempDir, game: i64, version: u32) -> GameState {
+    let conn = sql(dir);
+    let mut start = stored_snapshot(&conn, game, 0);
+    start.engine_version = version;
+    conn.execute(
+        "UPDATE snapshots SET state = ?2, engine_version = ?3 WHERE game_id = ?1 AND seq = 0",
+        rusqlite::params![game, serde_json::to_string(&start).expect("json"), version],
+    )
+    .expect("age the snapshot");
+    conn.execute(
+        "UPDATE games SET engine_version = ?2 WHERE id = ?1",
+        rusqlite::params![game, version],
+    )
+    .expect("age the game");
+    start
+}
+
 /// The stored snapshot of move `seq`.
 fn stored_snapshot(conn: &Connection, game: i64, seq: u64) -> GameState {
     let text: String = conn
@@ -491,17 +510,7 @@ fn a_luna_game_stored_under_engine_1_restores_and_plays_on_with_the_old_majority
         .expect("the game is created");
     drop(store);
     // What engine version 1 wrote: the game row and its set-up snapshot say version 1.
-    let conn = sql(&dir);
-    let mut start = stored_snapshot(&conn, game, 0);
-    start.engine_version = 1;
-    conn.execute(
-        "UPDATE snapshots SET state = ?2, engine_version = 1 WHERE game_id = ?1 AND seq = 0",
-        rusqlite::params![game, serde_json::to_string(&start).expect("json")],
-    )
-    .expect("age the snapshot");
-    conn.execute("UPDATE games SET engine_version = 1 WHERE id = ?1", [game])
-        .expect("age the game");
-    drop(conn);
+    age_game(&dir, game, 1);
     // Played under version 1 (its state carries the version), without undos.
     let (store, _) = open(&dir.db(), 15);
     for seq in 0..moves {
@@ -855,4 +864,102 @@ fn the_log_format_is_stable_json() {
         serde_json::to_string(&undo).expect("json"),
         r#"{"kind":"undo","seq":4,"seat":1,"undoes":3,"at":18}"#
     );
+}
+
+/// A game stored under engine version 3, before dropping out in the last round stopped asking
+/// which resting deck to take and where to rest each card (issue 18, engine version 4): its
+/// moves after the last snapshot cross such a drop-out, whose answers the new version would
+/// refuse. It restores without being marked damaged, with the answers it was played with, and
+/// plays on under version 3 (DECISIONS B18).
+#[test]
+fn a_game_stored_under_engine_3_restores_with_its_last_round_drop_out_answers() {
+    let seed = 5u64;
+    let options = engine::GameOptions {
+        players: 2,
+        seed,
+        ..Default::default()
+    };
+    let dir = TempDir::new("basics-old-drop-out");
+    // Only the set-up snapshot: every move is replayed on restore.
+    let (store, _) = open(&dir.db(), 100_000);
+    let (game, _) = store
+        .create_game(NewGame {
+            location: Location {
+                guild: None,
+                channel: 62,
+            },
+            options,
+            seats: ["Ann", "Ben"]
+                .map(|name| NewSeat {
+                    owner: SeatOwner::Local,
+                    name: name.to_string(),
+                    notify: Notify::Ephemeral,
+                })
+                .to_vec(),
+        })
+        .expect("the game is created");
+    drop(store);
+    let start = age_game(&dir, game, 3);
+    // Played under version 3 past a drop-out in the last round and the questions it asked.
+    let (store, _) = open(&dir.db(), 100_000);
+    let last_round = start.specials.len() as u8 + 1;
+    let (mut crossing, mut answered) = (None, false);
+    for seq in 0..5_000u64 {
+        let (state, _) = store.live_state(game).expect("state");
+        let Some(Move::Batch { seat, decisions }) = next_move(&data(), &state, None, seed, seq)
+        else {
+            panic!("move {seq}: the game goes on");
+        };
+        let last = state.round == last_round;
+        let drops = last && decisions.contains(&engine::Decision::DropOut);
+        answered |= last
+            && decisions.iter().any(|d| {
+                matches!(
+                    d,
+                    engine::Decision::TakeRestingDeck { .. } | engine::Decision::RestCard { .. }
+                )
+            });
+        let outcome = store
+            .apply(game, seat, &decisions)
+            .expect("the move stores");
+        if drops && crossing.is_none() {
+            crossing = Some(outcome.seq);
+        }
+        if answered {
+            break;
+        }
+    }
+    let crossing = crossing.expect("a seat dropped out in the last round");
+    assert!(answered, "version 3 asked where to rest the cards");
+    let (played, played_seq) = store.live_state(game).expect("state");
+    assert!(played_seq >= crossing);
+    assert_eq!(played.engine_version, 3);
+    let log = store.log(game).expect("log");
+    drop(store);
+
+    // From the drop-out on, version 4 plays these moves otherwise (or refuses them).
+    let none = Default::default();
+    let before = log.iter().filter(|e| e.seq() < crossing);
+    let at_crossing = replay::replay_onto(&data(), start, before, &none).expect("replays");
+    let after = log.iter().filter(|e| e.seq() >= crossing);
+    let old = replay::replay_onto(&data(), at_crossing.clone(), after.clone(), &none)
+        .expect("the old questions");
+    let mut newer = at_crossing;
+    newer.engine_version = ENGINE_VERSION;
+    assert!(
+        replay::replay_onto(&data(), newer, after, &none).map_or(true, |new| new != old),
+        "version 4 asks nothing there"
+    );
+
+    // Restored, not damaged, equal to what was played, and it plays on under version 3.
+    let (store, report) = open(&dir.db(), 100_000);
+    assert!(report.damaged.is_empty(), "{:?}", report.damaged);
+    let (restored, _) = store.live_state(game).expect("state");
+    assert_eq!(*restored, *played);
+    assert_eq!(*restored, old);
+    if restored.phase != Phase::Finished {
+        let seq = step(&store, game, seed).expect("a move").expect("stored");
+        assert_eq!(seq, played_seq + 1);
+        assert_eq!(store.live_state(game).expect("state").0.engine_version, 3);
+    }
 }

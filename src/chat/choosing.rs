@@ -9,8 +9,10 @@
 use super::commands::Options;
 use super::prompt::ClickId;
 use super::{Chat, Choice, Reply, Request};
+use crate::data::{Company, Reward};
+use crate::engine::preview::{Currency, Preview};
 use crate::engine::state::GameState;
-use crate::engine::{self, BonusRef, Decision};
+use crate::engine::{self, BonusRef, Decision, Task};
 use crate::store::GameId;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -56,8 +58,8 @@ impl Chat {
             .remember(user, game, Shown { version, decisions });
     }
 
-    /// The option `number` (1-based) for `decision` of `seat` at `version`: its label and the
-    /// notes on what it does.
+    /// The option `number` (1-based) for `decision` of `seat` at `version`: its label, its
+    /// preview (computed by the engine) and, in words, what it does and the notes on it.
     pub(crate) fn decision_choice(
         &self,
         game: GameId,
@@ -67,6 +69,7 @@ impl Chat {
         decision: Decision,
         number: usize,
     ) -> Choice {
+        let preview = engine::preview(&self.data, state, seat, decision).ok();
         let mut choice = Choice::new(
             ClickId::Decide {
                 game,
@@ -76,50 +79,180 @@ impl Chat {
             .encode(),
             self.label(state, seat, decision),
         );
-        choice.description = self.option_notes(state, seat, decision).join(" ");
+        if let Some(p) = &preview {
+            let mut parts = self.option_notes(decision, p);
+            let consequences = self.consequences(decision, p);
+            if !consequences.is_empty() {
+                parts.push(format!("{}.", consequences.join(", ")));
+            }
+            if p.irreversible {
+                parts.push(self.texts.t("note.final"));
+            }
+            choice.description = parts.join(" ");
+        }
+        choice.preview = preview;
         choice.number = Some(number);
         choice
     }
 
-    /// What a player should know before choosing `d`: whether it wastes something, and
-    /// whether it can be taken back.
-    pub(crate) fn option_notes(&self, state: &GameState, seat: usize, d: Decision) -> Vec<String> {
+    /// What a player should know before choosing `d` beyond its consequences: whether it
+    /// wastes something (DECISIONS A5), or covers a plan.
+    pub(crate) fn option_notes(&self, d: Decision, p: &Preview) -> Vec<String> {
         let t = &self.texts;
-        let s = &state.seats[seat];
         let mut notes = Vec::new();
-        let mut scratch = state.clone();
-        let events = engine::apply(&self.data, &mut scratch, seat, d).unwrap_or_default();
-        match d {
-            Decision::PlaceBonus { space } | Decision::PlaceOneTimeBonus { space }
-                if events.iter().any(|e| e.key == "event.no_tier") =>
-            {
-                let warning = match space {
-                    BonusRef::Board(i)
-                        if self.data.board.bonus_spaces[i as usize].compare
-                            == Some(
-                                crate::data::board::MajorityCompare::ResearchScientistCards,
-                            ) =>
-                    {
-                        "note.no_research_scientist"
-                    }
-                    _ => "note.no_tier",
-                };
-                notes.push(t.t(warning));
-            }
-            Decision::FlipPlan { screen } if s.upload.is_some_and(|u| screen <= u) => {
-                notes.push(t.t("note.flip_passed"));
-            }
-            Decision::PlacePlan { screen, .. } => {
-                if let Some(p) = s.research.get(screen as usize).copied().flatten() {
-                    notes.push(t.f("note.covers", &[("plan", &self.plan_text(p.plan))]));
+        if p.gains_nothing {
+            let majority = match d {
+                Decision::PlaceBonus {
+                    space: BonusRef::Board(i),
                 }
-            }
-            _ => {}
+                | Decision::PlaceOneTimeBonus {
+                    space: BonusRef::Board(i),
+                } => self.data.board.bonus_spaces.get(i as usize).and_then(|b| {
+                    (b.kind == crate::data::board::BonusSpaceKind::Majority).then_some(b.compare)
+                }),
+                _ => None,
+            };
+            let warning = match (d, majority) {
+                (_, Some(Some(crate::data::board::MajorityCompare::ResearchScientistCards))) => {
+                    "note.no_research_scientist"
+                }
+                (_, Some(_)) => "note.no_tier",
+                (Decision::FlipPlan { .. }, _) => "note.flip_passed",
+                _ => "note.gains_nothing",
+            };
+            notes.push(t.t(warning));
         }
-        if !events.is_empty() && super::game::reveals_hidden(state, &scratch) {
-            notes.push(t.t("note.final"));
+        if let Some(plan) = p.covers {
+            notes.push(t.f("note.covers", &[("plan", &self.plan_text(plan))]));
         }
         notes
+    }
+
+    /// The preview's consequences in words, short (a select menu shows 100 characters).
+    fn consequences(&self, d: Decision, p: &Preview) -> Vec<String> {
+        let t = &self.texts;
+        let data = &self.data;
+        let company = |c: Company| data.company_name(c).to_string();
+        let rewards = |list: &[Reward]| {
+            list.iter()
+                .map(|r| self.texts.resolve(&data.reward_name(r)))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        let mut out = Vec::new();
+        if let (Decision::FlipPlan { .. } | Decision::Advance, Some(plan)) = (d, p.plan) {
+            out.push(self.plan_text(plan));
+        }
+        for c in &p.costs {
+            let key = match c.currency {
+                Currency::Coins => "note.cost_coins",
+                Currency::Units => "note.cost_units",
+                Currency::Energy => "note.cost_energy",
+                Currency::ResearchPoints => "note.cost_points",
+            };
+            out.push(t.f(key, &[("amount", &c.amount), ("left", &c.left)]));
+        }
+        if let Some(units) = p.units {
+            out.push(t.f("note.units", &[("units", &units)]));
+        }
+        let g = &p.gains;
+        if g.coins > 0 {
+            out.push(t.f("note.coins", &[("n", &g.coins)]));
+        }
+        if g.tank > 0 {
+            out.push(t.f("note.tank", &[("n", &g.tank)]));
+        }
+        for (c, n) in &g.tracks {
+            out.push(t.f("note.track", &[("company", &company(*c)), ("n", n)]));
+        }
+        for (c, n) in &g.shares {
+            out.push(t.f(
+                "note.shares",
+                &[("company", &company(*c)), ("n", &signed(*n))],
+            ));
+        }
+        if !g.cards.is_empty() {
+            let cards: Vec<String> = g.cards.iter().map(|c| self.card_name(*c)).collect();
+            out.push(t.f("note.cards", &[("cards", &cards.join(", "))]));
+        }
+        if g.research_points > 0 {
+            out.push(t.f("note.research_points", &[("n", &g.research_points)]));
+        }
+        for b in &g.bonuses {
+            if let Some(bonus) = data.tracks.bonuses.get(*b) {
+                out.push(t.f(
+                    "note.unlocks",
+                    &[("bonus", &self.texts.resolve(&bonus.display_text()))],
+                ));
+            }
+        }
+        for tile in &g.tiles {
+            out.push(t.f(
+                "note.tile",
+                &[("tile", &self.texts.resolve(&data.tile_name(tile.data_id())))],
+            ));
+        }
+        if g.markers > 0 {
+            out.push(t.f("note.markers", &[("n", &signed(g.markers))]));
+        }
+        if g.first_player {
+            out.push(t.t("note.first_player"));
+        }
+        for (c, n) in &g.outposts_removed {
+            out.push(t.f("note.removed", &[("company", &company(*c)), ("n", n)]));
+        }
+        if p.rewards_later && !p.rewards.is_empty() {
+            out.push(t.f("note.then", &[("rewards", &rewards(&p.rewards))]));
+        }
+        out.extend(self.next_question(p.next.as_ref()));
+        if !p.tiers.is_empty() {
+            let tiers: Vec<String> = p
+                .tiers
+                .iter()
+                .map(|tier| format!("{}: {}", tier.tier + 1, rewards(&tier.rewards)))
+                .collect();
+            out.push(t.f("note.tiers", &[("tiers", &tiers.join("; "))]));
+        }
+        if let Some(c) = p.ousts {
+            out.push(t.f("note.ousts", &[("company", &company(c))]));
+        }
+        if let Some(v) = p.share_value.filter(|v| v.before != v.after) {
+            out.push(t.f(
+                "note.share_value",
+                &[
+                    ("company", &company(v.company)),
+                    ("before", &v.before),
+                    ("after", &v.after),
+                ],
+            ));
+        }
+        if p.forfeits > 0 {
+            out.push(t.f("note.forfeits", &[("n", &p.forfeits)]));
+        }
+        out
+    }
+
+    /// The question that follows, where it says what more the choice brings.
+    fn next_question(&self, next: Option<&Task>) -> Option<String> {
+        let t = &self.texts;
+        let company = |c: &Company| self.data.company_name(*c).to_string();
+        Some(match next? {
+            Task::TrackOfChoice { steps, .. } => t.f("note.next_track_of_choice", &[("n", steps)]),
+            Task::TrackMove {
+                company: c, steps, ..
+            } => t.f(
+                "note.next_barrier",
+                &[("company", &company(c)), ("n", steps)],
+            ),
+            Task::OtherTracks { steps, .. } => {
+                let steps: Vec<String> = steps.iter().map(|n| format!("+{n}")).collect();
+                t.f("note.next_other_tracks", &[("steps", &steps.join(", "))])
+            }
+            Task::BuyForCoins { .. } => t.t("note.next_buy"),
+            Task::DiscardFromHand { .. } => t.t("note.next_discard"),
+            Task::RemoveOutposts { n, .. } => t.f("note.next_remove", &[("n", n)]),
+            _ => return None,
+        })
     }
 
     /// `/choose option:N` (or `id:CUSTOM_ID`): option N of the list this user was last shown
@@ -177,5 +310,14 @@ impl Chat {
                 self.texts.t("error.nothing_to_decide")
             )),
         }
+    }
+}
+
+/// A change with its sign ("+2", "-1").
+fn signed(n: i64) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
     }
 }

@@ -118,19 +118,17 @@ impl Chat {
             Decision::FinishSelecting => t.t("label.finish_selecting"),
             Decision::BuyCard { space } => {
                 let card = state.display[space as usize - 1];
+                // The price after discounts, as the engine's preview computes it.
+                let cost = engine::preview(data, state, seat, d)
+                    .ok()
+                    .and_then(|p| p.costs.first().map(|c| c.amount))
+                    .unwrap_or(0);
                 t.f(
                     "label.buy_card",
                     &[
                         ("space", &space),
                         ("card", &card.map(|c| self.card_name(c)).unwrap_or_default()),
-                        (
-                            "cost",
-                            &card
-                                .map(|c| {
-                                    data.card(c).cost + data.display_board_cost(space as usize)
-                                })
-                                .unwrap_or(0),
-                        ),
+                        ("cost", &cost),
                     ],
                 )
             }

@@ -854,7 +854,7 @@ impl Chat {
             .map_err(|e| self.err(e))?;
         let before = crate::store::replay::replay_onto(&self.data, start, &export.log, &undone)
             .map_err(|e| self.internal(&e))?;
-        if reveals_hidden(&before, &after) {
+        if engine::reveals_hidden(&before, &after) {
             return Err(self.texts.t("error.undo_revealed"));
         }
         let outcome = self.store.undo(game, seat).map_err(|e| self.err(e))?;
@@ -1048,24 +1048,4 @@ impl Chat {
         replies.extend(self.after_move(game, &outcome.state, &outcome.events, None, Some(state)));
         replies
     }
-}
-
-/// Whether going from `before` to `after` revealed hidden or random information (a card drawn,
-/// a plan refilled, the plans revealed, Luna's cards, a new round) or passed the turn on.
-pub(crate) fn reveals_hidden(before: &GameState, after: &GameState) -> bool {
-    before.rng != after.rng
-        || before.round != after.round
-        || before.phase != after.phase
-        || before.action_stack.len() != after.action_stack.len()
-        || before
-            .plan_supply
-            .iter()
-            .map(Vec::len)
-            .ne(after.plan_supply.iter().map(Vec::len))
-        || before.active != after.active
-        || before
-            .seats
-            .iter()
-            .zip(&after.seats)
-            .any(|(a, b)| a.turns_this_round != b.turns_this_round || a.luna != b.luna)
 }

@@ -100,6 +100,9 @@ pub struct Choice {
     /// The number `/choose N` picks this option by (None: not a game decision).
     #[serde(default)]
     pub number: Option<usize>,
+    /// What the decision would do, computed by the engine (None: not a game decision).
+    #[serde(default)]
+    pub preview: Option<crate::engine::Preview>,
 }
 
 impl Choice {
@@ -110,6 +113,7 @@ impl Choice {
             label: label.into(),
             description: String::new(),
             number: None,
+            preview: None,
         }
     }
 }

@@ -161,15 +161,18 @@ pub(crate) fn version(state: &GameState, seat: usize, log: LogMark) -> u64 {
     }
 }
 
-/// The decisions offered as choices: the legal ones, except that without linked slots a card is
+/// The decisions offered as choices: the legal ones, those that gain nothing last (issue 18:
+/// the rules allow them, their text says so), except that without linked slots a card is
 /// offered once, for the leftmost free slot (which slot holds it does not matter then).
 pub(crate) fn offered(
     data: &crate::data::GameData,
     state: &GameState,
     seat: usize,
 ) -> Vec<Decision> {
-    let legal = engine::legal_decisions(data, state, seat);
+    let mut legal = engine::legal_decisions(data, state, seat);
     if state.phase != Phase::Planning || state.options.linked_slots {
+        legal
+            .sort_by_key(|d| engine::preview(data, state, seat, *d).is_ok_and(|p| p.gains_nothing));
         return legal;
     }
     let s = &state.seats[seat];

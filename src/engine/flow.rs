@@ -186,18 +186,26 @@ pub(crate) fn apply_traced(
 /// Runs automatic tasks and resolves tasks with a single legal option, until a real choice is
 /// needed or the phase changes.
 pub(crate) fn run_agenda(ctx: &mut Ctx, state: &mut GameState) {
+    run_agenda_until(ctx, state, |_| false);
+}
+
+/// [`run_agenda`] that also stops before a task `stop` picks (returns whether it stopped there).
+fn run_agenda_until(ctx: &mut Ctx, state: &mut GameState, stop: impl Fn(&Task) -> bool) -> bool {
     loop {
         if state.phase != Phase::Action {
-            return;
+            return false;
         }
         let Some(task) = state.agenda.last().cloned() else {
-            return;
+            return false;
         };
+        if stop(&task) {
+            return true;
+        }
         if actions::run_auto(ctx, state, &task) {
             continue;
         }
         if matches!(task, Task::ChooseAction { .. }) {
-            return;
+            return false;
         }
         let seat = task.seat();
         let options: Vec<Decision> = actions::candidates(ctx.data, state, &task)
@@ -209,7 +217,26 @@ pub(crate) fn run_agenda(ctx: &mut Ctx, state: &mut GameState) {
                 ctx.count(only.kind());
                 actions::perform(ctx, state, seat, *only)
             }
-            _ => return,
+            _ => return false,
         }
     }
+}
+
+/// Applies a decision `check` accepts, running the automatic tasks after it only up to the end
+/// of `seat`'s turn: what the decision does within the turn, with no other seat's turn (Luna's
+/// cards) and no new round. Returns the events and whether the turn's end was reached.
+pub(crate) fn apply_within_turn(
+    data: &GameData,
+    state: &mut GameState,
+    seat: usize,
+    d: Decision,
+) -> Result<(Vec<Event>, bool), RuleError> {
+    if state.phase != Phase::Action {
+        return apply(data, state, seat, d).map(|events| (events, false));
+    }
+    let mut ctx = Ctx::new(data);
+    resolve_dry(&mut ctx, state, seat, d)?;
+    actions::perform(&mut ctx, state, seat, d);
+    let ends = run_agenda_until(&mut ctx, state, |t| matches!(t, Task::EndTurn { .. }));
+    Ok((ctx.events, ends))
 }

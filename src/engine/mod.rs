@@ -4,7 +4,8 @@
 //! The API: [`new_game`] builds a `GameState` from options, data and a seed;
 //! [`legal_decisions`] lists what a seat may decide now (sorted); [`apply`] applies one decision
 //! (an illegal one returns a specific `RuleError` and changes nothing); [`apply_batch`] applies
-//! several atomically; [`view`] is what one seat may see; [`final_scores`] scores a finished game.
+//! several atomically; [`view`] is what one seat may see; [`final_scores`] scores a finished game;
+//! [`preview`] says what a legal decision would do for the seat.
 
 mod actions;
 pub mod belt;
@@ -15,6 +16,7 @@ mod flow;
 mod luna;
 pub mod missions;
 mod planning;
+pub mod preview;
 mod round;
 pub mod score;
 mod setup;
@@ -25,6 +27,7 @@ pub mod view;
 pub use decision::{ActionSource, BonusRef, Decision, Task};
 pub(crate) use effects::gas_collectors;
 pub use effects::COIN_UNDERFLOW;
+pub use preview::{preview, reveals_hidden, Preview};
 pub use score::{final_scores, ScoreBreakdown};
 pub use state::{GameState, Phase, SeatKind};
 pub use view::{view, SeatView};
@@ -37,7 +40,10 @@ use serde::{Deserialize, Serialize};
 /// (DECISIONS B18).
 ///
 /// - 2: Luna draws both majority cards before carrying out their reveal icons (DECISIONS A15).
-pub const ENGINE_VERSION: u32 = 2;
+/// - 3: assigned to issue 19's starting-token rule.
+/// - 4: dropping out in the last round asks no questions (which resting deck, which resting
+///   slots): they cannot change the outcome, so the engine answers them (issue 18).
+pub const ENGINE_VERSION: u32 = 4;
 
 /// Which side of the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -86,11 +86,17 @@ pub(crate) fn refill_research_display(state: &mut GameState, ctx: &Ctx) {
     }
 }
 
+/// Whether the game ends after this round by the round count (round 7: no special plan is left
+/// to reveal), whatever happens in it.
+pub(crate) fn is_last_round(state: &GameState) -> bool {
+    state.round as usize > state.specials.len()
+}
+
 fn end_action_phase(ctx: &mut Ctx, state: &mut GameState) {
     state.active = None;
     state.agenda.clear();
     let singularity = super::threats::ends_game_after(ctx.data, state);
-    if state.round as usize > state.specials.len() || singularity {
+    if is_last_round(state) || singularity {
         state.phase = Phase::Finished;
         if singularity {
             // No Preparation phase: final scoring at once (DECISIONS AM-13).
@@ -168,7 +174,8 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
 }
 
 /// The bonus tile that board bonus space `space` reserves, if it is a tile space.
-fn reserved_tile(data: &crate::data::GameData, space: usize) -> Option<TileKind> {
+/// The bonus tile a board bonus space reserves for the next round, if it is a tile space.
+pub(crate) fn reserved_tile(data: &crate::data::GameData, space: usize) -> Option<TileKind> {
     data.board.bonus_spaces[space]
         .reward
         .iter()

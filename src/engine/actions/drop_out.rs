@@ -10,7 +10,7 @@ use crate::data::GameData;
 use crate::engine::decision::{Decision, Task};
 use crate::engine::flow::Ctx;
 use crate::engine::state::{GameState, SlotCard, TileState};
-use crate::engine::{illegal, RuleError};
+use crate::engine::{illegal, round, RuleError};
 
 /// Starts dropping out: a resting deck to take, then the cards to rest.
 pub(super) fn begin(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
@@ -122,8 +122,39 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
     }
 }
 
+/// In the last round (from engine version 4) the choices of dropping out change nothing — no
+/// turn follows and every owned card counts for shares wherever it lies — so the seat is not
+/// asked: it takes the first resting deck and rests each card in the first slot it may use.
+fn answered_for_the_seat(state: &GameState) -> bool {
+    state.engine_version >= LAST_ROUND_DROP_OUT_ANSWERED && round::is_last_round(state)
+}
+
+/// The engine version from which dropping out in the last round asks nothing.
+const LAST_ROUND_DROP_OUT_ANSWERED: u32 = 4;
+
 /// With every action slot empty the seat has dropped out: its bonus tiles go back.
-pub(super) fn run_auto(_ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Option<bool> {
+pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Option<bool> {
+    if answered_for_the_seat(state) && matches!(task, Task::TakeRestingDeck { .. }) {
+        let seat = task.seat();
+        let d = candidates(ctx.data, state, task)
+            .into_iter()
+            .find(|d| check(ctx.data, state, seat, task, *d).is_ok())?;
+        ctx.count("last_round_drop_out_answered");
+        let name = state.seats[seat].name.clone();
+        ctx.say("event.drop_out_last_round", &[("name", &name)]);
+        perform(ctx, state, seat, task.clone(), d);
+        // Every card then goes to the first resting slot it may use, without a line of its own.
+        while let Some(task @ Task::RestCards { .. }) = state.agenda.last().cloned() {
+            let rest = candidates(ctx.data, state, &task)
+                .into_iter()
+                .find(|d| check(ctx.data, state, seat, &task, *d).is_ok());
+            match rest {
+                Some(d) => perform(ctx, state, seat, task, d),
+                None => break,
+            }
+        }
+        return Some(true);
+    }
     match task.clone() {
         Task::RestCards { seat, .. } if state.seats[seat].slots.iter().all(Option::is_none) => {
             state.agenda.pop();

@@ -182,7 +182,7 @@ fn check_advance(
 }
 
 /// The research points an action source grants.
-fn source_research_points(
+pub(crate) fn source_research_points(
     data: &GameData,
     state: &GameState,
     seat: usize,
@@ -229,13 +229,23 @@ fn finish_research(ctx: &mut Ctx, state: &mut GameState) {
     if placed.face_down {
         return;
     }
-    let rewards: Vec<Reward> = match placed.plan {
+    let rewards = plan_rewards(data, state, seat, placed.plan);
+    push_rewards(state, seat, &rewards);
+}
+
+/// The printed reward of a plan on the seat's research track (a special plan has none).
+pub(crate) fn plan_rewards(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    plan: PlanRef,
+) -> Vec<Reward> {
+    match plan {
         PlanRef::Token => state.seats[seat]
             .token
             .map(|t| data.research.starting_tokens[t].plan_reward.clone())
             .unwrap_or_default(),
         PlanRef::Regular(p) => data.research.plans[p as usize].reward.clone(),
         PlanRef::Special(_) => Vec::new(),
-    };
-    push_rewards(state, seat, &rewards);
+    }
 }
