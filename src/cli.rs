@@ -575,6 +575,7 @@ fn run_local(
     };
     let mut chat_config = config.chat_config();
     chat_config.images = images;
+    chat_config.anyone_may_seed = true;
     if script.is_some() {
         // A script is one author typing every player's moves at machine speed.
         chat_config.rate_limit = 0;

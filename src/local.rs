@@ -162,7 +162,10 @@ impl Printer {
                 Audience::Public => "[public]".to_string(),
                 Audience::Private(u) => format!("[private {}]", self.name(u)),
                 Audience::Dm(u) => format!("[dm {}]", self.name(u)),
-                Audience::Ping(u) => format!("[ping {}]", self.name(u)),
+                Audience::Ping(users) => {
+                    let names: Vec<String> = users.users().iter().map(|u| self.name(*u)).collect();
+                    format!("[ping {}]", names.join(", "))
+                }
             };
             let text = crate::chat::time::terminal_markers(&r.text);
             for (i, line) in text.lines().enumerate() {
@@ -172,7 +175,21 @@ impl Printer {
                     writeln!(out, "{prefix}   {line}")?;
                 }
             }
+            let mut menu = None;
             for (i, c) in r.choices.iter().enumerate() {
+                // A select menu's heading; several of its options are picked with one
+                // `/click ID ID …`, as Discord sends a menu's picks together.
+                if c.menu.is_some() && c.menu != menu {
+                    if let Some(m) = &c.menu {
+                        let several = if m.max_values > 1 {
+                            " (/click ID ID … picks several)"
+                        } else {
+                            ""
+                        };
+                        writeln!(out, "{prefix}   {}:{several}", m.placeholder)?;
+                    }
+                }
+                menu = c.menu.clone();
                 // `/choose N` takes the option's own number (pages go on counting).
                 let n = c.number.unwrap_or(i + 1);
                 let description = if c.description.is_empty() {

@@ -5,6 +5,7 @@
 use rand::{Rng, SeedableRng};
 use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, ManualClock, Reply};
 use skymines::data::GameData;
+use skymines::engine::Phase;
 use skymines::local::{parse_line, LOCAL_CHANNEL};
 use skymines::store::{Location, Store, StoreOptions, Synchronous};
 use skymines::text;
@@ -12,7 +13,7 @@ use std::sync::Arc;
 
 mod chat_support;
 mod text_support;
-use chat_support::{public_text, TempDir};
+use chat_support::{private_to, public_text, TempDir};
 use text_support::literal;
 
 struct Table {
@@ -205,7 +206,8 @@ fn typed_commands_plan_and_take_a_turn() {
     let mut t = table("typed");
     start(&mut t, 2, "", 42);
     let r = t.say("alice /plan cards:carbon2,titanium2,researcher");
-    assert!(public_text(&r).contains("alice has planned (3 card(s) face down)"));
+    // Planning is posted with the reveal; the planner sees the step at once.
+    assert!(private_to(&r, "alice").contains("alice has planned (3 card(s) face down)"));
     assert!(
         !public_text(&r).contains("carbon2"),
         "planned cards stay secret"
@@ -329,9 +331,9 @@ fn reminders_and_deadlines_follow_the_injected_clock() {
     let due = t.chat.tick();
     let pinged: Vec<u64> = due
         .iter()
-        .filter_map(|r| match r.audience {
-            Audience::Ping(u) => Some(u),
-            _ => None,
+        .flat_map(|r| match &r.audience {
+            Audience::Ping(users) => users.users().to_vec(),
+            _ => Vec::new(),
         })
         .collect();
     assert!(pinged.contains(&local_user_id("alice")) && pinged.contains(&local_user_id("bob")));
@@ -772,7 +774,8 @@ fn a_german_player_reads_private_replies_in_german_while_public_ones_follow_the_
     assert!(labels.iter().any(|l| l == "Fertig geplant"), "{labels:?}");
     t.say("bob /skymines settings notify:dm");
     let r = t.say("bob /plan cards:energy2,minerals2,researcher");
-    assert!(public_text(&r).contains("bob has planned"), "{r:?}");
+    // Planning is posted with the reveal; the planner sees the step at once.
+    assert!(private_to(&r, "bob").contains("bob hat geplant"), "{r:?}");
     let r = t.say("alice /plan cards:carbon2,titanium2,researcher");
     assert!(public_text(&r).contains("Action phase"), "{r:?}");
     // bob is refused in German; the pings and the DM prompt of his turn follow the audience.
@@ -782,7 +785,7 @@ fn a_german_player_reads_private_replies_in_german_while_public_ones_follow_the_
     }
     let ping = replies
         .iter()
-        .find(|r| r.audience == Audience::Ping(bob))
+        .find(|r| matches!(r.audience, Audience::Ping(users) if users.contains(bob)))
         .expect("bob is pinged");
     assert!(ping.text.contains("it is your turn"), "{}", ping.text);
     assert_eq!(ping.choices[0].label, "Your turn");
@@ -999,7 +1002,11 @@ fn choose_by_number_means_the_list_that_reader_was_shown_and_typed_commands_help
     start(&mut t, 2, "", 7);
     // Cards named by their faces.
     let r = t.say("alice /plan cards:titanium2,minerals2");
-    assert!(public_text(&r).contains("alice has planned"), "{r:?}");
+    // Planning is posted with the reveal; the planner sees the step at once.
+    assert!(
+        private_to(&r, "alice").contains("alice has planned"),
+        "{r:?}"
+    );
     let r = t.say("bob /plan cards:energy2,researcher");
     assert!(public_text(&r).contains("Action phase"), "{r:?}");
     assert_eq!(t.waiting(), vec![local_user_id("alice")]);
@@ -1066,13 +1073,18 @@ fn choose_by_number_means_the_list_that_reader_was_shown_and_typed_commands_help
     let r = t.say("alice /choose 1");
     assert!(!r.iter().any(|r| r.text.contains("older list")), "{r:?}");
     assert!(live_state(&t).decisions_applied > before);
-    // Every refusal said so far is one sentence style.
-    for (_, reply) in &t.log {
-        if let Audience::Private(_) = reply.audience {
+    // Every refusal said so far (a private reply without choices to a typed line) is one
+    // sentence style; step lines start with a player's name.
+    for (line, reply) in &t.log {
+        let refusal = matches!(reply.audience, Audience::Private(_))
+            && reply.choices.is_empty()
+            && !reply.text.starts_with("alice ")
+            && !reply.text.starts_with("bob ");
+        if refusal {
             let first = reply.text.lines().next().unwrap_or("");
             assert!(
-                first.chars().next().is_some_and(|c| !c.is_lowercase()),
-                "{first}"
+                first.chars().next().is_some_and(|c| !c.is_lowercase()) && first.ends_with('.'),
+                "{line}: {first}"
             );
         }
     }
@@ -1110,5 +1122,72 @@ fn the_last_finished_game_stays_viewable_until_a_new_one_starts() {
     assert!(
         scores.starts_with("Scores if the game ended now"),
         "{scores}"
+    );
+}
+
+/// Planning without linked slots: the hand is one menu of up to as many cards as slots are
+/// open, and several cards picked together (Discord sends a menu's picks at once; the local
+/// mode takes `/click ID ID`) fill the open slots from the left. The same picks again are
+/// out of date and change nothing.
+#[test]
+fn several_cards_picked_from_the_planning_menu_are_all_planned() {
+    let mut t = table("multi-pick");
+    start(&mut t, 2, "", 21);
+    let alice = local_user_id("alice");
+    let store = t.chat_store();
+    let game = store
+        .game_in_channel(place().channel)
+        .expect("query")
+        .expect("a game");
+    let mut steps = 0;
+    while store.state(game).expect("state").phase != Phase::Planning {
+        steps += 1;
+        assert!(steps < 20, "planning does not start");
+        let user = t.waiting()[0];
+        let name = NAMES
+            .iter()
+            .find(|n| local_user_id(n) == user)
+            .expect("a player");
+        t.say(&format!("{name} /choose option:1"));
+    }
+    let before = store.state(game).expect("state");
+    let seat = before
+        .seats
+        .iter()
+        .position(|s| s.name == "alice")
+        .expect("alice");
+    let open: Vec<usize> = (0..before.seats[seat].slots.len())
+        .filter(|&i| before.seats[seat].slot_on[i] && before.seats[seat].slots[i].is_none())
+        .collect();
+    assert!(open.len() >= 2, "{open:?}");
+    let cards: Vec<_> = t
+        .chat
+        .pending_choices(&place(), alice)
+        .into_iter()
+        .filter(|c| c.custom_id.contains("plan_card"))
+        .collect();
+    assert!(cards.len() >= 2);
+    for c in &cards {
+        let menu = c.menu.as_ref().expect("a planning card is a menu option");
+        assert_eq!(menu.max_values as usize, open.len());
+    }
+    let line = format!("alice /click {} {}", cards[0].custom_id, cards[1].custom_id);
+    let replies = t.say(&line);
+    let after = store.state(game).expect("state");
+    let filled: Vec<usize> = (0..5)
+        .filter(|&i| after.seats[seat].slots.get(i).is_some_and(|s| s.is_some()))
+        .collect();
+    assert_eq!(filled, open[..2].to_vec(), "{replies:?}");
+    let again = t.say(&line);
+    assert_eq!(
+        store.state(game).expect("state").seats[seat].slots,
+        after.seats[seat].slots
+    );
+    assert!(
+        again
+            .iter()
+            .any(|r| matches!(r.audience, Audience::Private(u) if u == alice)
+                && r.text.contains("out of date")),
+        "{again:?}"
     );
 }

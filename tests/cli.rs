@@ -230,17 +230,8 @@ fn local_plays_a_script() {
     let db = dir.join("game.db");
     let db = db.to_str().expect("a UTF-8 path");
     let script = script.to_str().expect("a UTF-8 path");
-    // A seed is the owners' option; `--owner` gives alice that right here.
-    let out = skymines(&[
-        "local",
-        "--db",
-        db,
-        "--script",
-        script,
-        "--no_images",
-        "--owner",
-        "alice",
-    ]);
+    // In the local mode anyone may choose a seed (DECISIONS B4): no `--owner` needed.
+    let out = skymines(&["local", "--db", db, "--script", script, "--no_images"]);
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         out.status.success(),

@@ -10,7 +10,7 @@
 
 mod discord_support;
 
-use discord_support::{Fake, Msg, Recorded, APP_ID, GUILD};
+use discord_support::{menu_max_values, Fake, Msg, Recorded, APP_ID, GUILD};
 use serde_json::{json, Value};
 use skymines::chat::{Chat, ChatConfig, ManualClock};
 use skymines::data::GameData;
@@ -123,6 +123,29 @@ fn decision(custom_id: &str) -> Option<Value> {
     serde_json::from_str(parts.next()?).ok()
 }
 
+/// The kind of the decision a custom id carries ("" for other ids).
+fn kind_of(custom_id: &str) -> String {
+    decision(custom_id).map(|d| kind(&d)).unwrap_or_default()
+}
+
+/// How many cards `seat` has placed in its slots.
+fn planned(state: &GameState, seat: usize) -> usize {
+    state.seats[seat]
+        .slots
+        .iter()
+        .filter(|s| s.is_some())
+        .count()
+}
+
+/// The users a message's leading mentions name (`<@1> <@2> text` → 1, 2).
+fn mentioned_first(content: &str) -> Vec<String> {
+    content
+        .split(' ')
+        .map_while(|w| w.strip_prefix("<@").and_then(|w| w.strip_suffix('>')))
+        .map(str::to_string)
+        .collect()
+}
+
 /// The decision's kind, e.g. `plan_card`.
 fn kind(d: &Value) -> String {
     d["d"].as_str().unwrap_or_default().to_string()
@@ -130,7 +153,6 @@ fn kind(d: &Value) -> String {
 
 /// The newest thing `user` can act on: a prompt only they see, or a public ping of theirs.
 fn newest_prompt(fake: &Fake, user: u64) -> Option<Msg> {
-    let mention = format!("<@{user}>");
     fake.messages()
         .into_iter()
         .filter(|m| {
@@ -139,7 +161,7 @@ fn newest_prompt(fake: &Fake, user: u64) -> Option<Msg> {
                     .iter()
                     .any(|(id, _)| id.starts_with("d:") || id.starts_with("p:"));
             let ping = m.viewer.is_none()
-                && m.content.starts_with(&mention)
+                && mentioned_first(&m.content).contains(&user.to_string())
                 && m.buttons.iter().any(|(id, _)| id.starts_with("o:"));
             prompt || ping
         })
@@ -212,9 +234,32 @@ async fn drive(fake: &Fake, bot: &Bot, done: impl Fn(&GameState) -> bool) -> usi
             msg.id,
             msg.content.lines().last().unwrap_or("")
         );
-        let token = fake.click(user, &msg, &id);
+        // The planning menu takes two cards in one pick when it allows several.
+        let second = (st.phase == Phase::Planning
+            && kind_of(&id) == "plan_card"
+            && menu_max_values(&msg.rows, &id) >= 2)
+            .then(|| {
+                msg.buttons
+                    .iter()
+                    .map(|(other, _)| other)
+                    .find(|other| **other != id && kind_of(other) == "plan_card")
+                    .cloned()
+            })
+            .flatten();
+        let planned_before = planned(&st, seat);
+        let picked: Vec<&str> = std::iter::once(id.as_str())
+            .chain(second.as_deref())
+            .collect();
+        let token = fake.pick(user, &msg, &picked);
         callback(fake, &token).await;
         fake.settle(QUIET, WAIT).await;
+        if picked.len() == 2 {
+            assert_eq!(
+                planned(&state(bot), seat),
+                planned_before + 2,
+                "two cards picked together are both planned"
+            );
+        }
         clicks += 1;
     }
 }
@@ -382,16 +427,19 @@ async fn scenario() {
                 .is_some_and(|c| c.starts_with("<@"))
         })
         .collect();
-    assert!(pings.len() >= 2, "both players are pinged");
+    // Planning starts with one message that pings both players, and only them.
+    let mut pinged: Vec<String> = Vec::new();
     for p in &pings {
-        let content = p.json["content"].as_str().unwrap_or("");
-        let user = content
-            .trim_start_matches("<@")
-            .split('>')
-            .next()
-            .unwrap_or("");
+        let users = mentioned_first(p.json["content"].as_str().unwrap_or(""));
         assert_eq!(p.json["allowed_mentions"]["parse"], json!([]));
-        assert_eq!(p.json["allowed_mentions"]["users"], json!([user]));
+        assert_eq!(p.json["allowed_mentions"]["users"], json!(users));
+        pinged.extend(users);
+    }
+    for user in [ALICE, BOB] {
+        assert!(
+            pinged.contains(&user.to_string()),
+            "both players are pinged"
+        );
     }
     let game = game_of(&bot);
     assert_eq!(state(&bot).phase, Phase::Planning);
@@ -514,6 +562,58 @@ async fn scenario() {
     assert!(clicks >= 6, "a round takes several clicks ({clicks})");
 
     let after_round = requests_after(&fake, moves_mark);
+    // Long lists were select menus: picked through them, within Discord's limits, with the
+    // options' descriptions.
+    assert!(
+        fake.selects.load(std::sync::atomic::Ordering::SeqCst) > 0,
+        "a choice was picked from a select menu"
+    );
+    let mut described = 0;
+    for r in &after_round {
+        let rows = r.json["components"].as_array().cloned().unwrap_or_default();
+        assert!(rows.len() <= 5, "at most five rows: {}", r.json);
+        for row in &rows {
+            for c in row["components"].as_array().into_iter().flatten() {
+                assert!(c["custom_id"].as_str().is_some_and(|id| id.len() <= 100));
+                if c["type"] == 3 {
+                    let options = c["options"].as_array().expect("options");
+                    assert!(!options.is_empty() && options.len() <= 25);
+                    let max = c["max_values"].as_u64().unwrap_or(1) as usize;
+                    assert!(max >= 1 && max <= options.len(), "{c}");
+                    assert!(c["placeholder"]
+                        .as_str()
+                        .is_none_or(|p| p.chars().count() <= 150));
+                    for o in options {
+                        assert!(o["label"]
+                            .as_str()
+                            .is_some_and(|l| l.chars().count() <= 100));
+                        assert!(o["value"].as_str().is_some_and(|v| v.len() <= 100));
+                        if let Some(d) = o["description"].as_str() {
+                            assert!(d.chars().count() <= 100, "{d}");
+                            described += 1;
+                        }
+                    }
+                } else {
+                    assert!(c["label"].as_str().is_some_and(|l| l.chars().count() <= 80));
+                }
+            }
+        }
+    }
+    assert!(described > 0, "select options carry descriptions");
+    assert!(
+        fake.multi_selects.load(std::sync::atomic::Ordering::SeqCst) > 0,
+        "a round was planned through the multi-select of the hand"
+    );
+    eprintln!(
+        "a played round: {} requests for {clicks} clicks ({:.2} per click)",
+        after_round.len(),
+        after_round.len() as f64 / clicks as f64
+    );
+    assert!(
+        after_round.len() as f64 <= 2.5 * clicks as f64,
+        "at most 2.5 requests a click over a played round: {} for {clicks}",
+        after_round.len()
+    );
     // Every prompt shown in the guild channel is ephemeral; prompts elsewhere are Bob's DMs.
     for m in fake.messages() {
         if m.buttons.iter().any(|(id, _)| id.starts_with("d:")) {
@@ -549,9 +649,10 @@ async fn scenario() {
             && r.json["content"]
                 .as_str()
                 .is_some_and(|c| c.contains(&format!("#{game}")))
-            && r.json["components"]
-                .to_string()
-                .contains("\"custom_id\":\"d:")),
+            && {
+                let rows = r.json["components"].to_string();
+                rows.contains("\"custom_id\":\"d:") || rows.contains("\"value\":\"d:")
+            }),
         "a planner or turn prompt was pushed into Bob's DM"
     );
     let pushed = fake
@@ -600,10 +701,13 @@ async fn scenario() {
     callback(&fake, &t).await;
     fake.settle(QUIET, WAIT).await;
     let after = requests_after(&fake, mark);
+    // Either the click's own response updates the message (type 7) or a later edit does.
     assert!(
-        after.iter().any(|r| r.method == "PATCH"
-            && r.path.contains(&t)
-            && r.json["components"] == json!([])),
+        after.iter().any(|r| r.path.contains(&t)
+            && ((r.method == "PATCH" && r.json["components"] == json!([]))
+                || (r.path.ends_with("/callback")
+                    && r.json["type"] == 7
+                    && r.json["data"]["components"] == json!([])))),
         "the stale message loses its buttons"
     );
     assert!(after.iter().any(|r| r.method == "POST"
@@ -641,14 +745,19 @@ async fn scenario() {
     let bob_seat = st.seats.iter().position(|s| s.name == "Bob").expect("Bob");
     let id = pick(&pushed, &st, bob_seat);
     let t = fake.click(BOB, &pushed, &id);
-    callback(&fake, &t).await;
-    let edit = fake
-        .wait_for("the old planner answered in place", WAIT, |r| {
+    let cb = callback(&fake, &t).await;
+    // In place: the click's own response (type 7) or an edit after an acknowledgement.
+    let edit = if cb.json["type"] == 7 {
+        cb.json["data"].clone()
+    } else {
+        fake.wait_for("the old planner answered in place", WAIT, |r| {
             r.method == "PATCH" && r.path.contains(&t)
         })
-        .await;
+        .await
+        .json
+    };
     assert!(
-        !edit.json["content"]
+        !edit["content"]
             .as_str()
             .unwrap_or("")
             .contains("out of date"),
@@ -718,4 +827,120 @@ async fn scenario() {
 
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn linked_slots_are_planned_through_one_menu_per_open_slot() {
+    let outcome = tokio::time::timeout(Duration::from_secs(60), linked_slots_planning()).await;
+    assert!(outcome.is_ok(), "the linked-slots planning took too long");
+}
+
+async fn linked_slots_planning() {
+    let dir = std::env::temp_dir().join(format!(
+        "skymines-discord-linked-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let _cleanup = TempDir(dir.clone());
+    let fake = Fake::start().await;
+    fake.name_user(ALICE, "Alice");
+    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+    let bot = start_bot(&fake, &dir.join("bot.db"), clock).await;
+    fake.wait_identified(1, WAIT).await;
+
+    // A solo game against Luna with linked slots.
+    let t = fake.slash(
+        ALICE,
+        CHANNEL,
+        false,
+        &["skymines", "new"],
+        &[
+            ("players", json!(1)),
+            ("luna", json!("2")),
+            ("linked_slots", json!(true)),
+        ],
+    );
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    if bot.store.game_in_channel(CHANNEL).expect("query").is_none() {
+        let lobby = fake
+            .messages()
+            .into_iter()
+            .find(|m| m.buttons.iter().any(|(id, _)| id == "l:start"))
+            .expect("the lobby's Start button");
+        let t = fake.click(ALICE, &lobby, "l:start");
+        callback(&fake, &t).await;
+        fake.settle(QUIET, WAIT).await;
+    }
+    // Setup choices (if any) by their first option, until planning.
+    let mut steps = 0;
+    while state(&bot).phase != Phase::Planning {
+        steps += 1;
+        assert!(steps < 20, "planning does not start");
+        let msg = newest_prompt(&fake, ALICE).expect("something to click");
+        let id = msg.buttons[0].0.clone();
+        let t = fake.click(ALICE, &msg, &id);
+        callback(&fake, &t).await;
+        fake.settle(QUIET, WAIT).await;
+    }
+    let st = state(&bot);
+    assert!(st.options.linked_slots);
+    let seat = st
+        .seats
+        .iter()
+        .position(|s| s.name == "Alice")
+        .expect("Alice");
+    let open: Vec<usize> = (0..st.seats[seat].slots.len())
+        .filter(|&i| st.seats[seat].slot_on[i] && st.seats[seat].slots[i].is_none())
+        .collect();
+    // Open the planner from the ping.
+    let mut msg = newest_prompt(&fake, ALICE).expect("the ping");
+    if let Some((id, _)) = msg.buttons.iter().find(|(id, _)| id.starts_with("o:")) {
+        let id = id.clone();
+        let t = fake.click(ALICE, &msg, &id);
+        callback(&fake, &t).await;
+        fake.settle(QUIET, WAIT).await;
+        msg = newest_prompt(&fake, ALICE).expect("the planner");
+    }
+    // One single-pick menu per open slot, each offering only cards for that slot.
+    let menus: Vec<Value> = msg
+        .rows
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["type"] == 3)
+        .collect();
+    assert_eq!(menus.len(), open.len(), "{}", msg.rows);
+    assert!(msg.rows.as_array().map_or(0, Vec::len) <= 5);
+    for (menu, slot) in menus.iter().zip(&open) {
+        assert_eq!(menu["max_values"].as_u64().unwrap_or(1), 1);
+        for o in menu["options"].as_array().into_iter().flatten() {
+            let value = o["value"].as_str().unwrap_or("");
+            if let Some(d) = decision(value).filter(|d| kind(d) == "plan_card") {
+                assert_eq!(d["slot"].as_u64(), Some(*slot as u64), "{menu}");
+            }
+        }
+    }
+    // Pick a card in the last open slot's menu: it lands in that slot.
+    let last = *open.last().expect("an open slot");
+    let value = menus
+        .last()
+        .and_then(|m| m["options"].as_array().cloned())
+        .into_iter()
+        .flatten()
+        .filter_map(|o| o["value"].as_str().map(str::to_string))
+        .find(|v| kind_of(v) == "plan_card")
+        .expect("a card for the last slot");
+    let t = fake.pick(ALICE, &msg, &[value.as_str()]);
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    let st = state(&bot);
+    assert!(
+        st.seats[seat].slots[last].is_some(),
+        "the card is in slot {}",
+        last + 1
+    );
+    assert_eq!(planned(&st, seat), 1);
 }

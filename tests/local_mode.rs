@@ -98,20 +98,32 @@ fn a_script_reports_bad_lines_by_number_and_strict_stops_at_the_first() {
 
 #[test]
 fn only_named_owners_have_the_owners_rights() {
-    let script = b"alice /skymines new players:2 seed:5\n";
+    // The admin tools are the owners'; anyone else is refused.
+    let script = b"alice /skymines admin list all:yes\n";
     let (_d, dir) = temp("plain");
     let stdout = text(&local(&dir, script, &[]).stdout);
     assert!(stdout.contains("[refused] line 1"), "{stdout}");
     let (_d, dir) = temp("owner");
     let stdout = text(&local(&dir, script, &["--owner", "alice"]).stdout);
-    assert!(stdout.contains("opened"), "{stdout}");
+    assert!(!stdout.contains("[refused]"), "{stdout}");
     let (_d, dir) = temp("config");
     std::fs::write(dir.join("config.toml"), "local_owners = [\"Alice\"]\n").expect("config");
     let stdout = text(&local(&dir, script, &[]).stdout);
+    assert!(!stdout.contains("[refused]"), "{stdout}");
+    // bob is not an owner: he may not abort carol's lobby.
+    let stdout = text(
+        &local(
+            &dir,
+            b"carol /skymines new players:2\nbob /skymines abort\n",
+            &[],
+        )
+        .stdout,
+    );
+    assert!(stdout.contains("[refused] line 2"), "{stdout}");
+    // A seed is for everyone in the local mode (DECISIONS B4).
+    let (_d, dir) = temp("seed");
+    let stdout = text(&local(&dir, b"bob /skymines new players:2 seed:5\n", &[]).stdout);
     assert!(stdout.contains("opened"), "{stdout}");
-    // bob is not an owner: he may not abort alice's lobby.
-    let stdout = text(&local(&dir, b"bob /skymines abort\n", &[]).stdout);
-    assert!(stdout.contains("[refused] line 1"), "{stdout}");
 }
 
 #[test]

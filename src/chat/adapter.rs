@@ -54,8 +54,10 @@ pub fn open_click_id(game: GameId) -> String {
 }
 
 /// The game a click id names, if any (for adapters that order work per game).
+/// Several picks of one menu (space-separated) belong to the first one's game.
 pub fn click_game(custom_id: &str) -> Option<GameId> {
-    ClickId::parse(custom_id).and_then(|id| id.game())
+    let first = custom_id.split_whitespace().next()?;
+    ClickId::parse(first).and_then(|id| id.game())
 }
 
 impl Chat {

@@ -213,7 +213,7 @@ impl Chat {
                 &[("option", &"seed"), ("value", &"2^63+")],
             ));
         }
-        if seed.is_some() && !req.user.owner {
+        if seed.is_some() && !req.user.owner && !self.config.anyone_may_seed {
             return Err(self.texts.t("error.seed_owner_only"));
         }
         let setup = CampaignSetup { easier, seed };

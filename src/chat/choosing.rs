@@ -92,6 +92,7 @@ impl Chat {
         }
         choice.preview = preview;
         choice.number = Some(number);
+        choice.menu = self.plan_menu(state, seat, decision);
         choice
     }
 

@@ -4,7 +4,7 @@
 
 use super::commands::{self, Options};
 use super::prompt::{self, ClickId, PAGE};
-use super::{Audience, Chat, Choice, Image, Reply, Request};
+use super::{Audience, Chat, Choice, Image, Menu, Pinged, Reply, Request};
 use crate::engine::state::{GameState, Phase};
 use crate::engine::{self, Decision, Event, Visibility};
 use crate::store::{GameId, GameStatus, LogEntry, MoveEffects, Notify, SeatOwner, StoreError};
@@ -172,9 +172,11 @@ impl Chat {
         Ok(replies)
     }
 
-    /// Replies after a move (or the start, `before` None): public events, private events, the
-    /// status, a ping for each seat the game starts waiting on, the actor's next question, and
-    /// the final scores.
+    /// Replies after a move (or the start, `before` None): private events, and when the turn
+    /// is over (the game waits on someone else, the phase or round changes, the bot moved) the
+    /// turn's public lines in one message, the status and a ping for each seat the game starts
+    /// waiting on (the turn's lines go with the ping when there is one); the actor's next
+    /// question (with the step's public lines while the turn goes on); the final scores.
     pub(crate) fn after_move(
         &self,
         game: GameId,
@@ -185,14 +187,10 @@ impl Chat {
     ) -> Vec<Reply> {
         let mut replies = Vec::new();
         let public_texts = self.game_texts(game);
-        let public: Vec<String> = events
+        let public_events: Vec<&Event> = events
             .iter()
             .filter(|e| e.visibility == Visibility::Public)
-            .map(|e| e.render(public_texts))
             .collect();
-        if !public.is_empty() {
-            replies.push(Reply::public(public.join("\n")));
-        }
         for e in events {
             if let Visibility::Private(seat) = e.visibility {
                 if let Some((user, _)) = self.user_of(game, seat) {
@@ -211,28 +209,63 @@ impl Chat {
         if !same_phase || waiting != waiting_before {
             self.schedule_reminders(game, &waiting, !same_phase);
         }
-        let mut status = self.status_reply(game, state);
-        status.status_of = Some(game);
-        replies.push(status);
-        if state.phase == Phase::Finished {
-            let _ = self.store.clear_reminders(game, None);
-            replies.push(Reply::public(
-                self.speaking(public_texts, || self.scores_text(state)),
-            ));
-            replies.extend(self.speaking(public_texts, || self.campaign_game_over(game, state)));
-            return replies;
+        // Planning and the set-up are simultaneous: their lines go out with the phase's end.
+        let turn_over = actor.is_none()
+            || !same_phase
+            || (state.phase == Phase::Action && waiting != waiting_before);
+        let lines = self.gather_turn(
+            game,
+            actor.map(|(s, _)| s),
+            public_events
+                .iter()
+                .map(|e| e.render(public_texts))
+                .collect(),
+            turn_over,
+        );
+        // While the turn goes on, the actor sees the step's public lines with the next question.
+        let step: Vec<String> = match actor {
+            Some((_, user)) if !turn_over => {
+                let reader = self.reader_texts(user, Some(game));
+                public_events.iter().map(|e| e.render(reader)).collect()
+            }
+            _ => Vec::new(),
+        };
+        if turn_over {
+            let mut status = self.status_reply(game, state);
+            status.status_of = Some(game);
+            if state.phase == Phase::Finished {
+                if !lines.is_empty() {
+                    replies.push(Reply::public(lines.join("\n")));
+                }
+                replies.push(status);
+                let _ = self.store.clear_reminders(game, None);
+                replies.push(Reply::public(
+                    self.speaking(public_texts, || self.scores_text(state)),
+                ));
+                replies
+                    .extend(self.speaking(public_texts, || self.campaign_game_over(game, state)));
+                return replies;
+            }
+            replies.push(status);
         }
         let last_planner = state.phase == Phase::Planning
             && same_phase
             && waiting.len() == 1
             && waiting_before.len() > 1;
+        // Everyone the game starts waiting on, pinged together in one message.
+        let mut pinged: Option<(Pinged, Vec<String>, &str, &str)> = None;
+        let mut actor_asked = false;
         for seat in &waiting {
             let Some((user, notify)) = self.user_of(game, *seat) else {
                 continue;
             };
             if actor.is_some_and(|(s, _)| s == *seat) {
                 // The actor gets the next question privately, right away.
-                if let Some(p) = self.prompt(game, state, *seat, user, 0) {
+                if let Some(mut p) = self.prompt(game, state, *seat, user, 0) {
+                    if !step.is_empty() {
+                        p.text = format!("{}\n{}", step.join("\n"), p.text);
+                    }
+                    actor_asked = true;
                     replies.push(p);
                 }
                 continue;
@@ -248,15 +281,13 @@ impl Chat {
                 _ => ("ping.turn", "button.turn"),
             };
             let name = state.seats[*seat].name.clone();
-            let mut ping = Reply::new(
-                Audience::Ping(user),
-                public_texts.f(key, &[("name", &name)]),
-            );
-            ping.choices = vec![Choice::new(
-                ClickId::Open { game }.encode(),
-                public_texts.t(button),
-            )];
-            replies.push(ping);
+            match &mut pinged {
+                Some((users, names, _, _)) => {
+                    users.add(user);
+                    names.push(name);
+                }
+                None => pinged = Some((Pinged::one(user), vec![name], key, button)),
+            }
             if notify == Notify::Dm && newly_waited {
                 if let Some(mut p) = self.prompt(game, state, *seat, user, 0) {
                     p.audience = Audience::Dm(user);
@@ -265,6 +296,28 @@ impl Chat {
                     replies.push(p);
                 }
             }
+        }
+        if let (Some((_, user)), false) = (actor, actor_asked || step.is_empty()) {
+            replies.push(Reply::private(user, step.join("\n")));
+        }
+        // The turn's lines and the ping of whoever the game now waits on: one message.
+        match pinged {
+            Some((users, names, key, button)) => {
+                let ask = public_texts.f(key, &[("name", &names.join(", "))]);
+                let text = if lines.is_empty() {
+                    ask
+                } else {
+                    format!("{}\n{ask}", lines.join("\n"))
+                };
+                let mut ping = Reply::new(Audience::Ping(users), text);
+                ping.choices = vec![Choice::new(
+                    ClickId::Open { game }.encode(),
+                    public_texts.t(button),
+                )];
+                replies.push(ping);
+            }
+            None if !lines.is_empty() => replies.push(Reply::public(lines.join("\n"))),
+            None => {}
         }
         replies
     }
@@ -387,13 +440,19 @@ impl Chat {
             return None;
         }
         let version = self.click_version(game, state, seat).ok()?;
-        let pages = offered.len().div_ceil(PAGE);
+        // Planning fits on one page: its cards are select menus (see `plan_menu`).
+        let per_page = if state.phase == Phase::Planning {
+            offered.len().max(1)
+        } else {
+            PAGE
+        };
+        let pages = offered.len().div_ceil(per_page);
         let page = page.min(pages.saturating_sub(1));
         let mut choices: Vec<Choice> = offered
             .iter()
             .enumerate()
-            .skip(page * PAGE)
-            .take(PAGE)
+            .skip(page * per_page)
+            .take(per_page)
             .map(|(i, d)| self.decision_choice(game, version, state, seat, *d, i + 1))
             .collect();
         self.remember_shown(user, game, version, offered);
@@ -416,6 +475,29 @@ impl Chat {
             text = format!("{}\n{}", self.hand_text(state, seat), text);
         }
         Some(Reply::private(user, text).with_choices(choices))
+    }
+
+    /// The select menu a planning option belongs to: without linked slots the slot does not
+    /// matter, so the hand is one menu of up to as many cards as there are open slots; with
+    /// linked slots each open slot has its own menu of one card. Other options are buttons.
+    pub(crate) fn plan_menu(&self, state: &GameState, seat: usize, d: Decision) -> Option<Menu> {
+        let Decision::PlanCard { slot, .. } = d else {
+            return None;
+        };
+        if state.options.linked_slots {
+            return Some(Menu {
+                placeholder: self.texts.f("menu.plan_slot", &[("slot", &(slot + 1))]),
+                max_values: 1,
+            });
+        }
+        let s = &state.seats[seat];
+        let open = (0..s.slots.len())
+            .filter(|&i| s.slot_on[i] && s.slots[i].is_none())
+            .count();
+        Some(Menu {
+            placeholder: self.texts.f("menu.plan_cards", &[("open", &open)]),
+            max_values: open.clamp(1, 25) as u8,
+        })
     }
 
     /// The version `seat`'s buttons of `game` carry now (see [`prompt::version`]).
@@ -516,6 +598,47 @@ impl Chat {
         self.play(req, game, seat, &[decision])
     }
 
+    /// Cards picked together from the planning menu: one game and version, planning only.
+    /// Without linked slots they fill the open slots from the left in the order picked.
+    pub(crate) fn decide_picked(
+        &self,
+        req: &Request,
+        picked: &[(GameId, u64, Decision)],
+    ) -> Result<Vec<Reply>, String> {
+        let Some(&(game, version, _)) = picked.first() else {
+            return Err(self.texts.t("error.stale"));
+        };
+        let all_plans = picked
+            .iter()
+            .all(|&(g, v, d)| g == game && v == version && matches!(d, Decision::PlanCard { .. }));
+        if !all_plans {
+            return Err(self.texts.t("error.stale"));
+        }
+        let seat = self
+            .seat_of(game, req.user.id)?
+            .ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        let state = self.state(game)?;
+        if self.click_version(game, &state, seat)? != version {
+            return Err(self.texts.t("error.stale"));
+        }
+        let s = &state.seats[seat];
+        let mut open = (0..s.slots.len() as u8)
+            .filter(|&i| s.slot_on[i as usize] && s.slots[i as usize].is_none());
+        let decisions: Vec<Decision> = picked
+            .iter()
+            .map(|&(_, _, d)| match d {
+                Decision::PlanCard { card, slot } if !state.options.linked_slots => {
+                    Decision::PlanCard {
+                        card,
+                        slot: open.next().unwrap_or(slot),
+                    }
+                }
+                d => d,
+            })
+            .collect();
+        self.play(req, game, seat, &decisions)
+    }
+
     /// Planning, setup and turn-action commands.
     pub(crate) fn action_command(
         &self,
@@ -605,11 +728,7 @@ impl Chat {
         if state.phase == Phase::Finished {
             // A finished game's status is its result.
             let scores = self.speaking(self.game_texts(game), || self.scores_text(&state));
-            reply.text = format!(
-                "{}
-{scores}",
-                reply.text
-            );
+            reply.text = format!("{}\n{scores}", reply.text);
         }
         Ok(vec![reply])
     }
@@ -858,6 +977,7 @@ impl Chat {
             return Err(self.texts.t("error.undo_revealed"));
         }
         let outcome = self.store.undo(game, seat).map_err(|e| self.err(e))?;
+        self.forget_last_step(game, seat);
         let mut replies = vec![Reply::public(
             self.game_texts(game)
                 .f("undo.done", &[("name", &after.seats[seat].name)]),
@@ -983,7 +1103,7 @@ impl Chat {
                 }
                 let public_texts = self.game_texts(r.game);
                 let mut ping = Reply::new(
-                    Audience::Ping(user),
+                    Audience::Ping(Pinged::one(user)),
                     public_texts.f("ping.reminder", &[("name", &state.seats[r.seat].name)]),
                 );
                 ping.choices = vec![Choice::new(

@@ -175,7 +175,7 @@ impl Drop for LobbiesGuard<'_> {
 }
 
 /// The options of `/skymines new`; a bad one is explained in `t`.
-fn parse_options(opts: &Options, owner: bool, t: &Texts) -> Result<(GameOptions, bool), String> {
+fn parse_options(opts: &Options, may_seed: bool, t: &Texts) -> Result<(GameOptions, bool), String> {
     let known = [
         "players",
         "luna",
@@ -235,7 +235,7 @@ fn parse_options(opts: &Options, owner: bool, t: &Texts) -> Result<(GameOptions,
     if seed.is_some_and(|s| !is_user_seed(s)) {
         return Err(t.t("parse.seed_range"));
     }
-    if seed.is_some() && !owner {
+    if seed.is_some() && !may_seed {
         return Err(t.t("error.seed_owner_only"));
     }
     let options = GameOptions {
@@ -288,7 +288,8 @@ impl Chat {
         if self.channel_busy(&req.place)? {
             return Err(self.texts.t("error.channel_busy"));
         }
-        let (mut options, seeded) = parse_options(opts, req.user.owner, &self.texts)?;
+        let may_seed = req.user.owner || self.config.anyone_may_seed;
+        let (mut options, seeded) = parse_options(opts, may_seed, &self.texts)?;
         let language = match opts.get("language") {
             None => None,
             Some(code) => Some(super::language::parse_language(code).ok_or_else(|| {

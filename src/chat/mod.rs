@@ -20,6 +20,7 @@ mod numbering_tests;
 mod prompt;
 mod seats;
 pub mod time;
+mod turn;
 mod weeks;
 
 use crate::data::GameData;
@@ -74,8 +75,41 @@ pub enum Audience {
     Private(u64),
     /// A direct message the bot pushes to this user.
     Dm(u64),
-    /// A public message that pings this user (mentions restricted to them).
-    Ping(u64),
+    /// A public message that pings these users (mentions restricted to them).
+    Ping(Pinged),
+}
+
+/// The users one public message pings: at most one per seat, so a game's whole table fits (a
+/// round's planning start pings everyone in one message).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pinged {
+    users: [u64; 4],
+    len: u8,
+}
+
+impl Pinged {
+    pub fn one(user: u64) -> Pinged {
+        Pinged {
+            users: [user, 0, 0, 0],
+            len: 1,
+        }
+    }
+
+    /// Adds `user` (a fifth user is ignored: no game has five seats).
+    pub fn add(&mut self, user: u64) {
+        if !self.contains(user) && (self.len as usize) < self.users.len() {
+            self.users[self.len as usize] = user;
+            self.len += 1;
+        }
+    }
+
+    pub fn users(&self) -> &[u64] {
+        &self.users[..self.len as usize]
+    }
+
+    pub fn contains(&self, user: u64) -> bool {
+        self.users().contains(&user)
+    }
 }
 
 /// A PNG attached to a reply.
@@ -103,6 +137,21 @@ pub struct Choice {
     /// What the decision would do, computed by the engine (None: not a game decision).
     #[serde(default)]
     pub preview: Option<crate::engine::Preview>,
+    /// The select menu this option belongs to (None: a button, or a menu the adapter makes of
+    /// a long list). Options with the same menu form one select menu.
+    #[serde(default)]
+    pub menu: Option<Menu>,
+}
+
+/// A select menu the chat asks for: planning picks several cards at once (one menu of the
+/// hand), or one card per slot with the linked-slots variant (one menu per open slot). The
+/// chosen options' ids arrive together, separated by spaces.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Menu {
+    /// What the menu asks (Discord shows it while nothing is picked).
+    pub placeholder: String,
+    /// How many options may be picked at once.
+    pub max_values: u8,
 }
 
 impl Choice {
@@ -114,6 +163,7 @@ impl Choice {
             description: String::new(),
             number: None,
             preview: None,
+            menu: None,
         }
     }
 }
@@ -238,6 +288,9 @@ pub struct ChatConfig {
     pub abandoned_after_ms: Option<i64>,
     /// …after a public warning this long before.
     pub abandoned_warning_ms: i64,
+    /// Everyone may choose a seed (the local mode: its one operator types every player's
+    /// lines, DECISIONS B4); otherwise only the owners may.
+    pub anyone_may_seed: bool,
 }
 
 impl Default for ChatConfig {
@@ -253,6 +306,7 @@ impl Default for ChatConfig {
             kick_after_ms: 24 * 3600 * 1000,
             abandoned_after_ms: None,
             abandoned_warning_ms: 3 * 24 * 3600 * 1000,
+            anyone_may_seed: false,
         }
     }
 }
@@ -273,6 +327,8 @@ pub struct Chat {
     pub(crate) recent: Mutex<BTreeMap<u64, Vec<i64>>>,
     /// The numbered list each user was last shown in each game (what `/choose N` means).
     pub(crate) shown: choosing::ShownLists,
+    /// The public lines of each game's turn so far (posted together when the turn ends).
+    pub(crate) turn_lines: turn::TurnLines,
 }
 
 impl Chat {
@@ -287,6 +343,7 @@ impl Chat {
             campaign_lock: Mutex::new(()),
             recent: Mutex::new(BTreeMap::new()),
             shown: choosing::ShownLists::default(),
+            turn_lines: turn::TurnLines::default(),
         }
     }
 
@@ -395,6 +452,21 @@ impl Chat {
     }
 
     fn click(&self, req: &Request, custom_id: &str) -> Result<Vec<Reply>, String> {
+        if custom_id.split_whitespace().nth(1).is_some() {
+            // Several options of one select menu, picked together.
+            let mut picked = Vec::new();
+            for id in custom_id.split_whitespace() {
+                match prompt::ClickId::parse(id) {
+                    Some(prompt::ClickId::Decide {
+                        game,
+                        version,
+                        decision,
+                    }) => picked.push((game, version, decision)),
+                    _ => return Err(self.texts.t("error.stale")),
+                }
+            }
+            return self.decide_picked(req, &picked);
+        }
         match prompt::ClickId::parse(custom_id) {
             Some(prompt::ClickId::Leave { game }) => self.leave_confirmed(req, game),
             Some(prompt::ClickId::Lobby(action)) => match action.as_str() {

@@ -8,15 +8,17 @@
 //!   a ping mentions its user and allowed mentions permit only that user.
 //!
 //! The interaction's own message (the "slot") shows the first reply that fits its visibility;
-//! a click on a private prompt replaces that prompt in place, and a stale click loses its
-//! buttons and is refused privately.
+//! a click on a private prompt replaces that prompt in place — as the click's own response
+//! (an update of the message, one request) when the chat answered before the click was
+//! acknowledged — and a stale click loses its buttons and is refused privately.
 
 use super::message::Outgoing;
 use super::shared::{Batch, Shared};
 use crate::chat::{self, Audience, Choice, Reply};
 use crate::store::GameId;
 use serenity::all::{
-    ChannelId, CreateInteractionResponseFollowup, EditInteractionResponse, HttpError,
+    ChannelId, CreateInteractionResponse, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, EditInteractionResponse, HttpError, InteractionId,
 };
 use serenity::builder::Builder;
 
@@ -40,6 +42,71 @@ pub(crate) struct Answer {
     pub slot: Slot,
     /// A button click (its own message is the clicked one; nothing was deferred visibly).
     pub component: bool,
+    /// A click not acknowledged yet: its response updates the clicked message (or only
+    /// acknowledges it) before anything else is sent.
+    pub unanswered: Option<InteractionId>,
+}
+
+impl Answer {
+    /// Changes the interaction's own message: the click's response while it has none, else an
+    /// edit of the response.
+    async fn change(&self, shared: &Shared, out: Outgoing) {
+        let result = match self.unanswered {
+            Some(id) => {
+                let mentions = out.allowed_mentions();
+                let mut update = CreateInteractionResponseMessage::new()
+                    .content(out.content)
+                    .components(out.rows)
+                    .allowed_mentions(mentions);
+                if !out.files.is_empty() {
+                    update = update.files(out.files);
+                }
+                CreateInteractionResponse::UpdateMessage(update)
+                    .execute(&shared.http, (id, self.token.as_str()))
+                    .await
+            }
+            None => out
+                .into_response_edit()
+                .execute(&shared.http, &self.token)
+                .await
+                .map(|_| ()),
+        };
+        if let Err(e) = result {
+            tracing::warn!(error = %super::describe(&e), "cannot change the clicked message");
+        }
+    }
+
+    /// Removes the buttons of the interaction's own message, keeping its text.
+    async fn clear_buttons(&self, shared: &Shared) {
+        let result = match self.unanswered {
+            Some(id) => {
+                let update = CreateInteractionResponseMessage::new().components(Vec::new());
+                CreateInteractionResponse::UpdateMessage(update)
+                    .execute(&shared.http, (id, self.token.as_str()))
+                    .await
+            }
+            None => EditInteractionResponse::new()
+                .components(Vec::new())
+                .execute(&shared.http, &self.token)
+                .await
+                .map(|_| ()),
+        };
+        if let Err(e) = result {
+            tracing::debug!(error = %super::describe(&e), "cannot clear the clicked message");
+        }
+    }
+
+    /// Acknowledges a click that has no response yet (nothing to change in its message).
+    async fn acknowledge(&self, shared: &Shared) {
+        if let Some(id) = self.unanswered {
+            if let Err(e) = CreateInteractionResponse::Acknowledge
+                .execute(&shared.http, (id, self.token.as_str()))
+                .await
+            {
+                tracing::warn!(error = %super::describe(&e), "cannot acknowledge a click");
+            }
+        }
+    }
 }
 
 /// Where a batch comes from.
@@ -70,11 +137,8 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
     if let Some(answer) = &origin.answer {
         if answer.component && replies.len() == 1 && shared.chat.is_stale_refusal(&replies[0]) {
             // Drop the buttons of the clicked message, then refuse privately.
-            let clear = EditInteractionResponse::new().components(Vec::new());
-            if let Err(e) = clear.execute(&shared.http, &answer.token).await {
-                tracing::debug!(error = %super::describe(&e), "cannot clear a stale message");
-            }
-            let out = Outgoing::from_reply(&replies[0], None);
+            answer.clear_buttons(shared).await;
+            let out = Outgoing::from_reply(&replies[0], &[]);
             followup(shared, answer, out, !origin.in_dm).await;
             return;
         }
@@ -86,10 +150,9 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
     if let Some(answer) = &origin.answer {
         match slot {
             Some(i) => {
-                let edit = Outgoing::from_reply(&replies[i], None).into_response_edit();
-                if let Err(e) = edit.execute(&shared.http, &answer.token).await {
-                    tracing::warn!(error = %super::describe(&e), "cannot edit the response");
-                }
+                answer
+                    .change(shared, Outgoing::from_reply(&replies[i], &[]))
+                    .await
             }
             None if !answer.component => {
                 // Nothing fits the deferred message's visibility: remove it before following up.
@@ -103,12 +166,9 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
             }
             None if answer.slot == Slot::Private && moved => {
                 // The prompt was answered and no new question replaces it: its buttons go.
-                let clear = EditInteractionResponse::new().components(Vec::new());
-                if let Err(e) = clear.execute(&shared.http, &answer.token).await {
-                    tracing::debug!(error = %super::describe(&e), "cannot clear the prompt");
-                }
+                answer.clear_buttons(shared).await;
             }
-            None => {}
+            None => answer.acknowledge(shared).await,
         }
     }
     for (i, reply) in replies.iter().enumerate() {
@@ -127,18 +187,18 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
         match reply.audience {
             Audience::Private(u) if u == origin.user => match &origin.answer {
                 Some(answer) => {
-                    let out = Outgoing::from_reply(reply, None);
+                    let out = Outgoing::from_reply(reply, &[]);
                     followup(shared, answer, out, !origin.in_dm).await;
                 }
                 None => send_dm(shared, origin, u, reply, game).await,
             },
             Audience::Private(u) | Audience::Dm(u) => send_dm(shared, origin, u, reply, game).await,
             Audience::Public => {
-                let out = Outgoing::from_reply(reply, None);
+                let out = Outgoing::from_reply(reply, &[]);
                 send_public(shared, public_origin, out, game).await
             }
-            Audience::Ping(u) => {
-                let out = Outgoing::from_reply(reply, Some(u));
+            Audience::Ping(users) => {
+                let out = Outgoing::from_reply(reply, users.users());
                 send_public(shared, public_origin, out, game).await
             }
         }
@@ -213,7 +273,7 @@ async fn send_dm(shared: &Shared, origin: &Origin, user: u64, reply: &Reply, gam
         Ok(channel) => channel
             .send_message(
                 &shared.http,
-                Outgoing::from_reply(reply, None).into_message(),
+                Outgoing::from_reply(reply, &[]).into_message(),
             )
             .await
             .map(|_| ()),

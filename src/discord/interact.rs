@@ -79,6 +79,7 @@ pub(crate) async fn command(
                 Slot::Public
             },
             component: false,
+            unanswered: None,
         }),
     };
     let batch = shared.handle(req, OrderKey::Channel(channel)).await;
@@ -86,22 +87,31 @@ pub(crate) async fn command(
     Ok(())
 }
 
-/// A button click: acknowledge, run the chat, deliver.
+/// How long a click on a private prompt waits for the chat before it is acknowledged: an
+/// answer within this time replaces the prompt as the click's own response (one request
+/// instead of two), well inside Discord's three seconds.
+const ANSWER_IN_PLACE: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// A button click or a select-menu choice: run the chat and deliver; a click on a private
+/// prompt is answered in place when the chat is quick enough, any other click is
+/// acknowledged at once.
 pub(crate) async fn component(shared: &Arc<Shared>, click: &ComponentInteraction) {
-    if let Err(e) = click
-        .create_response(&shared.http, CreateInteractionResponse::Acknowledge)
-        .await
-    {
-        tracing::warn!(error = %describe(&e), "cannot acknowledge a click");
-        return;
-    }
     let in_dm = click.guild_id.is_none();
     let clicked_private = in_dm
         || click
             .message
             .flags
             .is_some_and(|f| f.contains(MessageFlags::EPHEMERAL));
-    let custom_id = click.data.custom_id.clone();
+    // A select menu of choices: the option picked carries the choice's own id.
+    let custom_id = match &click.data.kind {
+        serenity::all::ComponentInteractionDataKind::StringSelect { values }
+            if click.data.custom_id.starts_with(super::message::MENU_ID) =>
+        {
+            // Several picks (the planning menu) reach the chat together, space-separated.
+            values.join(" ")
+        }
+        _ => click.data.custom_id.clone(),
+    };
     let channel = click.channel_id.get();
     let key = chat::click_game(&custom_id)
         .map(OrderKey::Game)
@@ -116,8 +126,48 @@ pub(crate) async fn component(shared: &Arc<Shared>, click: &ComponentInteraction
         input: Input::Click { custom_id },
         in_dm,
     };
+    let acknowledge = || async {
+        let ack = click.create_response(&shared.http, CreateInteractionResponse::Acknowledge);
+        match ack.await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(error = %describe(&e), "cannot acknowledge a click");
+                false
+            }
+        }
+    };
+    let user_id = req.user.id;
+    let (batch, unanswered) = if clicked_private {
+        let worker = shared.clone();
+        let mut running = tokio::spawn(async move { worker.handle(req, key).await });
+        match tokio::time::timeout(ANSWER_IN_PLACE, &mut running).await {
+            Ok(Ok(batch)) => (batch, Some(click.id)),
+            Ok(Err(e)) => {
+                tracing::error!(error = %e, "the chat failed on a click");
+                acknowledge().await;
+                return;
+            }
+            Err(_) => {
+                if !acknowledge().await {
+                    return;
+                }
+                match running.await {
+                    Ok(batch) => (batch, None),
+                    Err(e) => {
+                        tracing::error!(error = %e, "the chat failed on a click");
+                        return;
+                    }
+                }
+            }
+        }
+    } else {
+        if !acknowledge().await {
+            return;
+        }
+        (shared.handle(req, key).await, None)
+    };
     let origin = Origin {
-        user: req.user.id,
+        user: user_id,
         in_dm,
         answer: Some(Answer {
             token: click.token.clone(),
@@ -127,9 +177,9 @@ pub(crate) async fn component(shared: &Arc<Shared>, click: &ComponentInteraction
                 Slot::Public
             },
             component: true,
+            unanswered,
         }),
     };
-    let batch = shared.handle(req, key).await;
     deliver(shared, &origin, batch).await;
 }
 

@@ -1,13 +1,16 @@
 //! One chat reply as a Discord message: text within the 2,000-character limit (a longer text is
 //! cut at a line and attached whole as a file), the PNG image as an attachment with its alt
-//! text, choices as buttons (at most 25, five to an action row, labels within 80 characters),
-//! and allowed mentions that ping only the intended user (or nobody).
+//! text, choices as components — up to five as buttons (labels within 80 characters), more as
+//! select menus of up to 25 options each whose label and description keep within 100
+//! characters (a decision's number first, so no two labels read the same), the other choices
+//! (paging) as buttons in the last row — and allowed mentions that ping only the intended user
+//! (or nobody).
 
 use crate::chat::{Choice, Reply};
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
-    CreateInteractionResponseFollowup, CreateMessage, EditAttachments, EditInteractionResponse,
-    EditMessage, UserId,
+    CreateInteractionResponseFollowup, CreateMessage, CreateSelectMenu, CreateSelectMenuKind,
+    CreateSelectMenuOption, EditAttachments, EditInteractionResponse, EditMessage, UserId,
 };
 
 /// Discord's limit on a message's text.
@@ -19,6 +22,13 @@ const MAX_BUTTONS: usize = 25;
 const LABEL_LIMIT: usize = 80;
 const CUSTOM_ID_LIMIT: usize = 100;
 const ALT_LIMIT: usize = 1024;
+/// Options of a select menu; a select option's label and description.
+const MENU_OPTIONS: usize = 25;
+const MENU_TEXT_LIMIT: usize = 100;
+/// A select menu's placeholder.
+const PLACEHOLDER_LIMIT: usize = 150;
+/// Action rows of a message.
+const ROWS: usize = 5;
 
 /// A message about to be sent, in a form every endpoint's builder can take.
 #[derive(Debug, Clone)]
@@ -26,18 +36,19 @@ pub(crate) struct Outgoing {
     pub content: String,
     pub files: Vec<CreateAttachment>,
     pub rows: Vec<CreateActionRow>,
-    /// The one user this message may ping.
-    pub mention: Option<u64>,
+    /// The users this message may ping (no one else).
+    pub mentions: Vec<u64>,
 }
 
 impl Outgoing {
-    /// The message for `reply`; `mention` puts the user's mention first and allows only it.
-    pub fn from_reply(reply: &Reply, mention: Option<u64>) -> Outgoing {
+    /// The message for `reply`; `mentions` go first and are the only ones allowed.
+    pub fn from_reply(reply: &Reply, mentions: &[u64]) -> Outgoing {
         let body = crate::chat::time::discord_markers(&reply.text);
-        let mut text = match mention {
-            Some(u) => format!("<@{u}> {body}"),
-            None => body,
-        };
+        let mut text = mentions
+            .iter()
+            .map(|u| format!("<@{u}> "))
+            .collect::<String>();
+        text.push_str(&body);
         let mut files = Vec::new();
         if let Some(image) = &reply.image {
             files.push(
@@ -64,8 +75,8 @@ impl Outgoing {
         Outgoing {
             content: text,
             files,
-            rows: buttons(&reply.choices),
-            mention,
+            rows: components(&reply.choices),
+            mentions: mentions.to_vec(),
         }
     }
 
@@ -75,7 +86,7 @@ impl Outgoing {
             content: clip(&text.into(), CONTENT_LIMIT),
             files: Vec::new(),
             rows: Vec::new(),
-            mention: None,
+            mentions: Vec::new(),
         }
     }
 
@@ -85,15 +96,12 @@ impl Outgoing {
     }
 
     pub fn with_mention(mut self, user: u64) -> Outgoing {
-        self.mention = Some(user);
+        self.mentions = vec![user];
         self
     }
 
     pub fn allowed_mentions(&self) -> CreateAllowedMentions {
-        match self.mention {
-            Some(u) => CreateAllowedMentions::new().users([UserId::new(u.max(1))]),
-            None => CreateAllowedMentions::new(),
-        }
+        CreateAllowedMentions::new().users(self.mentions.iter().map(|u| UserId::new((*u).max(1))))
     }
 
     /// A new channel message (bot token).
@@ -146,10 +154,124 @@ impl Outgoing {
     }
 }
 
-/// Choices as buttons: at most 25 in rows of 5; a choice whose id Discord would refuse (over
-/// 100 characters) is left out and logged (`/choose` still reaches it).
-pub(crate) fn buttons(choices: &[Choice]) -> Vec<CreateActionRow> {
-    let usable: Vec<&Choice> = choices
+/// Choices as components: five or fewer as buttons; more as select menus (25 options each,
+/// label and description within 100 characters) with the choices that are no decisions as
+/// buttons in the last row. A choice whose id Discord would refuse (over 100 characters) is
+/// left out and logged (`/choose` still reaches it).
+pub(crate) fn components(choices: &[Choice]) -> Vec<CreateActionRow> {
+    let usable = usable(choices);
+    if usable.iter().any(|c| c.menu.is_some()) {
+        return chat_menus(&usable);
+    }
+    if usable.len() <= ROW {
+        return button_rows(&usable);
+    }
+    let (decisions, others): (Vec<&Choice>, Vec<&Choice>) =
+        usable.into_iter().partition(|c| c.number.is_some());
+    let menu_rows = if others.is_empty() { ROWS } else { ROWS - 1 };
+    let mut rows: Vec<CreateActionRow> = decisions
+        .chunks(MENU_OPTIONS)
+        .take(menu_rows)
+        .enumerate()
+        .map(|(i, chunk)| {
+            let options = chunk.iter().map(|c| menu_option(c)).collect();
+            let first = chunk.first().and_then(|c| c.number).unwrap_or(1);
+            let last = chunk.last().and_then(|c| c.number).unwrap_or(first);
+            CreateActionRow::SelectMenu(
+                CreateSelectMenu::new(
+                    format!("{MENU_ID}{i}"),
+                    CreateSelectMenuKind::String { options },
+                )
+                .placeholder(format!("{first}–{last} …")),
+            )
+        })
+        .collect();
+    rows.extend(button_rows(&others[..others.len().min(ROW)]));
+    rows
+}
+
+/// The select menus the chat asked for (options with the same [`crate::chat::Menu`] form one,
+/// in the order they first appear), the other choices as buttons below them. When menus and
+/// buttons would need more than five rows (five open slots with linked slots), the buttons
+/// become entries of the last single-pick menu.
+fn chat_menus(usable: &[&Choice]) -> Vec<CreateActionRow> {
+    let mut menus: Vec<(&crate::chat::Menu, Vec<&Choice>)> = Vec::new();
+    let mut others: Vec<&Choice> = Vec::new();
+    for c in usable {
+        match &c.menu {
+            Some(m) => match menus.iter_mut().find(|(seen, _)| *seen == m) {
+                Some((_, options)) => options.push(c),
+                None => menus.push((m, vec![c])),
+            },
+            None => others.push(c),
+        }
+    }
+    menus.truncate(ROWS);
+    let rows_of_buttons = others.len().div_ceil(ROW);
+    if menus.len() + rows_of_buttons > ROWS {
+        if let Some((_, options)) = menus.last_mut().filter(|(m, _)| m.max_values <= 1) {
+            options.append(&mut others);
+        }
+    }
+    let mut rows: Vec<CreateActionRow> = menus
+        .iter()
+        .enumerate()
+        .map(|(i, (m, options))| {
+            if options.len() > MENU_OPTIONS {
+                tracing::warn!(
+                    options = options.len(),
+                    "a select menu is cut to 25 options"
+                );
+            }
+            let options: Vec<CreateSelectMenuOption> = options
+                .iter()
+                .take(MENU_OPTIONS)
+                .map(|c| menu_option(c))
+                .collect();
+            let max = (m.max_values as usize).clamp(1, options.len().max(1)) as u8;
+            CreateActionRow::SelectMenu(
+                CreateSelectMenu::new(
+                    format!("{MENU_ID}{i}"),
+                    CreateSelectMenuKind::String { options },
+                )
+                .placeholder(clip(&m.placeholder, PLACEHOLDER_LIMIT))
+                .min_values(1)
+                .max_values(max),
+            )
+        })
+        .collect();
+    let room = ROWS.saturating_sub(rows.len()) * ROW;
+    rows.extend(button_rows(&others[..others.len().min(room)]));
+    rows
+}
+
+/// One choice as a select-menu option: the numbered label and the description within 100
+/// characters, the choice's id as the value.
+fn menu_option(c: &Choice) -> CreateSelectMenuOption {
+    let option = CreateSelectMenuOption::new(
+        clip(&numbered_label(c), MENU_TEXT_LIMIT),
+        c.custom_id.clone(),
+    );
+    if c.description.trim().is_empty() {
+        option
+    } else {
+        option.description(clip(&c.description, MENU_TEXT_LIMIT))
+    }
+}
+
+/// The custom id of the select menus of choices (their options' values are the choices' ids).
+pub(crate) const MENU_ID: &str = "menu:";
+
+/// A choice's label with the number `/choose` takes first.
+fn numbered_label(c: &Choice) -> String {
+    match c.number {
+        Some(n) => format!("{n}. {}", c.label),
+        None => c.label.clone(),
+    }
+}
+
+fn usable(choices: &[Choice]) -> Vec<&Choice> {
+    choices
         .iter()
         .filter(|c| {
             let ok = !c.custom_id.is_empty() && c.custom_id.len() <= CUSTOM_ID_LIMIT;
@@ -161,9 +283,19 @@ pub(crate) fn buttons(choices: &[Choice]) -> Vec<CreateActionRow> {
             }
             ok
         })
-        .take(MAX_BUTTONS)
-        .collect();
+        .collect()
+}
+
+/// Choices as buttons: at most 25 in rows of 5.
+pub(crate) fn buttons(choices: &[Choice]) -> Vec<CreateActionRow> {
+    button_rows(&usable(choices))
+}
+
+fn button_rows(usable: &[&Choice]) -> Vec<CreateActionRow> {
     usable
+        .iter()
+        .take(MAX_BUTTONS)
+        .collect::<Vec<_>>()
         .chunks(ROW)
         .map(|row| {
             CreateActionRow::Buttons(
@@ -173,10 +305,7 @@ pub(crate) fn buttons(choices: &[Choice]) -> Vec<CreateActionRow> {
                             "…".to_string()
                         } else {
                             // The number `/choose` takes, first.
-                            match c.number {
-                                Some(n) => clip(&format!("{n}. {}", c.label), LABEL_LIMIT),
-                                None => clip(&c.label, LABEL_LIMIT),
-                            }
+                            clip(&numbered_label(c), LABEL_LIMIT)
                         };
                         CreateButton::new(c.custom_id.clone())
                             .label(label)
@@ -210,7 +339,7 @@ fn cut_at_line(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chat::{Audience, Image};
+    use crate::chat::{Audience, Image, Pinged};
 
     fn choice(i: usize) -> Choice {
         Choice::new(
@@ -234,15 +363,96 @@ mod tests {
         }
     }
 
+    fn menu_choice(i: usize, placeholder: &str, max_values: u8) -> Choice {
+        let mut c = choice(i);
+        c.number = Some(i + 1);
+        c.menu = Some(crate::chat::Menu {
+            placeholder: placeholder.to_string(),
+            max_values,
+        });
+        c
+    }
+
+    #[test]
+    fn the_hand_is_one_multi_select_with_done_and_clear_as_buttons() {
+        let mut choices = vec![choice(100), choice(101)];
+        choices.extend((0..7).map(|i| menu_choice(i, "Pick up to 3 cards", 3)));
+        let json = serde_json::to_value(components(&choices)).expect("json");
+        let rows = json.as_array().expect("rows");
+        assert_eq!(rows.len(), 2);
+        let menu = &rows[0]["components"][0];
+        assert_eq!(menu["type"], 3);
+        assert_eq!(menu["max_values"], 3);
+        assert_eq!(menu["options"].as_array().map(Vec::len), Some(7));
+        assert_eq!(menu["placeholder"], "Pick up to 3 cards");
+        assert_eq!(rows[1]["components"].as_array().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn five_slot_menus_take_the_buttons_as_entries_of_the_last_one() {
+        let mut choices = vec![choice(100)];
+        for slot in 1..=5 {
+            choices.extend((0..4).map(|i| menu_choice(slot * 10 + i, &format!("Slot {slot}"), 1)));
+        }
+        let json = serde_json::to_value(components(&choices)).expect("json");
+        let rows = json.as_array().expect("rows");
+        assert_eq!(rows.len(), 5, "five menus, no sixth row");
+        let last = rows[4]["components"][0]["options"]
+            .as_array()
+            .expect("options");
+        assert_eq!(last.len(), 5, "the slot's four cards and Done");
+        assert_eq!(last[4]["value"], "d:1:2:100");
+    }
+
+    #[test]
+    fn many_choices_become_select_menus_with_distinct_labels_and_descriptions_in_limits() {
+        let mut choices: Vec<Choice> = (0..30)
+            .map(|i| {
+                let mut c = choice(i);
+                c.number = Some(i + 1);
+                c.description = format!("what {i} does {}", "y".repeat(150));
+                c
+            })
+            .collect();
+        choices.push(Choice::new("p:1:2:1", "More (2/2)"));
+        let rows = components(&choices);
+        let json = serde_json::to_value(&rows).expect("json");
+        let rows = json.as_array().expect("rows");
+        assert_eq!(rows.len(), 3, "two menus and the paging button: {json}");
+        let mut labels = std::collections::BTreeSet::new();
+        let mut values = 0;
+        for row in &rows[..2] {
+            let menu = &row["components"][0];
+            assert_eq!(menu["type"], 3);
+            assert!(menu["custom_id"].as_str().expect("id").starts_with(MENU_ID));
+            let options = menu["options"].as_array().expect("options");
+            assert!(options.len() <= 25);
+            for o in options {
+                let label = o["label"].as_str().expect("label");
+                assert!(label.chars().count() <= 100, "{label}");
+                assert!(o["description"].as_str().expect("desc").chars().count() <= 100);
+                assert!(o["value"].as_str().expect("value").starts_with("d:"));
+                assert!(labels.insert(label.to_string()), "two options read {label}");
+                values += 1;
+            }
+        }
+        assert_eq!(values, 30);
+        assert_eq!(rows[2]["components"][0]["type"], 2);
+        // Five or fewer: buttons.
+        let rows = components(&choices[..5]);
+        let json = serde_json::to_value(&rows).expect("json");
+        assert_eq!(json[0]["components"][0]["type"], 2);
+    }
+
     #[test]
     fn long_text_is_cut_and_attached_and_mentions_are_restricted() {
-        let mut reply = Reply::new(Audience::Ping(42), "line\n".repeat(600));
+        let mut reply = Reply::new(Audience::Ping(Pinged::one(42)), "line\n".repeat(600));
         reply.image = Some(Image {
             file_name: "board.png".into(),
             png: vec![1, 2, 3],
             alt: "a board".into(),
         });
-        let out = Outgoing::from_reply(&reply, Some(42));
+        let out = Outgoing::from_reply(&reply, &[42]);
         assert!(out.content.starts_with("<@42> "));
         assert!(out.content.chars().count() <= CONTENT_LIMIT);
         assert_eq!(out.files.len(), 2);

@@ -109,7 +109,7 @@ impl StatusBoard {
         let channel = ChannelId::new(pending.channel.max(1));
         if let Some(msg) = *known {
             if msg.channel == pending.channel {
-                let edit = Outgoing::from_reply(&pending.reply, None).into_edit();
+                let edit = Outgoing::from_reply(&pending.reply, &[]).into_edit();
                 match channel
                     .edit_message(&self.http, MessageId::new(msg.message.max(1)), edit)
                     .await
@@ -123,7 +123,7 @@ impl StatusBoard {
                 }
             }
         }
-        let message = Outgoing::from_reply(&pending.reply, None).into_message();
+        let message = Outgoing::from_reply(&pending.reply, &[]).into_message();
         match channel.send_message(&self.http, message).await {
             Ok(sent) => {
                 if let Err(e) = channel.pin(&self.http, sent.id).await {

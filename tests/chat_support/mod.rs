@@ -43,9 +43,9 @@ pub fn private_to(replies: &[Reply], user: &str) -> String {
 pub fn pinged(replies: &[Reply]) -> Vec<u64> {
     replies
         .iter()
-        .filter_map(|r| match r.audience {
-            Audience::Ping(u) => Some(u),
-            _ => None,
+        .flat_map(|r| match &r.audience {
+            Audience::Ping(users) => users.users().to_vec(),
+            _ => Vec::new(),
         })
         .collect()
 }

@@ -44,8 +44,10 @@ pub struct Msg {
     pub id: u64,
     pub channel: u64,
     pub content: String,
-    /// (custom id, label) of every button.
+    /// (custom id, label) of every button, and (value, label) of every select-menu option.
     pub buttons: Vec<(String, String)>,
+    /// The component rows as the bot sent them (buttons and select menus).
+    pub rows: Value,
     pub ephemeral: bool,
     /// Who can see it: None = everyone in the channel.
     pub viewer: Option<u64>,
@@ -91,6 +93,10 @@ pub struct Fake {
     gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
     gateway_seq: AtomicU64,
     pub identifies: AtomicUsize,
+    /// Clicks that picked an option of a select menu.
+    pub selects: AtomicUsize,
+    /// Picks of several options of one select menu at once.
+    pub multi_selects: AtomicUsize,
     tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
@@ -109,6 +115,8 @@ impl Fake {
             gateway: Mutex::new(None),
             gateway_seq: AtomicU64::new(0),
             identifies: AtomicUsize::new(0),
+            selects: AtomicUsize::new(0),
+            multi_selects: AtomicUsize::new(0),
             tasks: Mutex::new(Vec::new()),
         });
         let f = fake.clone();
@@ -378,8 +386,14 @@ impl Fake {
         token
     }
 
-    /// Clicks a button of a message the bot sent.
+    /// Clicks a button of a message the bot sent (or picks one option of its select menu).
     pub fn click(&self, user: u64, message: &Msg, custom_id: &str) -> String {
+        self.pick(user, message, &[custom_id])
+    }
+
+    /// Picks several options of one select menu at once (or clicks one button).
+    pub fn pick(&self, user: u64, message: &Msg, values: &[&str]) -> String {
+        let custom_id = values.first().copied().unwrap_or_default();
         let token = self.new_token();
         let dm = self
             .state
@@ -388,7 +402,17 @@ impl Fake {
             .dm_channels
             .contains_key(&message.channel);
         let mut v = self.interaction_base(3, user, message.channel, dm, &token);
-        v["data"] = json!({"custom_id": custom_id, "component_type": 2});
+        // A select-menu option is picked from its menu; anything else is a button.
+        v["data"] = match menu_offering(&message.rows, custom_id) {
+            Some(menu) => {
+                self.selects.fetch_add(1, Ordering::SeqCst);
+                if values.len() > 1 {
+                    self.multi_selects.fetch_add(1, Ordering::SeqCst);
+                }
+                json!({"custom_id": menu, "component_type": 3, "values": values})
+            }
+            None => json!({"custom_id": custom_id, "component_type": 2}),
+        };
         v["message"] = message.object.clone();
         self.remember(&token, user, message.channel, Some(message.id));
         {
@@ -621,7 +645,14 @@ impl Fake {
                     .or_insert_with(Instant::now);
                 let kind = body["type"].as_u64().unwrap_or(0);
                 let ephemeral = body["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0;
-                if kind == 5 || kind == 4 {
+                if kind == 7 {
+                    // The clicked message is updated in place.
+                    let original = st.interactions.get(*token).and_then(|p| p.original);
+                    drop(st);
+                    if let Some(id) = original {
+                        self.apply_edit(id, &body["data"], &[], seq);
+                    }
+                } else if kind == 5 || kind == 4 {
                     // A (deferred) response message exists from now on.
                     let id = self.id();
                     let (user, channel) = st
@@ -635,6 +666,7 @@ impl Fake {
                         channel,
                         content: body["data"]["content"].as_str().unwrap_or("").to_string(),
                         buttons: Vec::new(),
+                        rows: json!([]),
                         ephemeral,
                         viewer: if ephemeral || dm { Some(user) } else { None },
                         changed: seq,
@@ -773,6 +805,7 @@ impl Fake {
             channel,
             content: body["content"].as_str().unwrap_or("").to_string(),
             buttons: buttons_of(body),
+            rows: body.get("components").cloned().unwrap_or_else(|| json!([])),
             ephemeral,
             viewer,
             changed: seq,
@@ -796,6 +829,7 @@ impl Fake {
             }
             if body.get("components").is_some() {
                 m.buttons = buttons_of(body);
+                m.rows = body["components"].clone();
             }
             if body.get("attachments").is_some() {
                 m.files = files.iter().map(|(n, _)| n.clone()).collect();
@@ -812,15 +846,7 @@ impl Fake {
         let Some(m) = st.messages.get_mut(&id) else {
             return;
         };
-        let rows: Vec<Value> = m
-            .buttons
-            .chunks(5)
-            .map(|row| {
-                json!({"type": 1, "components": row.iter().map(|(id, label)| json!({
-                    "type": 2, "style": 2, "custom_id": id, "label": label
-                })).collect::<Vec<_>>()})
-            })
-            .collect();
+        let rows = m.rows.clone();
         m.object = json!({
             "id": m.id.to_string(),
             "channel_id": m.channel.to_string(),
@@ -846,6 +872,16 @@ fn buttons_of(body: &Value) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for row in body["components"].as_array().into_iter().flatten() {
         for b in row["components"].as_array().into_iter().flatten() {
+            if b["type"] == 3 {
+                // A select menu: each option is something to pick.
+                for o in b["options"].as_array().into_iter().flatten() {
+                    out.push((
+                        o["value"].as_str().unwrap_or("").to_string(),
+                        o["label"].as_str().unwrap_or("").to_string(),
+                    ));
+                }
+                continue;
+            }
             out.push((
                 b["custom_id"].as_str().unwrap_or("").to_string(),
                 b["label"].as_str().unwrap_or("").to_string(),
@@ -853,6 +889,36 @@ fn buttons_of(body: &Value) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The most options the select menu offering `value` lets a user pick at once.
+pub fn menu_max_values(rows: &Value, value: &str) -> u64 {
+    rows.as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().into_iter().flatten())
+        .find(|c| {
+            c["type"] == 3
+                && c["options"]
+                    .as_array()
+                    .is_some_and(|o| o.iter().any(|o| o["value"] == value))
+        })
+        .and_then(|c| c["max_values"].as_u64())
+        .unwrap_or(1)
+}
+
+/// The select menu of `rows` that offers `value`: (menu custom id).
+fn menu_offering(rows: &Value, value: &str) -> Option<String> {
+    rows.as_array()?
+        .iter()
+        .flat_map(|row| row["components"].as_array().into_iter().flatten())
+        .find(|c| {
+            c["type"] == 3
+                && c["options"]
+                    .as_array()
+                    .is_some_and(|o| o.iter().any(|o| o["value"] == value))
+        })
+        .and_then(|c| c["custom_id"].as_str().map(str::to_string))
 }
 
 /// The JSON of a body (`payload_json` of a multipart one) and its files.
