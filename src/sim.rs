@@ -729,7 +729,7 @@ impl ModuleFocus {
                 }
                 w
             }
-            Decision::EnterSector { sector, .. } => {
+            Decision::EnterSector { sector, .. } | Decision::ExpandInto { sector } => {
                 let Some(s) = data.moon.sector(*sector as u32) else {
                     return base;
                 };

@@ -416,8 +416,11 @@ fn check_one(data: &GameData, s: &GameState, seat: usize, d: D) -> Result<(), St
     }
     let first_entry =
         matches!(s.agenda.last(), Some(Task::Expand { entered, .. }) if entered.is_empty());
-    if let (D::EnterSector { .. } | D::EnterBelt { .. }, true, Some(Task::Expand { .. })) =
-        (d, first_entry, after.agenda.last())
+    if let (
+        D::EnterSector { .. } | D::EnterBelt { .. } | D::ExpandInto { .. },
+        true,
+        Some(Task::Expand { .. }),
+    ) = (d, first_entry, after.agenda.last())
     {
         // The first entry, then stop: the expansion pays exactly the preview's rewards.
         let mut stopped = after.clone();
@@ -561,4 +564,112 @@ fn a_preview_serializes_for_any_client() {
         let back: Preview = serde_json::from_str(&json).expect("parses");
         assert_eq!(back, p);
     }
+}
+
+// ------------------------------------------------------------------------------------------
+// One option per sector (engine version 4)
+
+/// A Minerva expansion with 5 energy on a fresh board.
+fn minerva_expansion(version: u32) -> GameState {
+    let mut s = blank(2);
+    s.engine_version = version;
+    up(&mut s, 0, 1, energy_card(3));
+    up(&mut s, 0, 2, energy_card(2));
+    act(&mut s, 0, D::UseEnergy);
+    act(&mut s, 0, D::ChooseCompany { company: Minerva });
+    s
+}
+
+/// Each reachable sector is one option from engine version 4 on; before, one per column.
+#[test]
+fn a_sector_is_one_option_and_older_games_keep_one_per_column() {
+    let s = minerva_expansion(engine::ENGINE_VERSION);
+    let sectors: Vec<u8> = legal(&s, 0)
+        .into_iter()
+        .filter_map(|d| match d {
+            D::ExpandInto { sector } => Some(sector),
+            D::EnterSector { .. } => panic!("no option per column: {d:?}"),
+            _ => None,
+        })
+        .collect();
+    let old = minerva_expansion(3);
+    let mut per_column: Vec<u8> = legal(&old, 0)
+        .into_iter()
+        .filter_map(|d| match d {
+            D::EnterSector { sector, .. } => Some(sector),
+            D::ExpandInto { .. } => panic!("version 3 knows no ExpandInto"),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        per_column.len() > sectors.len(),
+        "{per_column:?} vs {sectors:?}"
+    );
+    per_column.dedup();
+    assert_eq!(per_column, sectors, "the same sectors, each once");
+    assert!(engine::apply(
+        data(),
+        &mut old.clone(),
+        0,
+        D::ExpandInto { sector: sectors[0] }
+    )
+    .is_err());
+}
+
+/// The column is asked only when the columns would leave different share values: a full
+/// station's columns differ in their top coin icons (or not), and the question follows
+/// exactly when they do.
+#[test]
+fn the_column_is_a_second_question_only_when_it_matters() {
+    let mut asked = 0;
+    let mut silent = 0;
+    for outposts in [[5, 5, 5], [1, 5, 5], [2, 2, 5], [3, 4, 1], [1, 1, 1]] {
+        let mut s = minerva_expansion(engine::ENGINE_VERSION);
+        for (c, n) in outposts.iter().enumerate() {
+            s.stations[Minerva.index()][c].outposts = *n;
+        }
+        let sector = legal(&s, 0)
+            .into_iter()
+            .find_map(|d| match d {
+                D::ExpandInto { sector } => Some(sector),
+                _ => None,
+            })
+            .expect("a reachable sector");
+        // What each column would leave: the share value and the revealed floors.
+        let mut outcomes: Vec<(u32, usize)> = (0..3)
+            .filter_map(|column| {
+                let mut t = s.clone();
+                engine::apply(data(), &mut t, 0, D::EnterSector { sector, column }).ok()?;
+                let floors = t.stations[Minerva.index()]
+                    .iter()
+                    .filter(|c| c.floor_revealed)
+                    .count();
+                Some((t.share_value(data(), Minerva), floors))
+            })
+            .collect();
+        outcomes.sort_unstable();
+        outcomes.dedup();
+        let p = preview(&s, 0, D::ExpandInto { sector });
+        let asks = matches!(p.next, Some(Task::PickColumn { .. }));
+        assert_eq!(asks, outcomes.len() > 1, "{outposts:?}: {outcomes:?}");
+        act(&mut s, 0, D::ExpandInto { sector });
+        if asks {
+            asked += 1;
+            assert_eq!(s.sectors[sector as usize - 1], None, "not entered yet");
+            let column = legal(&s, 0)
+                .into_iter()
+                .find_map(|d| match d {
+                    D::OutpostColumn { column } => Some(column),
+                    _ => None,
+                })
+                .expect("a column to choose");
+            let pick = preview(&s, 0, D::OutpostColumn { column });
+            assert!(pick.share_value.is_some());
+            act(&mut s, 0, D::OutpostColumn { column });
+        } else {
+            silent += 1;
+        }
+        assert_eq!(s.sectors[sector as usize - 1], Some(Minerva));
+    }
+    assert!(asked > 0 && silent > 0, "asked {asked}, silent {silent}");
 }

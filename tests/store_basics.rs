@@ -866,10 +866,11 @@ fn the_log_format_is_stable_json() {
     );
 }
 
-/// A game stored under engine version 3, before dropping out in the last round stopped asking
+/// A game stored under engine version 3, before a Moon sector became one option (its column a
+/// second question when it matters) and before dropping out in the last round stopped asking
 /// which resting deck to take and where to rest each card (issue 18, engine version 4): its
-/// moves after the last snapshot cross such a drop-out, whose answers the new version would
-/// refuse. It restores without being marked damaged, with the answers it was played with, and
+/// moves after the last snapshot enter sectors the old way and cross such a drop-out, whose
+/// answers the new version would refuse. It restores without being marked damaged, with the answers it was played with, and
 /// plays on under version 3 (DECISIONS B18).
 #[test]
 fn a_game_stored_under_engine_3_restores_with_its_last_round_drop_out_answers() {
@@ -936,6 +937,14 @@ fn a_game_stored_under_engine_3_restores_with_its_last_round_drop_out_answers() 
     assert_eq!(played.engine_version, 3);
     let log = store.log(game).expect("log");
     drop(store);
+    // Its sectors were entered the old way, one option per column, which still replays.
+    let per_column = log.iter().any(|e| match e {
+        LogEntry::Batch { decisions, .. } => decisions
+            .iter()
+            .any(|d| matches!(d, engine::Decision::EnterSector { .. })),
+        _ => false,
+    });
+    assert!(per_column, "version 3 entered sectors with their column");
 
     // From the drop-out on, version 4 plays these moves otherwise (or refuses them).
     let none = Default::default();

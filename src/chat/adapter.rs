@@ -251,14 +251,15 @@ impl Chat {
                 if let Some(company) = opts.get("company").and_then(parse_company) {
                     steps.push(Decision::ChooseCompany { company });
                 }
-                let mut sectors: Vec<u8> = self
-                    .legal(&state, seat, &steps)
-                    .into_iter()
-                    .filter_map(|d| match d {
-                        Decision::EnterSector { sector, .. } => Some(sector),
-                        _ => None,
-                    })
-                    .collect();
+                let mut sectors: Vec<u8> =
+                    self.legal(&state, seat, &steps)
+                        .into_iter()
+                        .filter_map(|d| match d {
+                            Decision::EnterSector { sector, .. }
+                            | Decision::ExpandInto { sector } => Some(sector),
+                            _ => None,
+                        })
+                        .collect();
                 sectors.sort_unstable();
                 sectors.dedup();
                 sectors

@@ -237,6 +237,10 @@ impl Chat {
                 ],
             ),
             Decision::DealWithThreat => t.t("label.deal_with_threat"),
+            Decision::ExpandInto { sector } => t.f("label.expand_into", &[("sector", &sector)]),
+            Decision::OutpostColumn { column } => {
+                t.f("label.outpost_column", &[("column", &(column + 1))])
+            }
             Decision::PlaceOneTimeBonus { space } => t.f(
                 "label.place_one_time_bonus",
                 &[("space", &self.bonus_space_name(space))],

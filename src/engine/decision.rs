@@ -180,6 +180,16 @@ pub enum Decision {
     PlaceOneTimeBonus {
         space: BonusRef,
     },
+    /// Enter Moon sector `sector` (engine version 4, one option per sector): the outpost comes
+    /// from the station column it may come from when the columns make no difference; when they
+    /// would leave different share values, `OutpostColumn` answers which one.
+    ExpandInto {
+        sector: u8,
+    },
+    /// The station column 0–2 the outpost entering a sector comes from (after `ExpandInto`).
+    OutpostColumn {
+        column: u8,
+    },
 }
 
 impl Decision {
@@ -231,6 +241,8 @@ impl Decision {
             Decision::EnterBelt { .. } => "enter_belt",
             Decision::DealWithThreat => "deal_with_threat",
             Decision::PlaceOneTimeBonus { .. } => "place_one_time_bonus",
+            Decision::ExpandInto { .. } => "expand_into",
+            Decision::OutpostColumn { .. } => "outpost_column",
         }
     }
 }
@@ -366,6 +378,9 @@ pub enum Task {
     /// Threat cards: after the expansion's rewards, the threat card's reward (removal and the
     /// wild share).
     ThreatReward { seat: usize },
+    /// Energy action (engine version 4): which station column the outpost entering `sector`
+    /// comes from, asked only when the columns would leave different share values.
+    PickColumn { seat: usize, sector: u8 },
 }
 
 impl Task {
@@ -400,7 +415,8 @@ impl Task {
             | Task::EndTurn { seat }
             | Task::ClaimTasks { seat }
             | Task::DiscardEnergy { seat, .. }
-            | Task::ThreatReward { seat } => *seat,
+            | Task::ThreatReward { seat }
+            | Task::PickColumn { seat, .. } => *seat,
         }
     }
 
@@ -435,6 +451,7 @@ impl Task {
             Task::ClaimTasks { .. } => "task.claim_tasks",
             Task::DiscardEnergy { .. } => "task.discard_energy",
             Task::ThreatReward { .. } => "task.threat_reward",
+            Task::PickColumn { .. } => "task.pick_column",
         }
     }
 }

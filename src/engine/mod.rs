@@ -41,8 +41,10 @@ use serde::{Deserialize, Serialize};
 ///
 /// - 2: Luna draws both majority cards before carrying out their reveal icons (DECISIONS A15).
 /// - 3: assigned to issue 19's starting-token rule.
-/// - 4: dropping out in the last round asks no questions (which resting deck, which resting
-///   slots): they cannot change the outcome, so the engine answers them (issue 18).
+/// - 4 (issue 18): a Moon sector is one option (`ExpandInto`), the station column a second
+///   question (`OutpostColumn`) only when it changes the share value; dropping out in the last
+///   round asks nothing (which resting deck, which resting slots cannot change the outcome).
+///   Games of older versions keep `EnterSector` per column and the questions.
 pub const ENGINE_VERSION: u32 = 4;
 
 /// Which side of the board.

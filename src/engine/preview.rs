@@ -376,7 +376,9 @@ fn detail(
                 entered,
                 ..
             }),
-            Decision::EnterSector { sector, .. } | Decision::EnterBelt { target: sector, .. },
+            Decision::EnterSector { sector, .. }
+            | Decision::EnterBelt { target: sector, .. }
+            | Decision::ExpandInto { sector },
         ) => {
             let cost = match d {
                 Decision::EnterBelt { target, space, .. } => {
@@ -401,8 +403,11 @@ fn detail(
                     _ => None,
                 });
             p.rewards = expansion_gain(data, state, after, *company, entered, &now);
-            p.rewards_later = entered_after(after, seat).is_some();
-            p.share_value = Some(share_value(data, state, after, *company));
+            let asks_column = matches!(p.next, Some(Task::PickColumn { .. }));
+            p.rewards_later = asks_column || entered_after(after, seat).is_some();
+            if !asks_column {
+                p.share_value = Some(share_value(data, state, after, *company));
+            }
         }
         (Some(Task::Expand { energy, .. }), Decision::StopExpanding) => p.forfeits = *energy,
         (_, Decision::FlipPlan { screen }) => {
@@ -460,6 +465,11 @@ fn detail(
         }
         (_, Decision::DiscardCard { card } | Decision::TakeFromDiscard { card }) => {
             p.card = Some(card);
+        }
+        (Some(Task::PickColumn { .. }), Decision::OutpostColumn { .. }) => {
+            if let Some(Task::Expand { company, .. }) = state.agenda.iter().rev().nth(1) {
+                p.share_value = Some(share_value(data, state, after, *company));
+            }
         }
         (_, Decision::RemoveOutpost { company, .. }) => {
             p.share_value = Some(share_value(data, state, after, company));

@@ -77,6 +77,7 @@ pub(crate) fn task_words(ctx: &Ctx, task: &Task) -> String {
         Task::ClaimTasks { .. } => t("claim_tasks"),
         Task::DiscardEnergy { n, .. } => ctx.f("image.task.discard_energy", &[("n", n)]),
         Task::ThreatReward { .. } => t("threat_reward"),
+        Task::PickColumn { .. } => t("pick_column"),
     }
 }
 

@@ -29,6 +29,14 @@ pub fn missing_field(
             pays_in(p, Currency::Coins) && p.card.is_some(),
             "its price in coins",
         ),
+        (_, Decision::ExpandInto { .. }) => need(
+            pays_in(p, Currency::Energy)
+                && (p.share_value.is_some() || matches!(p.next, Some(Task::PickColumn { .. }))),
+            "its energy cost and the station's share value (or the column question)",
+        ),
+        (_, Decision::OutpostColumn { .. }) => {
+            need(p.share_value.is_some(), "the station's share value")
+        }
         (_, Decision::EnterSector { .. } | Decision::EnterBelt { .. }) => need(
             pays_in(p, Currency::Energy) && p.share_value.is_some(),
             "its energy cost and the station's share value",

@@ -1,14 +1,16 @@
 //! Action 2: Use all energy cards (rulebook 001 ~L561): their energy points expand one company,
-//! whose outposts enter adjacent Moon sectors (~L577, costs in `costs::sector_cost`); then the
-//! entered sectors' structures pay out (~L613), ousted outposts go back to a column of their
-//! station (~L607) and the threat card's reward follows. On the Belt side (~L1371) entering a Belt
-//! space is `belt`'s rule and dealing with the threat `threats`'s; this module routes to them.
+//! whose outposts enter adjacent Moon sectors (~L577, costs in `costs::sector_cost`; from engine
+//! version 4 one option per sector, the station column a second question only when the columns
+//! would leave different share values); then the entered sectors' structures pay out (~L613),
+//! ousted outposts go back to a column of their station (~L607) and the threat card's reward
+//! follows. On the Belt side (~L1371) entering a Belt space is `belt`'s rule and dealing with the
+//! threat `threats`'s; this module routes to them.
 
 use super::costs::sector_cost;
 use super::turn::{begin_action, replace_top};
 use super::{any_legal, company_choices, wrong};
 use crate::data::numbering;
-use crate::data::{CardId, GameData, Reward, Structure};
+use crate::data::{CardId, Company, GameData, Reward, Structure};
 use crate::engine::decision::{Decision, Task};
 use crate::engine::effects;
 use crate::engine::flow::Ctx;
@@ -45,6 +47,16 @@ pub(super) fn candidates(data: &GameData, state: &GameState, task: &Task) -> Vec
     match task {
         Task::ChooseExpansion { .. } => company_choices(),
         Task::Expand { .. } if state.belt.is_some() => belt::expand_candidates(data, state),
+        Task::Expand { .. } if state.engine_version >= ONE_OPTION_PER_SECTOR => {
+            let mut out = vec![Decision::StopExpanding];
+            out.extend(
+                (1..=data.moon.sectors.len() as u8).map(|sector| Decision::ExpandInto { sector }),
+            );
+            out
+        }
+        Task::PickColumn { .. } => (0..3)
+            .map(|column| Decision::OutpostColumn { column })
+            .collect(),
         Task::Expand { .. } => {
             let mut out = vec![Decision::StopExpanding];
             for sector in 1..=data.moon.sectors.len() as u8 {
@@ -83,8 +95,30 @@ pub(super) fn check(
             }
             Ok(())
         }
-        (Task::Expand { .. }, Decision::EnterSector { .. }) if state.belt.is_some() => {
+        (Task::Expand { .. }, Decision::EnterSector { .. } | Decision::ExpandInto { .. })
+            if state.belt.is_some() =>
+        {
             Err(illegal("rule.belt_enters_spaces", &[]))
+        }
+        (Task::Expand { .. }, Decision::ExpandInto { sector })
+            if state.engine_version >= ONE_OPTION_PER_SECTOR =>
+        {
+            sector_columns(data, state, seat, task, sector).map(|_| ())
+        }
+        (Task::PickColumn { sector, .. }, Decision::OutpostColumn { column }) => {
+            match state.agenda.iter().rev().nth(1) {
+                Some(expand @ Task::Expand { .. }) => check(
+                    data,
+                    state,
+                    seat,
+                    expand,
+                    Decision::EnterSector {
+                        sector: *sector,
+                        column,
+                    },
+                ),
+                _ => Err(wrong(task)),
+            }
         }
         (
             Task::Expand {
@@ -224,6 +258,22 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             );
         }
         (Task::Expand { .. }, Decision::DealWithThreat) => threats::deal(ctx, state, seat),
+        (expand @ Task::Expand { company, .. }, Decision::ExpandInto { sector }) => {
+            let columns = sector_columns(data, state, seat, &expand, sector).unwrap_or_default();
+            if column_matters(data, state, company, &columns) {
+                state.agenda.push(Task::PickColumn { seat, sector });
+            } else if let Some(&column) = columns.first() {
+                let enter = Decision::EnterSector { sector, column };
+                perform(ctx, state, seat, expand, enter);
+            }
+        }
+        (Task::PickColumn { sector, .. }, Decision::OutpostColumn { column }) => {
+            state.agenda.pop();
+            if let Some(expand) = state.agenda.last().cloned() {
+                let enter = Decision::EnterSector { sector, column };
+                perform(ctx, state, seat, expand, enter);
+            }
+        }
         (Task::Expand { .. }, Decision::StopExpanding) => finish_expansion(ctx, state),
         (Task::ReturnOusted { company, .. }, Decision::ReturnOutpost { column }) => {
             state.stations[company.index()][column as usize].outposts += 1;
@@ -241,6 +291,7 @@ pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Opt
                 matches!(
                     d,
                     Decision::EnterSector { .. }
+                        | Decision::ExpandInto { .. }
                         | Decision::EnterBelt { .. }
                         | Decision::DealWithThreat
                 )
@@ -261,6 +312,62 @@ pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Opt
         }
         _ => None,
     }
+}
+
+/// The engine version from which a Moon sector is one option, its column a second question
+/// only when it matters (issue 18).
+const ONE_OPTION_PER_SECTOR: u32 = 4;
+
+/// The station columns the outpost entering `sector` may come from in the expansion `task`, or
+/// why it may not enter (the sector's reason before an empty column's).
+fn sector_columns(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    task: &Task,
+    sector: u8,
+) -> Result<Vec<u8>, RuleError> {
+    let mut columns = Vec::new();
+    let mut why: Option<RuleError> = None;
+    for column in 0..3 {
+        match check(
+            data,
+            state,
+            seat,
+            task,
+            Decision::EnterSector { sector, column },
+        ) {
+            Ok(()) => columns.push(column),
+            Err(e) => {
+                let empty = matches!(&e, RuleError::Illegal(m) if m.key == "rule.column_empty");
+                if why.is_none() || !empty {
+                    why = Some(e);
+                }
+            }
+        }
+    }
+    match why {
+        Some(e) if columns.is_empty() => Err(e),
+        _ => Ok(columns),
+    }
+}
+
+/// Whether it matters which of `columns` the outpost comes from: the station's share value or
+/// its revealed crossed-out spaces would differ.
+fn column_matters(data: &GameData, state: &GameState, company: Company, columns: &[u8]) -> bool {
+    let outcome = |column: u8| {
+        let mut after = state.clone();
+        effects::take_outpost(&mut after, company, column as usize);
+        let floors = after.stations[company.index()]
+            .iter()
+            .filter(|c| c.floor_revealed)
+            .count();
+        (after.share_value(data, company), floors)
+    };
+    let mut outcomes: Vec<(u32, usize)> = columns.iter().map(|c| outcome(*c)).collect();
+    outcomes.sort_unstable();
+    outcomes.dedup();
+    outcomes.len() > 1
 }
 
 fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {

@@ -67,9 +67,10 @@ fn family(task: &Task) -> Family {
         Task::SelectResources { .. } | Task::BuyWithUnits { .. } | Task::SpendUnits { .. } => {
             Family::Resources
         }
-        Task::ChooseExpansion { .. } | Task::Expand { .. } | Task::ReturnOusted { .. } => {
-            Family::Energy
-        }
+        Task::ChooseExpansion { .. }
+        | Task::Expand { .. }
+        | Task::ReturnOusted { .. }
+        | Task::PickColumn { .. } => Family::Energy,
         Task::ResearchFlip { .. } | Task::ResearchAdvance { .. } => Family::Research,
         Task::SpendResearch { .. } | Task::PlacePlans { .. } => Family::Plans,
         Task::ChooseTier { .. } | Task::BuyForCoins { .. } | Task::DiscardFromHand { .. } => {
