@@ -652,9 +652,16 @@ fn task_4_2_five_outposts_in_one_expansion_on_the_moon() {
     while entered < 5 {
         let d = legal(&s, 0)
             .into_iter()
-            .find(|d| matches!(d, D::EnterSector { .. }))
+            .find(|d| matches!(d, D::EnterSector { .. } | D::ExpandInto { .. }))
             .expect("a sector to enter");
         act(&mut s, 0, d);
+        // The station column, when it is asked.
+        if let Some(column) = legal(&s, 0)
+            .into_iter()
+            .find(|d| matches!(d, D::OutpostColumn { .. }))
+        {
+            act(&mut s, 0, column);
+        }
         entered += 1;
     }
     if matches!(top(&s), Task::Expand { .. }) {
