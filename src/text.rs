@@ -281,11 +281,11 @@ pub const NAME_LIMIT: usize = 24;
 /// A player's display name as drawn into messages and images: no control, invisible or
 /// direction-changing characters, no characters that ping or format on Discord (`@`, `` ` ``,
 /// `*`, `_`, `~`, `|`, `<`, `>`, `[`, `]`, `\`), no leading `#`, `-` or `>` that would turn a
-/// line into a heading or a list, runs of spaces folded, at most [`NAME_LIMIT`] characters
-/// (cut with "…"). The one sanitiser for names: the chat layer applies it to every request,
-/// the renderer to every name it draws.
+/// line into a heading or a list, no links (see [`defang_links`]), runs of spaces folded, at
+/// most [`NAME_LIMIT`] characters (cut with "…"). The one sanitiser for names: the chat layer
+/// applies it to every request, the renderer to every name it draws.
 pub fn sanitize_name(name: &str) -> String {
-    let kept: String = name
+    let kept: String = defang_links(name)
         .chars()
         .map(|c| if c.is_whitespace() { ' ' } else { c })
         .filter(|c| {
@@ -313,6 +313,26 @@ pub fn sanitize_name(name: &str) -> String {
     format!("{}…", cut.trim_end())
 }
 
+/// Text Discord would not turn into a link: every `://` and every dot between two letters or
+/// digits (a domain: `evil.example`, `discord.gg`) become a space.
+fn defang_links(text: &str) -> String {
+    let chars: Vec<char> = text.replace("://", " ").chars().collect();
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let between = i > 0
+                && chars[i - 1].is_alphanumeric()
+                && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric());
+            if c == '.' && between {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 /// Zero-width, joiner, direction and other format characters (Unicode Cf) that hide text or
 /// reorder it.
 fn is_invisible(c: char) -> bool {
@@ -333,6 +353,13 @@ mod tests {
         assert_eq!(sanitize_name("# big\n**bold**"), "big bold");
         assert_eq!(sanitize_name("a\u{202E}b\u{200B}c"), "abc");
         assert_eq!(sanitize_name("\u{200B}"), "Player");
+        // Links lose what makes them links (issue 20 point 4).
+        assert_eq!(
+            sanitize_name("[link](https://evil.example)"),
+            "link(https evil example)"
+        );
+        assert_eq!(sanitize_name("discord.gg/abc"), "discord gg/abc");
+        assert_eq!(sanitize_name("Dr. Who"), "Dr. Who");
         let long = sanitize_name(&"x".repeat(100));
         assert_eq!(long.chars().count(), NAME_LIMIT);
         assert!(long.ends_with('…'));

@@ -944,3 +944,171 @@ async fn linked_slots_planning() {
     );
     assert_eq!(planned(&st, seat), 1);
 }
+
+// ---------------------------------------------------------------- hardening (issue 20)
+
+const OTHER_CHANNEL: u64 = 200_000_000_000_000_002;
+const FOREIGN_GUILD: u64 = 900_000_000_000_000_099;
+const FOREIGN_CHANNEL: u64 = 200_000_000_000_000_003;
+
+/// A fresh database directory, a fake Discord and a clock at the real time.
+async fn fresh() -> (TempDir, PathBuf, Arc<Fake>, Arc<ManualClock>) {
+    let dir = std::env::temp_dir().join(format!(
+        "skymines-discord-hardening-{}-{}",
+        std::process::id(),
+        rand::random::<u32>()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let db = dir.join("bot.db");
+    let fake = Fake::start().await;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0);
+    fake.name_user(ALICE, "Alice");
+    fake.name_user(BOB, "Bob");
+    fake.name_user(CAROL, "Carol");
+    (TempDir(dir), db, fake, Arc::new(ManualClock::new(now)))
+}
+
+/// Alice and Bob (and Luna) start a game in CHANNEL; returns once both are pinged to plan.
+async fn started_game(fake: &Fake, bot: &Bot) -> GameId {
+    fake.wait_identified(1, WAIT).await;
+    let deadline = Instant::now() + WAIT;
+    while !bot.running.is_ready() {
+        assert!(Instant::now() < deadline, "the bot is not ready");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    for (user, path, options) in [
+        (
+            ALICE,
+            &["skymines", "new"][..],
+            vec![("players", json!(2)), ("luna", json!("1"))],
+        ),
+        (BOB, &["skymines", "join"][..], vec![]),
+        (ALICE, &["skymines", "start"][..], vec![]),
+    ] {
+        let t = fake.slash(user, CHANNEL, false, path, &options);
+        callback(fake, &t).await;
+        fake.settle(QUIET, WAIT).await;
+    }
+    assert_eq!(state(bot).phase, Phase::Planning);
+    game_of(bot)
+}
+
+/// Whether anyone but one user can see a message in `channel`.
+fn public_in(fake: &Fake, channel: u64) -> Vec<Msg> {
+    fake.messages()
+        .into_iter()
+        .filter(|m| m.channel == channel && m.viewer.is_none())
+        .collect()
+}
+
+/// The follow-up that answered the interaction with this token (after `mark`).
+async fn followup_of(fake: &Fake, token: &str, mark: usize) -> Recorded {
+    fake.wait_for("the follow-up", WAIT, |r| {
+        r.seq > mark && r.path.contains(token) && !r.path.ends_with("/callback")
+    })
+    .await
+}
+
+/// A message as if it had been shown in another channel (a forged or misplaced click).
+fn moved_to(msg: &Msg, channel: u64) -> Msg {
+    let mut m = msg.clone();
+    m.channel = channel;
+    m.object["channel_id"] = json!(channel.to_string());
+    m
+}
+
+/// DECISIONS B13 (issue 20 point 1): a game's clicks and `/choose` work only in its channel
+/// (or a DM planner's DM); from another channel of the server, another server, or the DM of
+/// a player who does not plan by DM they are refused privately, change nothing, and nothing
+/// public appears there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn game_traffic_stays_in_its_channel() {
+    let (_dir, db, fake, clock) = fresh().await;
+    fake.place_channel(FOREIGN_CHANNEL, FOREIGN_GUILD);
+    let bot = start_bot(&fake, &db, clock).await;
+    let game = started_game(&fake, &bot).await;
+
+    // Alice opens her planner where it belongs, so there is a real prompt to misuse.
+    let ping = newest_prompt(&fake, ALICE).expect("Alice's ping");
+    let t = fake.click(ALICE, &ping, &format!("o:{game}"));
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    let prompt = newest_prompt(&fake, ALICE).expect("Alice's planner");
+    assert_eq!(prompt.channel, CHANNEL);
+    let decide = prompt
+        .buttons
+        .iter()
+        .find(|(id, _)| id.starts_with("d:"))
+        .map(|(id, _)| id.clone())
+        .expect("a decision button");
+    let before = bot.store.state(game).expect("state");
+    let bob_dm = fake.open_dm(BOB);
+
+    for (channel, dm) in [
+        (OTHER_CHANNEL, false),
+        (FOREIGN_CHANNEL, false),
+        (bob_dm, true),
+    ] {
+        let user = if dm { BOB } else { ALICE };
+        let mut tokens = Vec::new();
+        let mark = fake.request_count();
+        for id in [format!("o:{game}"), decide.clone()] {
+            tokens.push(fake.slash(user, channel, dm, &["choose"], &[("id", json!(id))]));
+        }
+        if !dm {
+            tokens.push(fake.click(user, &moved_to(&prompt, channel), &decide));
+            tokens.push(fake.click(user, &moved_to(&ping, channel), &format!("o:{game}")));
+        }
+        // Elsewhere in a server `/plan` finds no game; in a DM it finds Bob's, but he does
+        // not plan by DM.
+        let plan = fake.slash(user, channel, dm, &["plan"], &[]);
+        for t in tokens.iter().chain([&plan]) {
+            callback(&fake, t).await;
+            let answer = followup_of(&fake, t, mark).await;
+            let text = answer.json["content"].as_str().unwrap_or("").to_string();
+            let why = if t == &plan && !dm {
+                "no Skymines game"
+            } else {
+                "its own channel"
+            };
+            assert!(
+                text.contains(why),
+                "refused in {channel}: {text} {:?}",
+                fake.requests()
+                    .iter()
+                    .filter(|r| r.path.contains(t.as_str()))
+                    .map(|r| format!("{} {} {}", r.method, r.path, r.json))
+                    .collect::<Vec<_>>()
+            );
+            assert!(
+                dm || flags(&answer) & 64 == 64 || answer.method == "PATCH",
+                "the refusal is private"
+            );
+        }
+        fake.settle(QUIET, WAIT).await;
+        assert!(
+            public_in(&fake, channel).is_empty(),
+            "nothing public in {channel}: {:?}",
+            public_in(&fake, channel)
+        );
+        assert!(
+            !fake.requests().iter().any(|r| r.seq > mark
+                && r.method == "POST"
+                && r.path == format!("/channels/{channel}/messages")),
+            "no channel message in {channel}"
+        );
+    }
+    let after = bot.store.state(game).expect("state");
+    assert_eq!(*before, *after, "nothing changed");
+    // In its own channel the same button still works.
+    let t = fake.click(ALICE, &prompt, &decide);
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    assert_ne!(*bot.store.state(game).expect("state"), *after);
+
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}

@@ -264,6 +264,7 @@ impl Chat {
         }
         let (game, seat) = self.find_game(req, Some(opts))?;
         let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        self.check_place(req, game)?;
         self.refuse_if_paused(game)?;
         let n: usize = opts
             .get("option")

@@ -648,6 +648,7 @@ impl Chat {
     ) -> Result<Vec<Reply>, String> {
         let (game, seat) = self.find_game(req, Some(opts))?;
         let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        self.check_place(req, game)?;
         self.refuse_if_paused(game)?;
         let state = self.state(game)?;
         let phase_ok = match name {
@@ -868,6 +869,9 @@ impl Chat {
             self.store
                 .set_notify(game, seat, notify)
                 .map_err(|e| self.err(e))?;
+            if notify == Notify::Dm {
+                self.dms_wanted(req.user.id)?;
+            }
         }
         if let Some(code) = language {
             self.store
@@ -955,6 +959,7 @@ impl Chat {
     pub(crate) fn undo(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let (game, seat) = self.find_game(req, None)?;
         let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
+        self.check_place(req, game)?;
         self.refuse_if_paused(game)?;
         let last = self.store.last_entry(game).map_err(|e| self.err(e))?;
         let Some(LogEntry::Batch { seat: s, seq, .. }) = last else {

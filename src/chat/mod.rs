@@ -12,6 +12,7 @@ mod campaign;
 mod choosing;
 mod commands;
 mod describe;
+mod dms;
 mod game;
 mod language;
 mod lobby;
@@ -451,6 +452,34 @@ impl Chat {
         }
     }
 
+    /// DECISIONS B13: an action on `game` comes from the game's own channel (or thread), or
+    /// from the DM of one of its players who plans by DM; anything else is refused (a click or
+    /// `/choose id:` typed elsewhere must not open a prompt or play a move there).
+    pub(crate) fn check_place(&self, req: &Request, game: GameId) -> Result<(), String> {
+        let allowed = if req.in_dm {
+            self.store
+                .seats(game)
+                .map_err(|e| self.err(e))?
+                .iter()
+                .any(|s| {
+                    s.owner == crate::store::SeatOwner::Discord(req.user.id)
+                        && s.notify == crate::store::Notify::Dm
+                })
+        } else {
+            self.store
+                .game(game)
+                .map_err(|e| self.err(e))?
+                .location
+                .channel
+                == req.place.channel
+        };
+        if allowed {
+            Ok(())
+        } else {
+            Err(self.texts.t("error.wrong_place"))
+        }
+    }
+
     fn click(&self, req: &Request, custom_id: &str) -> Result<Vec<Reply>, String> {
         if custom_id.split_whitespace().nth(1).is_some() {
             // Several options of one select menu, picked together.
@@ -461,13 +490,20 @@ impl Chat {
                         game,
                         version,
                         decision,
-                    }) => picked.push((game, version, decision)),
+                    }) => {
+                        self.check_place(req, game)?;
+                        picked.push((game, version, decision))
+                    }
                     _ => return Err(self.texts.t("error.stale")),
                 }
             }
             return self.decide_picked(req, &picked);
         }
-        match prompt::ClickId::parse(custom_id) {
+        let parsed = prompt::ClickId::parse(custom_id);
+        if let Some(game) = parsed.as_ref().and_then(prompt::ClickId::game) {
+            self.check_place(req, game)?;
+        }
+        match parsed {
             Some(prompt::ClickId::Leave { game }) => self.leave_confirmed(req, game),
             Some(prompt::ClickId::Lobby(action)) => match action.as_str() {
                 "join" => self.lobby_join(req),

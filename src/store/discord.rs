@@ -1,6 +1,7 @@
 //! What the Discord adapter keeps in the database (migration `0002_discord.sql`): the status
 //! message of each game, so that it is edited in place after a restart, and small named facts
-//! such as the hash of the registered command set. Discord snowflakes are stored bit for bit.
+//! such as the hash of the registered command set; and (migration `0009_dm_refusals.sql`) the
+//! users whose DMs Discord refused. Discord snowflakes are stored bit for bit.
 
 use super::error::Result;
 use super::{from_db, now_ms, to_db, GameId, Store};
@@ -68,6 +69,35 @@ impl Store {
             )?
             .execute(params![key, value, now])?;
             Ok(())
+        })
+    }
+
+    /// When Discord first refused a DM to `user` (None: DMs are not known to be closed).
+    pub fn dm_refused_at(&self, user: u64) -> Result<Option<i64>> {
+        self.read(|c| {
+            Ok(
+                c.prepare_cached("SELECT refused_at FROM dm_refusals WHERE user_id = ?1")?
+                    .query_row([to_db(user)], |r| r.get(0))
+                    .optional()?,
+            )
+        })
+    }
+
+    /// Records that DMs to `user` are refused (true; an earlier time is kept) or that the user
+    /// asked for DMs again (false). Returns whether anything changed.
+    pub fn set_dm_refused(&self, user: u64, refused: bool) -> Result<bool> {
+        let now = now_ms();
+        self.write(|tx| {
+            let changed = if refused {
+                tx.prepare_cached(
+                    "INSERT OR IGNORE INTO dm_refusals (user_id, refused_at) VALUES (?1, ?2)",
+                )?
+                .execute(params![to_db(user), now])?
+            } else {
+                tx.prepare_cached("DELETE FROM dm_refusals WHERE user_id = ?1")?
+                    .execute([to_db(user)])?
+            };
+            Ok(changed > 0)
         })
     }
 }

@@ -66,6 +66,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0008_time_zones.sql",
         sql: include_str!("../../migrations/0008_time_zones.sql"),
     },
+    Migration {
+        version: 9,
+        name: "0009_dm_refusals.sql",
+        sql: include_str!("../../migrations/0009_dm_refusals.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").

@@ -81,6 +81,8 @@ struct State {
     dm_of_user: HashMap<u64, u64>,
     refuse_dm: HashSet<u64>,
     users: HashMap<u64, String>,
+    /// Channels of other guilds than [`GUILD`].
+    guild_of: HashMap<u64, u64>,
 }
 
 pub struct Fake {
@@ -173,6 +175,23 @@ impl Fake {
         st.dm_of_user.insert(user, c);
         st.dm_channels.insert(c, user);
         c
+    }
+
+    /// Puts `channel` in another guild than [`GUILD`] (its interactions say so).
+    pub fn place_channel(&self, channel: u64, guild: u64) {
+        self.state.lock().unwrap().guild_of.insert(channel, guild);
+    }
+
+    /// How many times the bot tried to send a message into `user`'s DM channel.
+    pub fn dm_attempts(&self, user: u64) -> usize {
+        let Some(dm) = self.dm_channel_of(user) else {
+            return 0;
+        };
+        let path = format!("/channels/{dm}/messages");
+        self.requests()
+            .iter()
+            .filter(|r| r.method == "POST" && r.path == path)
+            .count()
     }
 
     /// DMs to this user are refused with 50007.
@@ -309,7 +328,15 @@ impl Fake {
             v["user"] = self.user_object(user);
             v["context"] = json!(1);
         } else {
-            v["guild_id"] = json!(GUILD.to_string());
+            let guild = self
+                .state
+                .lock()
+                .unwrap()
+                .guild_of
+                .get(&channel)
+                .copied()
+                .unwrap_or(GUILD);
+            v["guild_id"] = json!(guild.to_string());
             v["guild_locale"] = json!("en-US");
             v["member"] = json!({
                 "user": self.user_object(user),
