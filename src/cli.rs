@@ -79,6 +79,7 @@ impl Command {
                 a.rounds,
                 a.decisions,
                 crate::text::for_language(&a.language),
+                a.width,
                 &a.out,
                 out,
             ),
@@ -268,6 +269,9 @@ struct RenderArgs {
     #[arg(long, default_value = "en",
           value_parser = clap::builder::PossibleValuesParser::new(crate::text::language_codes()))]
     language: String,
+    /// Scale the images down to this width, as a chat preview shows them (e.g. 550)
+    #[arg(long, value_name = "PX")]
+    width: Option<u32>,
     /// The folder the images are written to
     #[arg(long, value_name = "DIR")]
     out: PathBuf,

@@ -172,7 +172,7 @@ fn golden_images_are_unchanged() {
             if updating() {
                 std::fs::write(&file, &png).expect("writes the golden image");
                 assert!(
-                    png.len() < 200 * 1024,
+                    png.len() < 256 * 1024,
                     "{}: {} bytes",
                     file.display(),
                     png.len()

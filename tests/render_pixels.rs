@@ -629,3 +629,38 @@ fn german_images_and_alt_texts_ask_for_no_english_words() {
         assert!(english_alt.contains("Share values"), "{english_alt}");
     }
 }
+
+#[test]
+fn every_text_is_at_least_9_px_high_when_shown_550_px_wide() {
+    let r = renderer();
+    let d = data();
+    let mut states = every_module_positions();
+    states.push(position(7, 2, 4));
+    let mut checked = 0;
+    for state in &states {
+        for language in ["en", "de"] {
+            let texts = skymines::text::for_language(language);
+            let view = engine::view(d, state, Some(0));
+            let drawn = r.drawn_in(d, &view, texts);
+            for image in std::iter::once(&drawn.board).chain(&drawn.players) {
+                let scale = 550.0 / image.width as f32;
+                for t in &image.texts {
+                    checked += 1;
+                    assert!(
+                        t.size * scale >= 9.0,
+                        "`{}` is {:.1} px high at 550 px wide",
+                        t.text,
+                        t.size * scale
+                    );
+                    assert!(
+                        t.bounds.x >= 0.0 && t.bounds.right() <= image.width as f32 + 0.5,
+                        "`{}` runs off the image ({:?})",
+                        t.text,
+                        t.bounds
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked > 5000, "only {checked} texts drawn");
+}

@@ -317,3 +317,78 @@ fn a_game_with_luna_numbers_her_screens_as_the_text() {
     assert!(compared > 200, "only {compared} numbers compared");
     assert!(kinds(&roles).contains("screen"));
 }
+
+#[test]
+fn the_final_image_shows_the_scores_the_text_gives() {
+    let fx = fixture("scores");
+    let chat = &fx.chat;
+    let data = chat.data.clone();
+    let options = GameOptions {
+        players: 3,
+        seed: 5,
+        ..GameOptions::default()
+    };
+    let state = crate::render::cli::simulate_options(&data, &options, 7, 0).expect("game");
+    assert_eq!(state.phase, Phase::Finished);
+    let renderer = Renderer::new().expect("renderer");
+    let view = engine::view(&data, &state, None);
+    let drawn = renderer.drawn_in(&data, &view, crate::text::english());
+    let text = chat.scores_text(&state);
+    let mut compared = 0;
+    for (seat, s) in state.seats.iter().enumerate() {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("{}:", s.name)))
+            .expect("a score line per seat");
+        let total: u32 = line[s.name.len() + 1..]
+            .trim_start()
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .expect("a total");
+        // (category column, the number the text gives for it)
+        let said = [
+            (0, number_after(line, "cash")),
+            (5, number_after(line, "tank")),
+            (6, number_after(line, "research")),
+            (7, Some(total)),
+        ];
+        for (category, value) in said {
+            let role = Role::Score { seat, category };
+            let image = drawn_number(&drawn.board.texts, role);
+            assert!(
+                value.is_some() && image == value,
+                "{}: the text says {value:?} for column {category}, the image {image:?}",
+                s.name
+            );
+            compared += 1;
+        }
+        // Each company: "Name shares×value=points" in the text, the points in the image.
+        for c in crate::data::Company::ALL {
+            let name = data.company_name(c);
+            let points = number_after(line, &format!("{name} "))
+                .and_then(|_| line.split(&format!("{name} ")).nth(1))
+                .and_then(|rest| rest.split('=').nth(1))
+                .and_then(|v| {
+                    v.chars()
+                        .take_while(char::is_ascii_digit)
+                        .collect::<String>()
+                        .parse::<u32>()
+                        .ok()
+                });
+            let role = Role::Score {
+                seat,
+                category: 1 + c.index(),
+            };
+            assert_eq!(
+                drawn_number(&drawn.board.texts, role),
+                points,
+                "{} {name}",
+                s.name
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, state.seats.len() * 8);
+}

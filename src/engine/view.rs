@@ -4,6 +4,7 @@
 use super::belt::BeltState;
 use super::decision::Task;
 use super::missions::{MissionStatus, MissionsState};
+use super::score::ScoreBreakdown;
 use super::state::{
     Column, GameState, Marker, Phase, PlacedPlan, PlanRef, SeatKind, SlotCard, SpecialSlot,
     TileState,
@@ -119,6 +120,9 @@ pub struct SeatView {
     /// The face-up mission cards.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub missions: Option<MissionsState>,
+    /// The final scores by category, once the game is over (public then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<Vec<ScoreBreakdown>>,
 }
 
 /// The view of `seat` (None = a spectator: public information only).
@@ -228,5 +232,6 @@ pub fn view(data: &GameData, state: &GameState, seat: Option<usize>) -> SeatView
         belt: state.belt.clone(),
         threat: state.threat.clone(),
         missions: state.missions.clone(),
+        scores: (state.phase == Phase::Finished).then(|| super::score::final_scores(data, state)),
     }
 }

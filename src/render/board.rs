@@ -1,7 +1,9 @@
 //! The main board image: header (round, phase, whose turn, the seats), the Moon map with its
 //! stations (or the Belt), the card display, the bonus spaces and tiles, the four company
-//! tracks, the research display with the supplement space, the round track, and the mission
-//! cards strip when that module is in play.
+//! tracks (space numbers, barriers, thresholds and what each unlocks), the research display with
+//! the supplement space, the round track, the majority tiers strip; below it the threat card's
+//! requirement and consequence, the mission cards strip when those modules are in play, and the
+//! final scores once the game is over.
 
 use super::geometry::{MoonGeometry, TrackGeometry};
 use super::icons::{self, Ctx, Icon, Piece};
@@ -31,7 +33,11 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, side: BoardSide)
     tracks(p, ctx, view);
     research_display(p, ctx, view);
     rounds(p, ctx, view);
-    super::missions::board_strip(p, ctx, view);
+    let below = super::missions::below(ctx.layout, view);
+    super::notes::draw_tiers(p, ctx, below.tiers);
+    super::notes::draw_threat(p, ctx, view, below.threat);
+    super::missions::board_strip(p, ctx, view, below.missions);
+    super::scores::draw(p, ctx, view, below.scores);
 }
 
 /// Short words for what the active seat is doing.
@@ -1025,17 +1031,24 @@ fn tracks(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             row.h,
         );
         p.stroke_rect(span, 1.5, colour.mix(ctx.ink(), 0.35));
-        // Start space.
-        let start = g.space(c, 0);
-        p.text(
-            start.cx(),
-            row.y + TrackGeometry::STRIP / 2.0,
-            t.small,
-            Weight::Regular,
-            ctx.muted(),
-            Align::Centre,
-            "0",
-        );
+        // Space numbers, as the text counts them (DECISIONS B17): steps from the start space.
+        let numbers_y = row.bottom() - TrackGeometry::BOTTOM_STRIP - TrackGeometry::NUMBERS / 2.0;
+        for s in 0..=last {
+            let cell = g.space(c, s);
+            p.role(Role::TrackSpace {
+                company: c.index(),
+                space: s,
+            });
+            p.text(
+                cell.cx(),
+                numbers_y,
+                t.small,
+                Weight::Regular,
+                ctx.muted(),
+                Align::Centre,
+                &s.to_string(),
+            );
+        }
         // Share icons.
         let strip = TrackGeometry::STRIP;
         let strip_y = row.y + strip / 2.0;
@@ -1099,16 +1112,20 @@ fn tracks(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
             );
             p.circle(x, coin_y, 12.0, ctx.layout.canvas.positive);
             icons::coin(p, ctx, x, coin_y, 9.5, &th.coins.to_string());
-            // A marker on this threshold's track bonus space.
+            // What it unlocks, right of the coin, and a marker on its track bonus space.
             let idx = ctx
                 .data
                 .tracks
                 .bonuses
                 .iter()
                 .position(|bn| bn.id == th.unlocks);
+            let mut ux = x + 16.0;
+            if let Some(bonus) = idx.and_then(|i| ctx.data.tracks.bonuses.get(i)) {
+                ux += icons::draw_row(p, ctx, ux, coin_y, &icons::unlock_pieces(ctx, bonus)) + 4.0;
+            }
             if let Some(m) = idx.and_then(|i| view.track_bonus_spaces.get(i).copied().flatten()) {
                 if let Some(seat) = view.seats.get(m.seat) {
-                    icons::seat_marker(p, ctx, seat.colour, x + 22.0, coin_y, 20.0);
+                    icons::seat_marker(p, ctx, seat.colour, ux + 10.0, coin_y, 20.0);
                 }
             }
         }

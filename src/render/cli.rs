@@ -78,13 +78,37 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// A PNG scaled to `width` pixels wide (height in proportion), as a chat preview shows it;
+/// unchanged when `width` is None or not smaller.
+fn scaled(png: Vec<u8>, width: Option<u32>) -> Result<Vec<u8>, String> {
+    let Some(w) = width.filter(|w| *w > 0) else {
+        return Ok(png);
+    };
+    let img = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
+        .map_err(|e| e.to_string())?
+        .to_rgb8();
+    if w >= img.width() {
+        return Ok(png);
+    }
+    let h = ((img.height() as u64 * w as u64) / img.width() as u64).max(1) as u32;
+    let small = image::imageops::resize(&img, w, h, image::imageops::FilterType::Triangle);
+    let mut out = Vec::new();
+    small
+        .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
 /// Runs the command: plays `rounds` rounds and `decisions` more decisions of a game with
-/// these options and writes its images (labels in `texts`) into `dir`; returns the exit code.
+/// these options and writes its images (labels in `texts`, scaled to `width` pixels wide if
+/// given) into `dir`; returns the exit code.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     options: &GameOptions,
     rounds: u8,
     decisions: u32,
     texts: &crate::text::Texts,
+    width: Option<u32>,
     dir: &Path,
     out: &mut dyn Write,
 ) -> i32 {
@@ -108,12 +132,10 @@ pub fn run(
         let mut written = Vec::new();
         let public = engine::view(&data, &state, None);
         let path = dir.join("board.png");
-        write(
-            &path,
-            &renderer
-                .board_png_in(&data, &public, texts)
-                .map_err(|e| e.to_string())?,
-        )?;
+        let board = renderer
+            .board_png_in(&data, &public, texts)
+            .map_err(|e| e.to_string())?;
+        write(&path, &scaled(board, width)?)?;
         written.push(path);
         let mut summary = renderer.summary_text_in(&data, &public, texts);
         // One player board image (public or the owner's private one) and its summary text.
@@ -122,7 +144,7 @@ pub fn run(
             let png = renderer
                 .player_png_in(&data, view, seat, private, texts)
                 .map_err(|e| e.to_string())?;
-            write(&path, &png)?;
+            write(&path, &scaled(png, width)?)?;
             written.push(path);
             renderer
                 .player_summary_text_in(&data, view, seat, private, texts)

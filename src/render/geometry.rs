@@ -316,8 +316,11 @@ pub struct TrackGeometry {
 impl TrackGeometry {
     /// Height of the strip at the top of a row holding the share icons.
     pub const STRIP: f32 = 26.0;
-    /// Height of the strip at the bottom of a row holding barrier and threshold coins.
-    pub const BOTTOM_STRIP: f32 = 24.0;
+    /// Height of the strip at the bottom of a row holding barrier and threshold coins (and
+    /// what each threshold unlocks).
+    pub const BOTTOM_STRIP: f32 = 28.0;
+    /// Height of the strip above it holding the space numbers.
+    pub const NUMBERS: f32 = 20.0;
 
     /// `tracks` are the track ids per company (SeatView::tracks).
     pub fn new(data: &GameData, layout: &Layout, tracks: &[String]) -> TrackGeometry {
@@ -372,6 +375,11 @@ impl TrackGeometry {
     pub fn marker_area(&self, c: Company, space: usize) -> Rect {
         let s = self.space(c, space);
         let top = Self::STRIP;
-        Rect::new(s.x, s.y + top, s.w, s.h - top - Self::BOTTOM_STRIP)
+        Rect::new(
+            s.x,
+            s.y + top,
+            s.w,
+            s.h - top - Self::NUMBERS - Self::BOTTOM_STRIP,
+        )
     }
 }

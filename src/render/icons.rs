@@ -461,6 +461,43 @@ pub fn draw_row(p: &mut Painter, ctx: &Ctx, x: f32, cy: f32, pieces: &[Piece]) -
     cx - x
 }
 
+/// What a track bonus gives, in a few pieces, from its effect: a resource chip with the amount
+/// for permanent bonuses, an open square and a word for a bonus space.
+pub fn unlock_pieces(ctx: &Ctx, bonus: &crate::data::tracks::TrackBonusEntry) -> Vec<Piece> {
+    use crate::data::tracks::TrackBonusEffect as E;
+    let chip = |style: &str, text: String| {
+        let st = ctx.card_style(style);
+        vec![
+            Piece::Chip(st.colour, st.short),
+            Piece::Text(text, Weight::Bold),
+        ]
+    };
+    match &bonus.effect {
+        E::EnergyTotalBonus { n } => chip("energy", format!("+{n}")),
+        E::ExtraBonusMarkers { n } => {
+            vec![Piece::Text(
+                ctx.f("image.unlock.markers", &[("n", n)]),
+                Weight::Bold,
+            )]
+        }
+        E::DisplayDiscount { n, resource } => chip(resource.id(), format!("-{n}")),
+        E::MixedPaymentAndDiscount { n } => {
+            vec![Piece::Text(
+                ctx.f("image.unlock.mixed", &[("n", n)]),
+                Weight::Bold,
+            )]
+        }
+        E::TitaniumCardValueBonus { n } => chip("titanium", format!("+{n}")),
+        E::VirtualFieldScientist {
+            gas_collector_bonus,
+        } => chip("field_scientist", format!("+{gas_collector_bonus}")),
+        E::BonusSpace(_) => vec![Piece::Text(
+            ctx.layout_word(&format!("image.unlock.{}", bonus.pair), &bonus.pair),
+            Weight::Bold,
+        )],
+    }
+}
+
 /// "Units of any one resource type".
 fn same_chip(ctx: &Ctx) -> Piece {
     Piece::Chip(Colour([0x8A, 0x8F, 0x99]), ctx.t("image.same"))

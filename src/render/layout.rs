@@ -255,6 +255,34 @@ pub struct BoardLayout {
     pub belt: BeltLayout,
     /// The mission cards strip below the board (only when the module is in play).
     pub missions: Panel,
+    /// The majority spaces' reward tiers, below the board.
+    pub tiers: Strip,
+    /// The threat card's requirement and consequence, below that (only with a threat card).
+    pub threat: Strip,
+    /// The final scores below everything else (only once the game is over).
+    pub scores: ScoresLayout,
+}
+
+/// A full-width strip below the board: its title, left edge, width and height (the top follows
+/// what is above it).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Strip {
+    pub title: String,
+    pub x: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ScoresLayout {
+    pub title: String,
+    /// Left edge and width; the top follows what is above it.
+    pub x: f32,
+    pub w: f32,
+    pub title_px: f32,
+    pub head_px: f32,
+    pub row_px: f32,
+    pub name_px: f32,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -8,24 +8,49 @@ use super::layout::Colour;
 use super::paint::{Align, Painter, Weight};
 use crate::engine::view::SeatView;
 
-/// The main board's height: taller by the missions strip when the module is in play.
-pub(crate) fn board_height(ctx_layout: &super::layout::Layout, view: &SeatView) -> u32 {
-    let b = &ctx_layout.board;
-    if view.missions.is_some() {
-        (b.missions.rect.bottom() + 8.0).ceil() as u32
+/// The tops of the strips at the bottom of the board image, in order: majority tiers (part of
+/// the board), threat, missions, final scores; and the image's height.
+pub(crate) struct Below {
+    pub tiers: f32,
+    pub threat: f32,
+    pub missions: f32,
+    pub scores: f32,
+    pub height: u32,
+}
+
+/// Where each strip below the board goes for this view (the image grows to hold them).
+pub(crate) fn below(layout: &super::layout::Layout, view: &SeatView) -> Below {
+    let gap = 8.0;
+    let after = |top: f32, h: f32| if h > 0.0 { top + h + gap } else { top };
+    // The tiers strip is the bottom of the board itself; the others follow it.
+    let threat = layout.board.height as f32;
+    let tiers = threat - gap - super::notes::tiers_height(layout);
+    let missions = after(threat, super::notes::threat_height(layout, view));
+    let missions_h = if view.missions.is_some() {
+        layout.board.missions.rect.h
     } else {
-        b.height
+        0.0
+    };
+    let scores = after(missions, missions_h);
+    let bottom = after(scores, super::scores::height(layout, view));
+    Below {
+        tiers,
+        threat,
+        missions,
+        scores,
+        height: bottom.ceil() as u32,
     }
 }
 
 /// The face-up mission cards, side by side, each task with the markers of the seats that
 /// fulfilled it.
-pub(crate) fn board_strip(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
+pub(crate) fn board_strip(p: &mut Painter, ctx: &Ctx, view: &SeatView, y: f32) {
     let Some(missions) = view.missions.as_ref() else {
         return;
     };
     let l = &ctx.layout.board.missions;
-    let body = panel(p, ctx, l.rect, &ctx.title(&l.title), "");
+    let rect = super::layout::Rect::new(l.rect.x, y, l.rect.w, l.rect.h);
+    let body = panel(p, ctx, rect, &ctx.title(&l.title), "");
     let t = ctx.text();
     let n = missions.face_up.len().max(1) as f32;
     let card_w = (body.w - l.gap * (n - 1.0)) / n;

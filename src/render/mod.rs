@@ -21,8 +21,10 @@ mod icons;
 pub mod layout;
 mod luna;
 mod missions;
+mod notes;
 mod paint;
 mod player;
+mod scores;
 mod summary;
 
 pub use layout::Layout;
@@ -254,7 +256,7 @@ impl Renderer {
         side: BoardSide,
         texts: &Texts,
     ) -> paint::Painter<'_> {
-        let mut p = self.painter(missions::board_height(&self.layout, view));
+        let mut p = self.painter(missions::below(&self.layout, view).height);
         let ctx = icons::Ctx {
             data,
             layout: &self.layout,
