@@ -1698,6 +1698,10 @@ fn cards_and_seats(data: &GameData, state: &GameState, out: &mut Vec<String>) {
 /// Changes every other seat's hidden cards and checks each seat's view stays byte-identical.
 pub fn view_leaks(data: &GameData, state: &GameState) -> Vec<String> {
     let mut out = Vec::new();
+    // Once the game is over the final scores are public, and they count the shares in hand.
+    if state.phase == Phase::Finished {
+        return out;
+    }
     for viewer in 0..state.seats.len() {
         let before =
             serde_json::to_string(&engine::view(data, state, Some(viewer))).unwrap_or_default();
