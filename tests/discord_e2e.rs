@@ -278,23 +278,7 @@ async fn two_players_and_luna_play_through_a_fake_discord_and_survive_a_restart(
 }
 
 async fn scenario() {
-    let dir = std::env::temp_dir().join(format!(
-        "skymines-discord-e2e-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let _cleanup = TempDir(dir.clone());
-    let db = dir.join("bot.db");
-    let fake = Fake::start().await;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0);
-    let clock = Arc::new(ManualClock::new(now));
-    fake.name_user(ALICE, "Alice");
-    fake.name_user(BOB, "Bob");
-    fake.name_user(CAROL, "Carol");
+    let (_cleanup, db, fake, clock) = fresh().await;
 
     // ---- connect: identify, ready, one command registration
     let bot = start_bot(&fake, &db, clock.clone()).await;
@@ -836,17 +820,8 @@ async fn linked_slots_are_planned_through_one_menu_per_open_slot() {
 }
 
 async fn linked_slots_planning() {
-    let dir = std::env::temp_dir().join(format!(
-        "skymines-discord-linked-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let _cleanup = TempDir(dir.clone());
-    let fake = Fake::start().await;
-    fake.name_user(ALICE, "Alice");
-    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
-    let bot = start_bot(&fake, &dir.join("bot.db"), clock).await;
+    let (_cleanup, db, fake, clock) = fresh().await;
+    let bot = start_bot(&fake, &db, clock).await;
     fake.wait_identified(1, WAIT).await;
 
     // A solo game against Luna with linked slots.
@@ -954,7 +929,7 @@ const FOREIGN_CHANNEL: u64 = 200_000_000_000_000_003;
 /// A fresh database directory, a fake Discord and a clock at the real time.
 async fn fresh() -> (TempDir, PathBuf, Arc<Fake>, Arc<ManualClock>) {
     let dir = std::env::temp_dir().join(format!(
-        "skymines-discord-hardening-{}-{}",
+        "skymines-discord-{}-{}",
         std::process::id(),
         rand::random::<u32>()
     ));

@@ -562,13 +562,14 @@ impl Chat {
         }
     }
 
-    pub(crate) fn page_click(
+    /// The clicker's seat and the game's state, while the version the click carries is still
+    /// current (otherwise the click is out of date and refused).
+    fn current_click(
         &self,
         req: &Request,
         game: GameId,
         version: u64,
-        page: usize,
-    ) -> Result<Vec<Reply>, String> {
+    ) -> Result<(usize, Arc<GameState>), String> {
         let seat = self
             .seat_of(game, req.user.id)?
             .ok_or_else(|| self.texts.t("error.not_a_player"))?;
@@ -576,6 +577,17 @@ impl Chat {
         if self.click_version(game, &state, seat)? != version {
             return Err(self.texts.t("error.stale"));
         }
+        Ok((seat, state))
+    }
+
+    pub(crate) fn page_click(
+        &self,
+        req: &Request,
+        game: GameId,
+        version: u64,
+        page: usize,
+    ) -> Result<Vec<Reply>, String> {
+        let (seat, state) = self.current_click(req, game, version)?;
         self.prompt(game, &state, seat, req.user.id, page)
             .map(|p| vec![p])
             .ok_or_else(|| self.texts.t("error.nothing_to_decide"))
@@ -588,13 +600,7 @@ impl Chat {
         version: u64,
         decision: Decision,
     ) -> Result<Vec<Reply>, String> {
-        let seat = self
-            .seat_of(game, req.user.id)?
-            .ok_or_else(|| self.texts.t("error.not_a_player"))?;
-        let state = self.state(game)?;
-        if self.click_version(game, &state, seat)? != version {
-            return Err(self.texts.t("error.stale"));
-        }
+        let (seat, _) = self.current_click(req, game, version)?;
         self.play(req, game, seat, &[decision])
     }
 
@@ -614,13 +620,7 @@ impl Chat {
         if !all_plans {
             return Err(self.texts.t("error.stale"));
         }
-        let seat = self
-            .seat_of(game, req.user.id)?
-            .ok_or_else(|| self.texts.t("error.not_a_player"))?;
-        let state = self.state(game)?;
-        if self.click_version(game, &state, seat)? != version {
-            return Err(self.texts.t("error.stale"));
-        }
+        let (seat, state) = self.current_click(req, game, version)?;
         let s = &state.seats[seat];
         let mut open = (0..s.slots.len() as u8)
             .filter(|&i| s.slot_on[i as usize] && s.slots[i as usize].is_none());
