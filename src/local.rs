@@ -148,6 +148,23 @@ impl Printer {
         self.names.insert(user.id, user.name.clone());
     }
 
+    /// The names of the seats of the game in the terminal's channel (a local id is made from
+    /// the name), so a ping right after a restart names its player, not a number.
+    pub fn learn_seats(&mut self, chat: &Chat) {
+        let store = chat.store();
+        let game = match store.game_in_channel(LOCAL_CHANNEL) {
+            Ok(Some(game)) => game,
+            _ => return,
+        };
+        if let Ok(state) = store.state(game) {
+            for seat in &state.seats {
+                self.names
+                    .entry(local_user_id(&seat.name))
+                    .or_insert_with(|| seat.name.clone());
+            }
+        }
+    }
+
     fn name(&self, id: u64) -> String {
         self.names
             .get(&id)
@@ -255,6 +272,7 @@ pub fn run_lines(
     strict: bool,
 ) -> std::io::Result<Summary> {
     let mut printer = Printer::new(out_dir);
+    printer.learn_seats(chat);
     let mut summary = Summary::default();
     let mut bytes = Vec::new();
     loop {

@@ -169,9 +169,15 @@ pub(crate) fn track_step_paying(
         if let Some(bi) = data.tracks.bonuses.iter().position(|b| b.id == th.unlocks) {
             if !state.seats[seat].is_luna() {
                 state.seats[seat].bonus_pending |= 1 << bi;
+                // What the bonus does, as printed (a name reference: the reader's language).
+                let bonus = data.tracks.bonuses[bi].display_text();
                 ctx.say(
                     "event.bonus_unlocked",
-                    &[("name", &state.seats[seat].name), ("bonus", &th.unlocks)],
+                    &[
+                        ("name", &state.seats[seat].name),
+                        ("company", &company_name),
+                        ("bonus", &bonus),
+                    ],
                 );
             }
         }
