@@ -1087,3 +1087,66 @@ async fn game_traffic_stays_in_its_channel() {
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
 }
+
+// ------------------------------------- issue 20 points 2–6 (closed DMs, deferrals, embeds, pins)
+
+/// The public messages in CHANNEL that tell Alice her DMs are closed.
+fn dm_notices(fake: &Fake) -> Vec<Msg> {
+    public_in(fake, CHANNEL)
+        .into_iter()
+        .filter(|m| {
+            m.content.starts_with(&format!("<@{ALICE}>")) && m.content.contains("direct messages")
+        })
+        .collect()
+}
+
+/// DECISIONS B14 (issue 20 point 2): a player who asks for DMs but has them closed costs one
+/// refused DM and gets one notice over several turns, not one of each per turn; the refusal
+/// is kept in the store; asking for DMs again tries them again (once).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn closed_dms_are_tried_once_until_asked_for_again() {
+    let (_dir, db, fake, clock) = fresh().await;
+    fake.refuse_dms(ALICE);
+    let bot = start_bot(&fake, &db, clock).await;
+    let game = started_game(&fake, &bot).await;
+    let ask_for_dms = || async {
+        let t = fake.slash(
+            ALICE,
+            CHANNEL,
+            false,
+            &["skymines", "settings"],
+            &[("notify", json!("dm"))],
+        );
+        callback(&fake, &t).await;
+        fake.settle(QUIET, WAIT).await;
+    };
+    ask_for_dms().await;
+
+    // A whole round and the next planning start: many prompts for Alice, one DM tried.
+    let clicks = drive(&fake, &bot, |s| s.round >= 2 && s.phase == Phase::Planning).await;
+    fake.settle(Duration::from_millis(600), WAIT).await;
+    assert!(clicks >= 6, "several turns were played ({clicks} clicks)");
+    assert_eq!(fake.dm_attempts(ALICE), 1, "one refused DM over the round");
+    let notices = dm_notices(&fake);
+    assert_eq!(notices.len(), 1, "one notice: {notices:?}");
+    assert!(notices[0]
+        .buttons
+        .iter()
+        .any(|(id, _)| id == &format!("o:{game}")));
+    assert!(
+        bot.store.dm_refused_at(ALICE).expect("query").is_some(),
+        "the refusal is kept in the store"
+    );
+
+    // Alice asks for DMs again: the next prompt tries one DM again (still refused: one more
+    // notice), then none.
+    ask_for_dms().await;
+    assert!(bot.store.dm_refused_at(ALICE).expect("query").is_none());
+    drive(&fake, &bot, |s| s.round >= 2 && s.phase != Phase::Planning).await;
+    fake.settle(Duration::from_millis(600), WAIT).await;
+    assert_eq!(fake.dm_attempts(ALICE), 2, "tried again once after asking");
+    assert_eq!(dm_notices(&fake).len(), 2);
+
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}

@@ -1,8 +1,10 @@
 //! Sends a batch of chat replies where their audiences say (DECISIONS B1):
 //! - `Private(user)` answers the user's own interaction: its deferred (ephemeral) message, or an
 //!   ephemeral follow-up; a private reply with no interaction to answer becomes a DM;
-//! - `Dm(user)` is a direct message; when Discord refuses it (error 50007) the user is mentioned
-//!   in the game's channel with a button that opens the private flow there instead;
+//! - `Dm(user)` is a direct message; the first time Discord refuses it (error 50007) the user
+//!   is switched to ephemeral prompts (kept in the store) and mentioned once in the game's
+//!   channel with a button that opens the private flow there; no DM is tried again until the
+//!   user asks for DMs again;
 //! - `Public` and `Ping(user)` go to the channel: follow-ups of the interaction when it was made
 //!   there, otherwise (the timer, a click in a DM) ordinary messages in the game's channel;
 //!   a ping mentions its user and allowed mentions permit only that user.
@@ -14,7 +16,7 @@
 
 use super::message::Outgoing;
 use super::shared::{Batch, Shared};
-use crate::chat::{self, Audience, Choice, Reply};
+use crate::chat::{Audience, Reply};
 use crate::store::GameId;
 use serenity::all::{
     ChannelId, CreateInteractionResponse, CreateInteractionResponseFollowup,
@@ -190,9 +192,9 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
                     let out = Outgoing::from_reply(reply, &[]);
                     followup(shared, answer, out, !origin.in_dm).await;
                 }
-                None => send_dm(shared, origin, u, reply, game).await,
+                None => send_dm(shared, u, reply, game).await,
             },
-            Audience::Private(u) | Audience::Dm(u) => send_dm(shared, origin, u, reply, game).await,
+            Audience::Private(u) | Audience::Dm(u) => send_dm(shared, u, reply, game).await,
             Audience::Public => {
                 let out = Outgoing::from_reply(reply, &[]);
                 send_public(shared, public_origin, out, game).await
@@ -267,8 +269,15 @@ async fn send_public(shared: &Shared, origin: &Origin, out: Outgoing, game: Opti
     }
 }
 
-/// A direct message; refused DMs fall back to a mention with a button in the game's channel.
-async fn send_dm(shared: &Shared, origin: &Origin, user: u64, reply: &Reply, game: Option<GameId>) {
+/// A direct message (DECISIONS B14): none is tried to a user whose DMs are known to be
+/// closed (the channel ping's button opens their prompt instead); the first refusal (50007)
+/// is recorded by the chat layer, which switches the user to ephemeral prompts and gives the
+/// one notice, posted in the game's channel.
+async fn send_dm(shared: &Shared, user: u64, reply: &Reply, game: Option<GameId>) {
+    if shared.dms_closed(user).await {
+        tracing::debug!(game, "DMs closed: no DM tried");
+        return;
+    }
     let sent = match shared.dm_channel(user).await {
         Ok(channel) => channel
             .send_message(
@@ -287,29 +296,14 @@ async fn send_dm(shared: &Shared, origin: &Origin, user: u64, reply: &Reply, gam
         tracing::warn!(error = %super::describe(&error), "DM failed");
         return;
     }
-    let Some(game) = game else {
-        tracing::warn!("a refused DM without a game to fall back to");
-        return;
-    };
-    tracing::info!(
-        game,
-        "DMs refused: falling back to a mention in the channel"
-    );
-    let open = Choice::new(chat::open_click_id(game), "Open it here".to_string());
-    let out = Outgoing::text(format!(
-        "<@{user}> I cannot send you direct messages (your privacy settings refuse them). \
-         Use the button to see your prompt here; /hand shows your cards."
-    ))
-    .with_buttons(&[open])
-    .with_mention(user);
-    // A follow-up only when the interaction was made in the game's channel by that user.
-    let same = origin.user == user && !origin.in_dm;
-    match &origin.answer {
-        Some(answer) if same => followup(shared, answer, out, false).await,
-        _ => match shared.channel_of(game).await {
-            Some(channel) => channel_message(shared, channel, out).await,
-            None => tracing::warn!(game, "no channel for the game"),
-        },
+    tracing::info!(game, "DMs refused: prompts open in the channel from now on");
+    for notice in shared.dms_refused(user, game).await {
+        let pinged = match &notice.audience {
+            Audience::Ping(p) => p.users(),
+            _ => &[],
+        };
+        let out = Outgoing::from_reply(&notice, pinged);
+        send_public(shared, &Origin::timer(), out, notice.game().or(game)).await;
     }
 }
 

@@ -80,26 +80,6 @@ impl Outgoing {
         }
     }
 
-    /// Plain text without buttons or files.
-    pub fn text(text: impl Into<String>) -> Outgoing {
-        Outgoing {
-            content: clip(&text.into(), CONTENT_LIMIT),
-            files: Vec::new(),
-            rows: Vec::new(),
-            mentions: Vec::new(),
-        }
-    }
-
-    pub fn with_buttons(mut self, choices: &[Choice]) -> Outgoing {
-        self.rows = buttons(choices);
-        self
-    }
-
-    pub fn with_mention(mut self, user: u64) -> Outgoing {
-        self.mentions = vec![user];
-        self
-    }
-
     pub fn allowed_mentions(&self) -> CreateAllowedMentions {
         CreateAllowedMentions::new().users(self.mentions.iter().map(|u| UserId::new((*u).max(1))))
     }
@@ -287,10 +267,6 @@ fn usable(choices: &[Choice]) -> Vec<&Choice> {
 }
 
 /// Choices as buttons: at most 25 in rows of 5.
-pub(crate) fn buttons(choices: &[Choice]) -> Vec<CreateActionRow> {
-    button_rows(&usable(choices))
-}
-
 fn button_rows(usable: &[&Choice]) -> Vec<CreateActionRow> {
     usable
         .iter()
@@ -351,7 +327,7 @@ mod tests {
     #[test]
     fn choices_become_at_most_25_buttons_in_rows_of_5() {
         let choices: Vec<Choice> = (0..30).map(choice).collect();
-        let rows = buttons(&choices);
+        let rows = button_rows(&usable(&choices));
         assert_eq!(rows.len(), 5);
         let json = serde_json::to_value(&rows).expect("json");
         for row in json.as_array().expect("rows") {

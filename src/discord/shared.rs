@@ -174,6 +174,26 @@ impl Shared {
     }
 }
 
+// ---------------------------------------------------------------- closed DMs (issue 20 point 2)
+
+impl Shared {
+    /// Whether DMs to `user` are known to be refused (asked of the store, off the async threads).
+    pub async fn dms_closed(&self, user: u64) -> bool {
+        let chat = self.chat.clone();
+        tokio::task::spawn_blocking(move || chat.dms_closed(user))
+            .await
+            .unwrap_or(false)
+    }
+
+    /// Discord refused a DM to `user`: the chat records it and returns its one notice.
+    pub async fn dms_refused(&self, user: u64, game: Option<GameId>) -> Vec<Reply> {
+        let chat = self.chat.clone();
+        tokio::task::spawn_blocking(move || chat.dms_refused(user, game))
+            .await
+            .unwrap_or_default()
+    }
+}
+
 fn lock_for<K: Eq + Hash + Copy>(
     map: &Mutex<HashMap<K, Arc<tokio::sync::Mutex<()>>>>,
     key: K,
