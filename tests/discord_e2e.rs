@@ -1150,3 +1150,64 @@ async fn closed_dms_are_tried_once_until_asked_for_again() {
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
 }
+
+/// The message a request creates or changes, if it carries one: the body of a channel message
+/// or webhook call, the `data` of an interaction callback that answers with a message.
+fn message_body(r: &Recorded) -> Option<&Value> {
+    if r.path.ends_with("/callback") {
+        return matches!(r.json["type"].as_u64(), Some(4 | 5 | 7)).then_some(&r.json["data"]);
+    }
+    let message = r.path.starts_with("/webhooks/")
+        || (r.path.starts_with("/channels/") && r.path.contains("/messages"));
+    (message && matches!(r.method.as_str(), "POST" | "PATCH")).then_some(&r.json)
+}
+
+/// Issue 20 point 4: a name with a link is defanged, and no message the bot sends (new,
+/// edited, follow-up, deferral, the update of a clicked message) lets Discord preview a link:
+/// every one carries the suppress-embeds flag (1 << 2).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn no_message_previews_a_link() {
+    let (_dir, db, fake, clock) = fresh().await;
+    fake.name_user(BOB, "Bob [win](https://evil.example/x)");
+    let bot = start_bot(&fake, &db, clock).await;
+    let game = started_game(&fake, &bot).await;
+    let ping = newest_prompt(&fake, ALICE).expect("Alice's ping");
+    let t = fake.click(ALICE, &ping, &format!("o:{game}"));
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    let prompt = newest_prompt(&fake, ALICE).expect("Alice's planner");
+    let st = state(&bot);
+    let seat = st
+        .seats
+        .iter()
+        .position(|s| s.name == "Alice")
+        .expect("Alice");
+    let t = fake.click(ALICE, &prompt, &pick(&prompt, &st, seat));
+    callback(&fake, &t).await;
+    let t = fake.slash(BOB, CHANNEL, false, &["skymines", "status"], &[]);
+    callback(&fake, &t).await;
+    fake.settle(Duration::from_millis(600), WAIT).await;
+
+    let mut carried = 0;
+    for r in fake.requests() {
+        let Some((body, content)) =
+            message_body(&r).and_then(|b| Some((b, b["content"].as_str()?)))
+        else {
+            continue;
+        };
+        assert!(!content.contains("https://"), "a live link: {content}");
+        if content.contains("Bob") {
+            carried += 1;
+        }
+        assert_eq!(
+            body["flags"].as_u64().unwrap_or(0) & 4,
+            4,
+            "{} {} lets Discord preview links: {body}",
+            r.method,
+            r.path
+        );
+    }
+    assert!(carried > 0, "Bob's name was shown");
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}

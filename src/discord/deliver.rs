@@ -21,6 +21,7 @@ use crate::store::GameId;
 use serenity::all::{
     ChannelId, CreateInteractionResponse, CreateInteractionResponseFollowup,
     CreateInteractionResponseMessage, EditInteractionResponse, HttpError, InteractionId,
+    InteractionResponseFlags,
 };
 use serenity::builder::Builder;
 
@@ -57,6 +58,7 @@ impl Answer {
             Some(id) => {
                 let mentions = out.allowed_mentions();
                 let mut update = CreateInteractionResponseMessage::new()
+                    .flags(InteractionResponseFlags::SUPPRESS_EMBEDS)
                     .content(out.content)
                     .components(out.rows)
                     .allowed_mentions(mentions);

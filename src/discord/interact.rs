@@ -12,7 +12,7 @@ use crate::chat::{self, Input, Request};
 use crate::store::Location;
 use serenity::all::{
     AutocompleteChoice, ComponentInteraction, CreateInteractionResponse,
-    CreateInteractionResponseMessage, MessageFlags, ResolvedValue,
+    CreateInteractionResponseMessage, InteractionResponseFlags, MessageFlags, ResolvedValue,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -47,7 +47,9 @@ pub(crate) async fn command(
     let in_dm = interaction.guild_id.is_none();
     let ephemeral = !in_dm && is_private(name, &options);
     let defer = CreateInteractionResponse::Defer(
-        CreateInteractionResponseMessage::new().ephemeral(ephemeral),
+        CreateInteractionResponseMessage::new()
+            .flags(InteractionResponseFlags::SUPPRESS_EMBEDS)
+            .ephemeral(ephemeral),
     );
     interaction.create_response(&shared.http, defer).await?;
     app.has_sent_initial_response

@@ -4,13 +4,15 @@
 //! select menus of up to 25 options each whose label and description keep within 100
 //! characters (a decision's number first, so no two labels read the same), the other choices
 //! (paging) as buttons in the last row — and allowed mentions that ping only the intended user
-//! (or nobody).
+//! (or nobody). Every message suppresses link previews (the suppress-embeds flag): names and
+//! other user text never unfurl a link into a game's messages.
 
 use crate::chat::{Choice, Reply};
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
     CreateInteractionResponseFollowup, CreateMessage, CreateSelectMenu, CreateSelectMenuKind,
-    CreateSelectMenuOption, EditAttachments, EditInteractionResponse, EditMessage, UserId,
+    CreateSelectMenuOption, EditAttachments, EditInteractionResponse, EditMessage, MessageFlags,
+    UserId,
 };
 
 /// Discord's limit on a message's text.
@@ -88,6 +90,7 @@ impl Outgoing {
     pub fn into_message(self) -> CreateMessage {
         let mentions = self.allowed_mentions();
         CreateMessage::new()
+            .flags(MessageFlags::SUPPRESS_EMBEDS)
             .content(self.content)
             .add_files(self.files)
             .components(self.rows)
@@ -102,6 +105,7 @@ impl Outgoing {
             attachments = attachments.add(f);
         }
         EditMessage::new()
+            .suppress_embeds(true)
             .content(self.content)
             .attachments(attachments)
             .components(self.rows)
@@ -112,6 +116,7 @@ impl Outgoing {
     pub fn into_followup(self, ephemeral: bool) -> CreateInteractionResponseFollowup {
         let mentions = self.allowed_mentions();
         CreateInteractionResponseFollowup::new()
+            .flags(MessageFlags::SUPPRESS_EMBEDS)
             .content(self.content)
             .add_files(self.files)
             .components(self.rows)
@@ -127,6 +132,7 @@ impl Outgoing {
             attachments = attachments.add(f);
         }
         EditInteractionResponse::new()
+            .flags(MessageFlags::SUPPRESS_EMBEDS)
             .content(self.content)
             .attachments(attachments)
             .components(self.rows)
