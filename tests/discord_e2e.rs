@@ -1211,3 +1211,89 @@ async fn no_message_previews_a_link() {
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
 }
+
+/// Issue 20 point 3: after a deferral whose edit or deletion fails, Discord would turn the next
+/// follow-up into the deferred message (with the deferral's visibility). With the fake failing
+/// every `@original` change: a private refusal of a publicly deferred command never shows
+/// publicly, and the public line of a privately deferred command reaches the channel as an
+/// ordinary message. No text sent privately ever appears in a public message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_failed_deferral_edit_never_changes_who_sees_a_reply() {
+    let (_dir, db, fake, clock) = fresh().await;
+    let bot = start_bot(&fake, &db, clock).await;
+    let game = started_game(&fake, &bot).await;
+    // Alice plans a card (with working edits), so she has a move to take back.
+    let ping = newest_prompt(&fake, ALICE).expect("Alice's ping");
+    let t = fake.click(ALICE, &ping, &format!("o:{game}"));
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    let prompt = newest_prompt(&fake, ALICE).expect("Alice's planner");
+    let card = prompt
+        .buttons
+        .iter()
+        .find(|(id, _)| kind_of(id) == "plan_card")
+        .map(|(id, _)| id.clone())
+        .expect("a card to plan");
+    let t = fake.click(ALICE, &prompt, &card);
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    let alice = state(&bot)
+        .seats
+        .iter()
+        .position(|s| s.name == "Alice")
+        .expect("Alice");
+    assert_eq!(planned(&state(&bot), alice), 1);
+
+    fake.fail_original_changes(true);
+    // A public command refused privately: Bob may not abort the host's game.
+    let mark = fake.request_count();
+    let t = fake.slash(BOB, CHANNEL, false, &["skymines", "abort"], &[]);
+    assert_eq!(
+        flags(&callback(&fake, &t).await) & 64,
+        0,
+        "deferred publicly"
+    );
+    fake.settle(QUIET, WAIT).await;
+    assert!(
+        requests_after(&fake, mark)
+            .iter()
+            .any(|r| r.method == "DELETE" && r.path.contains(&t)),
+        "the bot tried to remove the public deferral"
+    );
+    // A private command with a public line: Alice takes her card back.
+    let t = fake.slash(ALICE, CHANNEL, false, &["undo"], &[]);
+    assert_eq!(
+        flags(&callback(&fake, &t).await) & 64,
+        64,
+        "deferred privately"
+    );
+    fake.settle(Duration::from_millis(600), WAIT).await;
+    assert_eq!(planned(&state(&bot), alice), 0, "the undo happened");
+    fake.fail_original_changes(false);
+
+    let public = public_in(&fake, CHANNEL);
+    assert!(
+        !public.iter().any(|m| m.content.contains("Only the host")),
+        "the refusal stayed private"
+    );
+    assert!(
+        public.iter().any(|m| m.content.contains("took back")),
+        "the undo's public line reached the channel: {public:?}"
+    );
+    let private: Vec<String> = fake
+        .requests()
+        .iter()
+        .filter(|r| flags(r) & 64 == 64)
+        .filter_map(|r| message_body(r)?["content"].as_str().map(str::to_string))
+        .filter(|c| !c.is_empty())
+        .collect();
+    for m in &public {
+        assert!(
+            !private.iter().any(|p| m.content.contains(p.as_str())),
+            "private text in a public message: {}",
+            m.content
+        );
+    }
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}

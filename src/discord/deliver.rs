@@ -52,8 +52,8 @@ pub(crate) struct Answer {
 
 impl Answer {
     /// Changes the interaction's own message: the click's response while it has none, else an
-    /// edit of the response.
-    async fn change(&self, shared: &Shared, out: Outgoing) {
+    /// edit of the response. Returns whether Discord took it.
+    async fn change(&self, shared: &Shared, out: Outgoing) -> bool {
         let result = match self.unanswered {
             Some(id) => {
                 let mentions = out.allowed_mentions();
@@ -75,8 +75,12 @@ impl Answer {
                 .await
                 .map(|_| ()),
         };
-        if let Err(e) = result {
-            tracing::warn!(error = %super::describe(&e), "cannot change the clicked message");
+        match result {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!(error = %super::describe(&e), "cannot change the interaction's message");
+                false
+            }
         }
     }
 
@@ -116,6 +120,8 @@ impl Answer {
 /// Where a batch comes from.
 pub(crate) struct Origin {
     pub user: u64,
+    /// The channel the interaction came from (0 for the timer).
+    pub channel: u64,
     pub in_dm: bool,
     pub answer: Option<Answer>,
 }
@@ -125,6 +131,7 @@ impl Origin {
     pub fn timer() -> Origin {
         Origin {
             user: 0,
+            channel: 0,
             in_dm: false,
             answer: None,
         }
@@ -151,12 +158,24 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
         .answer
         .as_ref()
         .and_then(|a| slot_reply(a, origin, &replies, game));
+    // A command's deferral that could not be replaced or removed: Discord turns the next
+    // follow-up into it, with the deferral's visibility (see [`Deferral`]).
+    let mut deferral = Deferral::Done;
+    let mut shown = slot;
     if let Some(answer) = &origin.answer {
+        let waiting = Deferral::Waiting {
+            private: answer.slot == Slot::Private,
+        };
         match slot {
             Some(i) => {
-                answer
+                let changed = answer
                     .change(shared, Outgoing::from_reply(&replies[i], &[]))
-                    .await
+                    .await;
+                if !changed && !answer.component {
+                    // The reply is sent below like the others.
+                    shown = None;
+                    deferral = waiting;
+                }
             }
             None if !answer.component => {
                 // Nothing fits the deferred message's visibility: remove it before following up.
@@ -165,7 +184,8 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
                     .delete_original_interaction_response(&answer.token)
                     .await
                 {
-                    tracing::debug!(error = %super::describe(&e), "cannot delete the deferral");
+                    tracing::warn!(error = %super::describe(&e), "cannot delete the deferral");
+                    deferral = waiting;
                 }
             }
             None if answer.slot == Slot::Private && moved => {
@@ -176,7 +196,7 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
         }
     }
     for (i, reply) in replies.iter().enumerate() {
-        if Some(i) == slot {
+        if Some(i) == shown {
             continue;
         }
         let game = reply.game().or(game);
@@ -192,18 +212,20 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
             Audience::Private(u) if u == origin.user => match &origin.answer {
                 Some(answer) => {
                     let out = Outgoing::from_reply(reply, &[]);
-                    followup(shared, answer, out, !origin.in_dm).await;
+                    deferral
+                        .follow_up(shared, origin, answer, out, !origin.in_dm, game)
+                        .await;
                 }
                 None => send_dm(shared, u, reply, game).await,
             },
             Audience::Private(u) | Audience::Dm(u) => send_dm(shared, u, reply, game).await,
             Audience::Public => {
                 let out = Outgoing::from_reply(reply, &[]);
-                send_public(shared, public_origin, out, game).await
+                send_public(shared, public_origin, out, game, &mut deferral).await
             }
             Audience::Ping(users) => {
                 let out = Outgoing::from_reply(reply, users.users());
-                send_public(shared, public_origin, out, game).await
+                send_public(shared, public_origin, out, game, &mut deferral).await
             }
         }
     }
@@ -233,13 +255,70 @@ fn slot_reply(
     replies.iter().position(fits)
 }
 
-async fn followup(shared: &Shared, answer: &Answer, out: Outgoing, ephemeral: bool) {
+/// Sends a follow-up; returns whether Discord took it.
+async fn followup(shared: &Shared, answer: &Answer, out: Outgoing, ephemeral: bool) -> bool {
     let message: CreateInteractionResponseFollowup = out.into_followup(ephemeral);
-    if let Err(e) = message
+    match message
         .execute(&shared.http, (None, answer.token.as_str()))
         .await
     {
-        tracing::warn!(error = %super::describe(&e), "follow-up failed");
+        Ok(_) => true,
+        Err(e) => {
+            tracing::warn!(error = %super::describe(&e), "follow-up failed");
+            false
+        }
+    }
+}
+
+/// Whether a command's type-5 deferral still waits for its content (issue 20 point 3). After
+/// a deferral Discord makes the next follow-up an edit of the deferred message and ignores the
+/// follow-up's own ephemeral flag; so while a deferral waits (its edit or deletion failed), a
+/// follow-up whose visibility differs from the deferral's is never sent: public output goes to
+/// the channel as an ordinary message, and private output is withheld rather than shown to
+/// everyone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Deferral {
+    /// Replaced or removed (or nothing was deferred): follow-ups are new messages.
+    Done,
+    /// Still waiting; `private` when it was deferred ephemerally.
+    Waiting { private: bool },
+}
+
+impl Deferral {
+    /// Sends `out` as a follow-up when that cannot change its visibility.
+    async fn follow_up(
+        &mut self,
+        shared: &Shared,
+        origin: &Origin,
+        answer: &Answer,
+        out: Outgoing,
+        ephemeral: bool,
+        game: Option<GameId>,
+    ) {
+        let Deferral::Waiting { private } = *self else {
+            followup(shared, answer, out, ephemeral).await;
+            return;
+        };
+        if private == ephemeral {
+            // It takes the deferral's place; later follow-ups are new messages.
+            if followup(shared, answer, out, ephemeral).await {
+                *self = Deferral::Done;
+            }
+        } else if ephemeral {
+            tracing::warn!(
+                "a private reply withheld: the public deferral could not be replaced, and a \
+                 follow-up would show it to everyone"
+            );
+        } else {
+            let channel = match game {
+                Some(g) => shared.channel_of(g).await,
+                None => Some(origin.channel),
+            };
+            match channel {
+                Some(c) if c != 0 => channel_message(shared, c, out).await,
+                _ => tracing::warn!(game, "no channel for a public reply"),
+            }
+        }
     }
 }
 
@@ -254,10 +333,18 @@ async fn channel_message(shared: &Shared, channel: u64, out: Outgoing) {
 
 /// A public message: a follow-up when the interaction was made in the channel, otherwise a
 /// message in the game's channel.
-async fn send_public(shared: &Shared, origin: &Origin, out: Outgoing, game: Option<GameId>) {
+async fn send_public(
+    shared: &Shared,
+    origin: &Origin,
+    out: Outgoing,
+    game: Option<GameId>,
+    deferral: &mut Deferral,
+) {
     if let Some(answer) = &origin.answer {
         if !origin.in_dm || game.is_none() {
-            followup(shared, answer, out, false).await;
+            deferral
+                .follow_up(shared, origin, answer, out, false, game)
+                .await;
             return;
         }
     }
@@ -305,7 +392,8 @@ async fn send_dm(shared: &Shared, user: u64, reply: &Reply, game: Option<GameId>
             _ => &[],
         };
         let out = Outgoing::from_reply(&notice, pinged);
-        send_public(shared, &Origin::timer(), out, notice.game().or(game)).await;
+        let game = notice.game().or(game);
+        send_public(shared, &Origin::timer(), out, game, &mut Deferral::Done).await;
     }
 }
 

@@ -70,6 +70,7 @@ pub(crate) async fn command(
     };
     let origin = Origin {
         user: req.user.id,
+        channel,
         in_dm,
         answer: Some(Answer {
             token: interaction.token.clone(),
@@ -170,6 +171,7 @@ pub(crate) async fn component(shared: &Arc<Shared>, click: &ComponentInteraction
     };
     let origin = Origin {
         user: user_id,
+        channel,
         in_dm,
         answer: Some(Answer {
             token: click.token.clone(),

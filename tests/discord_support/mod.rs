@@ -68,6 +68,9 @@ struct Pending {
     original: Option<u64>,
     ephemeral: bool,
     sent_at: Instant,
+    /// A type-5 deferral whose message still waits for its content: Discord makes the next
+    /// follow-up an edit of it, with the deferral's visibility (the follow-up's flags ignored).
+    deferral_waits: bool,
 }
 
 #[derive(Default)]
@@ -83,6 +86,8 @@ struct State {
     users: HashMap<u64, String>,
     /// Channels of other guilds than [`GUILD`].
     guild_of: HashMap<u64, u64>,
+    /// Edits and deletions of interactions' own messages (`@original`) fail.
+    fail_original: bool,
 }
 
 pub struct Fake {
@@ -192,6 +197,12 @@ impl Fake {
             .iter()
             .filter(|r| r.method == "POST" && r.path == path)
             .count()
+    }
+
+    /// From now on, edits and deletions of interactions' own messages fail (400) until turned
+    /// off again.
+    pub fn fail_original_changes(&self, fail: bool) {
+        self.state.lock().unwrap().fail_original = fail;
     }
 
     /// DMs to this user are refused with 50007.
@@ -461,6 +472,7 @@ impl Fake {
                 original,
                 ephemeral: false,
                 sent_at: Instant::now(),
+                deferral_waits: false,
             },
         );
     }
@@ -705,6 +717,7 @@ impl Fake {
                     if let Some(p) = st.interactions.get_mut(*token) {
                         p.original = Some(id);
                         p.ephemeral = ephemeral;
+                        p.deferral_waits = kind == 5;
                     }
                     drop(st);
                     self.refresh_object(id);
@@ -712,13 +725,17 @@ impl Fake {
                 (204, None)
             }
             ("PATCH", ["webhooks", _, token, "messages", "@original"]) => {
-                let original = self
-                    .state
-                    .lock()
-                    .unwrap()
-                    .interactions
-                    .get(*token)
-                    .and_then(|p| p.original);
+                let original = {
+                    let mut st = self.state.lock().unwrap();
+                    if st.fail_original {
+                        return refused_change();
+                    }
+                    let p = st.interactions.get_mut(*token);
+                    p.and_then(|p| {
+                        p.deferral_waits = false;
+                        p.original
+                    })
+                };
                 match original {
                     Some(id) => {
                         self.apply_edit(id, body, files, seq);
@@ -729,6 +746,12 @@ impl Fake {
             }
             ("DELETE", ["webhooks", _, token, "messages", "@original"]) => {
                 let mut st = self.state.lock().unwrap();
+                if st.fail_original {
+                    return refused_change();
+                }
+                if let Some(p) = st.interactions.get_mut(*token) {
+                    p.deferral_waits = false;
+                }
                 if let Some(id) = st.interactions.get(*token).and_then(|p| p.original) {
                     st.messages.remove(&id);
                 }
@@ -739,6 +762,15 @@ impl Fake {
                 let Some(p) = pending else {
                     return not_found;
                 };
+                if let (true, Some(id)) = (p.deferral_waits, p.original) {
+                    // The first follow-up after a deferral fills the deferred message, which
+                    // keeps the deferral's visibility.
+                    if let Some(p) = self.state.lock().unwrap().interactions.get_mut(*token) {
+                        p.deferral_waits = false;
+                    }
+                    self.apply_edit(id, body, files, seq);
+                    return (200, self.message(id).map(|m| m.object));
+                }
                 let ephemeral = body["flags"].as_u64().unwrap_or(0) & 64 != 0;
                 let dm = self
                     .state
@@ -893,6 +925,14 @@ impl Fake {
             "components": rows,
         });
     }
+}
+
+/// The answer to an edit or deletion of `@original` while [`Fake::fail_original_changes`] is on.
+fn refused_change() -> (u16, Option<Value>) {
+    (
+        400,
+        Some(json!({"code": 50035, "message": "Invalid Form Body (injected by the test)"})),
+    )
 }
 
 fn buttons_of(body: &Value) -> Vec<(String, String)> {
