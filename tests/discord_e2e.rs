@@ -1297,3 +1297,131 @@ async fn a_failed_deferral_edit_never_changes_who_sees_a_reply() {
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
 }
+
+/// Log lines at warning level and above, from every test of this binary (installed once).
+#[derive(Clone, Default)]
+struct LogBuf(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for LogBuf {
+    type Writer = LogBuf;
+
+    fn make_writer(&'a self) -> LogBuf {
+        self.clone()
+    }
+}
+
+fn captured_logs() -> String {
+    static LOGS: std::sync::OnceLock<LogBuf> = std::sync::OnceLock::new();
+    let buf = LOGS.get_or_init(|| {
+        let buf = LogBuf::default();
+        let _ = tracing_subscriber::fmt()
+            .with_writer(buf.clone())
+            .with_ansi(false)
+            .with_max_level(tracing::Level::WARN)
+            .try_init();
+        buf
+    });
+    String::from_utf8_lossy(&buf.0.lock().unwrap()).to_string()
+}
+
+/// `/skymines new|join|start` for Alice and Bob (and Luna) in `channel`.
+async fn start_game_in(fake: &Fake, channel: u64) {
+    for (user, path, options) in [
+        (
+            ALICE,
+            &["skymines", "new"][..],
+            vec![("players", json!(2)), ("luna", json!("1"))],
+        ),
+        (BOB, &["skymines", "join"][..], vec![]),
+        (ALICE, &["skymines", "start"][..], vec![]),
+    ] {
+        let t = fake.slash(user, channel, false, path, &options);
+        callback(fake, &t).await;
+        fake.settle(QUIET, WAIT).await;
+    }
+}
+
+/// Issue 20 point 5: a game's status message is unpinned once the game is over (here aborted),
+/// the message itself stays; a channel whose pins are full gets one clear log line however
+/// many games try to pin there, and no unpin is tried for a message that was never pinned.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn status_pins_are_released_when_games_end() {
+    captured_logs();
+    let (_dir, db, fake, clock) = fresh().await;
+    fake.refuse_pins(OTHER_CHANNEL, 30003);
+    let bot = start_bot(&fake, &db, clock).await;
+    started_game(&fake, &bot).await;
+    fake.wait_for("the status pin", WAIT, |r| {
+        r.method == "PUT" && r.path.starts_with(&format!("/channels/{CHANNEL}/pins/"))
+    })
+    .await;
+    let status = fake
+        .messages()
+        .into_iter()
+        .find(|m| m.pinned && m.channel == CHANNEL)
+        .expect("the pinned status message");
+
+    let mark = fake.request_count();
+    let t = fake.slash(ALICE, CHANNEL, false, &["skymines", "abort"], &[]);
+    callback(&fake, &t).await;
+    let unpin = format!("/channels/{CHANNEL}/pins/{}", status.id);
+    fake.wait_for("the unpin", WAIT, |r| {
+        r.seq > mark && r.method == "DELETE" && r.path == unpin
+    })
+    .await;
+    let kept = fake.message(status.id).expect("the status message stays");
+    assert!(!kept.pinned);
+    assert!(!kept.content.is_empty());
+
+    // A channel with full pins: two games, one after the other.
+    for _ in 0..2 {
+        start_game_in(&fake, OTHER_CHANNEL).await;
+        assert!(bot
+            .store
+            .game_in_channel(OTHER_CHANNEL)
+            .expect("query")
+            .is_some());
+        let t = fake.slash(ALICE, OTHER_CHANNEL, false, &["skymines", "abort"], &[]);
+        callback(&fake, &t).await;
+        fake.settle(QUIET, WAIT).await;
+    }
+    // Several timer ticks later: one unpin in all, none in the full channel.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let unpins: Vec<String> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "DELETE" && r.path.contains("/pins/"))
+        .map(|r| r.path)
+        .collect();
+    assert_eq!(unpins, [unpin], "one unpin, never repeated");
+    assert_eq!(
+        fake.requests()
+            .iter()
+            .filter(|r| r.method == "PUT"
+                && r.path
+                    .starts_with(&format!("/channels/{OTHER_CHANNEL}/pins/")))
+            .count(),
+        2,
+        "each game tried to pin its status"
+    );
+    let logs = captured_logs();
+    let said = logs
+        .lines()
+        .filter(|l| l.contains("pin limit") && l.contains(&OTHER_CHANNEL.to_string()))
+        .count();
+    assert_eq!(said, 1, "one clear line for the full channel:\n{logs}");
+
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}

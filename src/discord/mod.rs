@@ -8,8 +8,8 @@
 //!   synchronous chat and store on the blocking pool, then edit and follow up),
 //! - delivering replies by audience: ephemeral answers, DMs (with a channel fallback when
 //!   Discord refuses them), pings whose allowed mentions name only their user, PNG attachments,
-//! - the per-game status message (edited in place, coalesced, pinned, its id kept in the
-//!   store across restarts),
+//! - the per-game status message (edited in place, coalesced, pinned while the game runs, its
+//!   id kept in the store across restarts),
 //! - the reminder and deadline timer (due times live in the store; the chat decides what is due).
 //!
 //! The bot token is a [`Secret`]: it is never printed or logged.
@@ -213,6 +213,7 @@ fn start_timer(shared: &Arc<Shared>, every: Duration) {
             if !batch.replies.is_empty() {
                 deliver::deliver(&s, &deliver::Origin::timer(), batch).await;
             }
+            s.status.unpin_ended().await;
         }
     });
     if let Some(old) = shared

@@ -2,19 +2,27 @@
 //! token (interaction tokens expire after 15 minutes), pinned where the bot may. Updates are
 //! coalesced per game: the first change of a quiet game schedules one flush after the debounce
 //! delay, later changes only replace what that flush will show, so a burst of moves makes one
-//! edit. The message id is kept in the store, so a restart edits the same message.
+//! edit. The message id is kept in the store, so a restart edits the same message. Once a game
+//! is over (finished, aborted, archived) the timer unpins its status message, which stays with
+//! the final result, so pins do not pile up; a pin refused for the channel's pin limit (30003)
+//! or a missing permission (50013) is logged once per channel in plain words.
 
 use super::message::Outgoing;
 use crate::chat::Reply;
 use crate::store::{GameId, StatusMessage, Store};
 use serenity::all::{ChannelId, Http, HttpError, MessageId};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Discord's "Unknown Message" and "Unknown Channel" error codes.
 const UNKNOWN_MESSAGE: isize = 10008;
 const UNKNOWN_CHANNEL: isize = 10003;
+
+/// Discord's "Maximum number of pins reached", "Missing Access" and "Missing Permissions".
+const PIN_LIMIT: isize = 30003;
+const MISSING_ACCESS: isize = 50001;
+const MISSING_PERMISSIONS: isize = 50013;
 
 /// A change waiting for its flush.
 struct Pending {
@@ -32,6 +40,8 @@ pub(crate) struct StatusBoard {
     games: Mutex<HashMap<GameId, Arc<tokio::sync::Mutex<Option<StatusMessage>>>>>,
     /// Flushes that have run (for tests and the benchmark).
     pub flushes: std::sync::atomic::AtomicU64,
+    /// (channel, error code) pairs already logged: a pin problem is said once per channel.
+    pin_warnings: Mutex<HashSet<(u64, isize)>>,
 }
 
 impl StatusBoard {
@@ -43,6 +53,7 @@ impl StatusBoard {
             pending: Mutex::new(HashMap::new()),
             games: Mutex::new(HashMap::new()),
             flushes: std::sync::atomic::AtomicU64::new(0),
+            pin_warnings: Mutex::new(HashSet::new()),
         }
     }
 
@@ -126,24 +137,117 @@ impl StatusBoard {
         let message = Outgoing::from_reply(&pending.reply, &[]).into_message();
         match channel.send_message(&self.http, message).await {
             Ok(sent) => {
-                if let Err(e) = channel.pin(&self.http, sent.id).await {
-                    tracing::debug!(game, error = %super::describe(&e), "cannot pin the status");
-                }
+                let pinned = match channel.pin(&self.http, sent.id).await {
+                    Ok(()) => true,
+                    Err(e) => {
+                        self.pin_failed(game, pending.channel, "pin", &e);
+                        false
+                    }
+                };
                 let status = StatusMessage {
                     channel: pending.channel,
                     message: sent.id.get(),
                 };
                 *known = Some(status);
                 let store = self.store.clone();
-                let saved =
-                    tokio::task::spawn_blocking(move || store.set_discord_status(game, status))
-                        .await;
+                let saved = tokio::task::spawn_blocking(move || {
+                    store.set_discord_status(game, status)?;
+                    store.set_status_pinned(game, pinned)
+                })
+                .await;
                 if !matches!(saved, Ok(Ok(()))) {
                     tracing::warn!(game, "cannot remember the status message");
                 }
             }
             Err(e) => tracing::warn!(game, error = %super::describe(&e), "status send failed"),
         }
+    }
+}
+
+// ---------------------------------------------------------------- pins (issue 20 point 5)
+
+impl StatusBoard {
+    /// Unpins the status messages of games that are over (the timer calls this); a message
+    /// that is gone, or that the bot may not unpin, is given up on (logged), a passing failure
+    /// is tried again on the next call.
+    pub async fn unpin_ended(&self) {
+        let store = self.store.clone();
+        let ended =
+            match tokio::task::spawn_blocking(move || store.pinned_status_of_ended_games()).await {
+                Ok(Ok(list)) => list,
+                _ => {
+                    tracing::warn!("cannot list the status messages to unpin");
+                    return;
+                }
+            };
+        for (game, msg) in ended {
+            // After a flush of this game that may be running (its final status).
+            let lock = self.game_lock(game);
+            let _guard = lock.lock().await;
+            let result = ChannelId::new(msg.channel.max(1))
+                .unpin(&self.http, MessageId::new(msg.message.max(1)))
+                .await;
+            match &result {
+                Ok(()) => tracing::debug!(game, "status message unpinned"),
+                Err(e) if is_gone(e) || code_of(e) == Some(MISSING_ACCESS) => {
+                    tracing::debug!(game, error = %super::describe(e), "nothing to unpin")
+                }
+                Err(e) if code_of(e) == Some(MISSING_PERMISSIONS) => {
+                    self.pin_failed(game, msg.channel, "unpin", e)
+                }
+                Err(e) => {
+                    tracing::warn!(game, error = %super::describe(e), "unpin failed; tried again later");
+                    continue;
+                }
+            }
+            let store = self.store.clone();
+            let saved =
+                tokio::task::spawn_blocking(move || store.set_status_pinned(game, false)).await;
+            if !matches!(saved, Ok(Ok(()))) {
+                tracing::warn!(game, "cannot record the unpinned status message");
+            }
+        }
+    }
+
+    /// One clear log line per channel and cause for a pin or unpin Discord refused.
+    fn pin_failed(&self, game: GameId, channel: u64, what: &str, e: &serenity::Error) {
+        let code = code_of(e).unwrap_or(0);
+        let first = self
+            .pin_warnings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert((channel, code));
+        if !first {
+            return;
+        }
+        match code {
+            PIN_LIMIT => tracing::warn!(
+                game,
+                channel,
+                "cannot {what} the status message: the channel has reached Discord's pin limit \
+                 (error 30003); a moderator can unpin old messages (the game goes on unpinned)"
+            ),
+            MISSING_PERMISSIONS => tracing::warn!(
+                game,
+                channel,
+                "cannot {what} the status message: the bot lacks the Pin Messages (or Manage \
+                 Messages) permission in this channel (error 50013); see /skymines help server"
+            ),
+            _ => tracing::warn!(
+                game,
+                channel,
+                error = %super::describe(e),
+                "cannot {what} the status message"
+            ),
+        }
+    }
+}
+
+/// The JSON error code of a Discord error response.
+fn code_of(e: &serenity::Error) -> Option<isize> {
+    match e {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => Some(r.error.code),
+        _ => None,
     }
 }
 

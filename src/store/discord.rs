@@ -1,7 +1,9 @@
 //! What the Discord adapter keeps in the database (migration `0002_discord.sql`): the status
 //! message of each game, so that it is edited in place after a restart, and small named facts
 //! such as the hash of the registered command set; and (migration `0009_dm_refusals.sql`) the
-//! users whose DMs Discord refused. Discord snowflakes are stored bit for bit.
+//! users whose DMs Discord refused; and (migration `0010_status_pins.sql`) whether each status
+//! message is pinned, so it is unpinned once its game is over. Discord snowflakes are stored
+//! bit for bit.
 
 use super::error::Result;
 use super::{from_db, now_ms, to_db, GameId, Store};
@@ -31,13 +33,14 @@ impl Store {
         })
     }
 
-    /// Remembers (or replaces) the status message of a game.
+    /// Remembers (or replaces) the status message of a game, not pinned (see
+    /// [`Store::set_status_pinned`]).
     pub fn set_discord_status(&self, game: GameId, status: StatusMessage) -> Result<()> {
         let now = now_ms();
         self.write(|tx| {
             tx.prepare_cached(
-                "INSERT OR REPLACE INTO discord_status (game_id, channel_id, message_id, updated_at) \
-                 VALUES (?1, ?2, ?3, ?4)",
+                "INSERT OR REPLACE INTO discord_status (game_id, channel_id, message_id, updated_at, pinned) \
+                 VALUES (?1, ?2, ?3, ?4, 0)",
             )?
             .execute(params![
                 game,
@@ -46,6 +49,38 @@ impl Store {
                 now
             ])?;
             Ok(())
+        })
+    }
+
+    /// Records whether the status message of `game` is pinned.
+    pub fn set_status_pinned(&self, game: GameId, pinned: bool) -> Result<()> {
+        self.write(|tx| {
+            tx.prepare_cached("UPDATE discord_status SET pinned = ?2 WHERE game_id = ?1")?
+                .execute(params![game, pinned])?;
+            Ok(())
+        })
+    }
+
+    /// The pinned status messages of games that are over: finished, abandoned (aborted) or
+    /// archived (a damaged game may come back, so its pin stays).
+    pub fn pinned_status_of_ended_games(&self) -> Result<Vec<(GameId, StatusMessage)>> {
+        self.read(|c| {
+            let mut stmt = c.prepare_cached(
+                "SELECT s.game_id, s.channel_id, s.message_id FROM discord_status s \
+                 JOIN games g ON g.id = s.game_id \
+                 WHERE s.pinned = 1 AND g.status IN ('finished', 'abandoned', 'archived') \
+                 ORDER BY s.game_id",
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok((
+                    r.get(0)?,
+                    StatusMessage {
+                        channel: from_db(r.get(1)?),
+                        message: from_db(r.get(2)?),
+                    },
+                ))
+            })?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
 

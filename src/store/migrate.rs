@@ -71,6 +71,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0009_dm_refusals.sql",
         sql: include_str!("../../migrations/0009_dm_refusals.sql"),
     },
+    Migration {
+        version: 10,
+        name: "0010_status_pins.sql",
+        sql: include_str!("../../migrations/0010_status_pins.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").

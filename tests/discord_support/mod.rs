@@ -88,6 +88,9 @@ struct State {
     guild_of: HashMap<u64, u64>,
     /// Edits and deletions of interactions' own messages (`@original`) fail.
     fail_original: bool,
+    /// Pins refused per channel, with this Discord error code (30003 pin limit, 50013
+    /// missing permissions).
+    refuse_pins: HashMap<u64, u64>,
 }
 
 pub struct Fake {
@@ -203,6 +206,12 @@ impl Fake {
     /// off again.
     pub fn fail_original_changes(&self, fail: bool) {
         self.state.lock().unwrap().fail_original = fail;
+    }
+
+    /// Pins in `channel` are refused with Discord's error `code` (30003: the channel's pin
+    /// limit; 50013: the bot lacks the permission).
+    pub fn refuse_pins(&self, channel: u64, code: u64) {
+        self.state.lock().unwrap().refuse_pins.insert(channel, code);
     }
 
     /// DMs to this user are refused with 50007.
@@ -838,6 +847,24 @@ impl Fake {
                 self.apply_edit(id, body, files, seq);
                 (200, self.message(id).map(|m| m.object))
             }
+            ("PUT", ["channels", channel, "pins", _]) if self.pins_refused(channel).is_some() => {
+                let code = self.pins_refused(channel).unwrap_or(0);
+                let (status, message) = match code {
+                    30003 => (400, "Maximum number of pins reached"),
+                    _ => (403, "Missing Permissions"),
+                };
+                (status, Some(json!({"code": code, "message": message})))
+            }
+            ("DELETE", ["channels", _, "pins", message]) => {
+                let id: u64 = message.parse().unwrap_or(0);
+                match self.state.lock().unwrap().messages.get_mut(&id) {
+                    Some(m) => {
+                        m.pinned = false;
+                        (204, None)
+                    }
+                    None => not_found,
+                }
+            }
             ("PUT", ["channels", _, "pins", message]) => {
                 let id: u64 = message.parse().unwrap_or(0);
                 if let Some(m) = self.state.lock().unwrap().messages.get_mut(&id) {
@@ -847,6 +874,16 @@ impl Fake {
             }
             _ => (404, Some(json!({"code": 0, "message": "not in the fake"}))),
         }
+    }
+
+    fn pins_refused(&self, channel: &str) -> Option<u64> {
+        let channel: u64 = channel.parse().ok()?;
+        self.state
+            .lock()
+            .unwrap()
+            .refuse_pins
+            .get(&channel)
+            .copied()
     }
 
     fn new_message(
