@@ -1425,3 +1425,49 @@ async fn status_pins_are_released_when_games_end() {
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
 }
+
+/// Issue 20 point 6: an interaction whose options do not fit the command the bot knows (Discord
+/// holds another version of it) is answered with a clear private message, not left
+/// unanswered, and the commands are registered again — once, however many such clicks follow.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_command_of_another_shape_is_answered_and_registered_again() {
+    let (_dir, db, fake, clock) = fresh().await;
+    let bot = start_bot(&fake, &db, clock).await;
+    fake.wait_identified(1, WAIT).await;
+    let registered = |r: &Recorded| r.method == "PUT" && r.path.ends_with("/commands");
+    fake.wait_for("the first registration", WAIT, registered)
+        .await;
+    let mark = fake.request_count();
+    // `players` is an integer option; this version of the command sends text.
+    for _ in 0..2 {
+        let t = fake.slash(
+            ALICE,
+            CHANNEL,
+            false,
+            &["skymines", "new"],
+            &[("players", json!("two"))],
+        );
+        let answer = callback(&fake, &t).await;
+        assert_eq!(answer.json["type"], 4, "answered at once: {}", answer.json);
+        assert_eq!(flags(&answer) & 64, 64, "privately");
+        assert!(answer.json["data"]["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("older form")));
+    }
+    fake.wait_for("the registration again", WAIT, |r| {
+        r.seq > mark && registered(r)
+    })
+    .await;
+    fake.settle(QUIET, WAIT).await;
+    assert_eq!(
+        requests_after(&fake, mark)
+            .iter()
+            .filter(|r| registered(r))
+            .count(),
+        1,
+        "registered again once"
+    );
+    assert!(bot.store.game_in_channel(CHANNEL).expect("query").is_none());
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}

@@ -164,13 +164,15 @@ pub async fn start(
         .options(options)
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
-                let shared = Arc::new(Shared::new(
+                let mut shared = Shared::new(
                     chat,
                     store,
                     ctx.http.clone(),
                     &settings.owners,
                     settings.status_debounce,
-                ));
+                );
+                shared.dev_guild = settings.dev_guild_id;
+                let shared = Arc::new(shared);
                 tracing::info!(user = %ready.user.name, "connected to Discord");
                 if let Err(e) = register::register(
                     &ctx.http,
@@ -276,6 +278,11 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         }
         poise::FrameworkError::Setup { error, .. } => {
             tracing::error!(error = %error, "setup failed");
+        }
+        poise::FrameworkError::CommandStructureMismatch {
+            description, ctx, ..
+        } => {
+            register::command_mismatch(ctx, description).await;
         }
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {

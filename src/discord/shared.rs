@@ -37,6 +37,10 @@ pub(crate) struct Shared {
     channels: Mutex<HashMap<GameId, u64>>,
     order: Mutex<HashMap<OrderKey, Arc<tokio::sync::Mutex<()>>>>,
     pub ticker: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// The guild the commands are registered in (None: globally).
+    pub dev_guild: Option<u64>,
+    /// When a command mismatch last caused a registration.
+    reregistered: Mutex<Option<std::time::Instant>>,
 }
 
 impl Shared {
@@ -57,6 +61,8 @@ impl Shared {
             channels: Mutex::new(HashMap::new()),
             order: Mutex::new(HashMap::new()),
             ticker: Mutex::new(None),
+            dev_guild: None,
+            reregistered: Mutex::new(None),
         }
     }
 
@@ -191,6 +197,19 @@ impl Shared {
         tokio::task::spawn_blocking(move || chat.dms_refused(user, game))
             .await
             .unwrap_or_default()
+    }
+}
+
+impl Shared {
+    /// Whether a command mismatch may register the commands now (at most once per `every`).
+    pub fn may_reregister(&self, every: std::time::Duration) -> bool {
+        let mut last = self.reregistered.lock().unwrap_or_else(|e| e.into_inner());
+        let now = std::time::Instant::now();
+        if last.is_some_and(|t| now.duration_since(t) < every) {
+            return false;
+        }
+        *last = Some(now);
+        true
     }
 }
 
