@@ -809,6 +809,27 @@ async fn scenario() {
     );
     eprintln!("slowest acknowledgement: {slowest:?}");
 
+    // The other commands too, so their answers are audited.
+    for (path, options) in [
+        (&["skymines", "help"][..], vec![]),
+        (&["skymines", "help"][..], vec![("topic", json!("server"))]),
+        (&["skymines", "status"][..], vec![]),
+        (&["skymines", "scores"][..], vec![]),
+        (&["skymines", "log"][..], vec![]),
+        (&["skymines", "export"][..], vec![]),
+        (&["skymines", "mygames"][..], vec![]),
+        (&["skymines", "settings"][..], vec![]),
+    ] {
+        let t = fake.slash(ALICE, CHANNEL, false, path, &options);
+        callback(&fake, &t).await;
+        fake.settle(QUIET, WAIT).await;
+    }
+    // Every request of the whole flow, against Discord's documented limits (issue 20).
+    let requests = fake.requests();
+    let violations = audit(&requests);
+    eprintln!("audited {} requests", requests.len());
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
 }
@@ -1470,4 +1491,224 @@ async fn a_command_of_another_shape_is_answered_and_registered_again() {
     assert!(bot.store.game_in_channel(CHANNEL).expect("query").is_none());
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
+}
+
+/// Issue 20's request audit: every request the bot sent, checked against Discord's documented
+/// limits. Returns the violations (empty when all is well).
+fn audit(requests: &[Recorded]) -> Vec<String> {
+    let mut bad = Vec::new();
+    let chars = |v: &Value| v.as_str().map_or(0, |s| s.chars().count());
+    for r in requests {
+        let at = format!("{} {} #{}", r.method, r.path, r.seq);
+        let mut check = |ok: bool, what: &str, v: &Value| {
+            if !ok {
+                bad.push(format!("{at}: {what}: {v}"));
+            }
+        };
+        if r.method == "PUT" && r.path.ends_with("/commands") {
+            audit_commands(&r.json, &mut check);
+            continue;
+        }
+        if r.path.ends_with("/callback") && r.json["type"] == 8 {
+            let choices = r.json["data"]["choices"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            check(choices.len() <= 25, "more than 25 suggestions", &r.json);
+            for c in &choices {
+                check(chars(&c["name"]) <= 100, "a suggestion's name over 100", c);
+                check(
+                    chars(&c["value"]) <= 100,
+                    "a suggestion's value over 100",
+                    c,
+                );
+            }
+            continue;
+        }
+        let Some(body) = message_body(r) else {
+            continue;
+        };
+        check(
+            chars(&body["content"]) <= 2000,
+            "content over 2000",
+            &body["content"],
+        );
+        if body["content"].as_str().is_some_and(|c| !c.is_empty()) {
+            check(
+                body["allowed_mentions"].is_object(),
+                "text without allowed_mentions",
+                body,
+            );
+        }
+        let rows = body["components"].as_array().cloned().unwrap_or_default();
+        check(rows.len() <= 5, "more than 5 rows", &body["components"]);
+        for row in &rows {
+            let parts = row["components"].as_array().cloned().unwrap_or_default();
+            check(
+                !parts.is_empty() && parts.len() <= 5,
+                "a row of 0 or over 5",
+                row,
+            );
+            for c in &parts {
+                check(chars(&c["custom_id"]) <= 100, "custom_id over 100", c);
+                if c["type"] == 3 {
+                    check(parts.len() == 1, "a select menu shares its row", row);
+                    let options = c["options"].as_array().cloned().unwrap_or_default();
+                    check(
+                        !options.is_empty() && options.len() <= 25,
+                        "select options not 1-25",
+                        c,
+                    );
+                    check(chars(&c["placeholder"]) <= 150, "placeholder over 150", c);
+                    let max = c["max_values"].as_u64().unwrap_or(1) as usize;
+                    check(max >= 1 && max <= options.len().max(1), "max_values", c);
+                    for o in &options {
+                        for field in ["label", "value", "description"] {
+                            check(
+                                chars(&o[field]) <= 100,
+                                &format!("option {field} over 100"),
+                                o,
+                            );
+                        }
+                        check(chars(&o["label"]) >= 1, "an option without a label", o);
+                    }
+                } else {
+                    check(chars(&c["label"]) <= 80, "button label over 80", c);
+                }
+            }
+        }
+        let listed: Vec<&str> = body["attachments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|a| a["filename"].as_str())
+            .collect();
+        for (name, bytes) in &r.files {
+            check(
+                listed.contains(&name.as_str()),
+                &format!("file {name} not referenced in attachments"),
+                &body["attachments"],
+            );
+            check(
+                bytes.len() <= 10 * 1024 * 1024,
+                &format!("file {name} over 10 MiB"),
+                &json!(bytes.len()),
+            );
+        }
+    }
+    bad
+}
+
+/// The command registration's limits: names 1-32, descriptions 1-100, at most 25 options (and
+/// choices) per level, choice names and values within 100.
+fn audit_commands(list: &Value, check: &mut impl FnMut(bool, &str, &Value)) {
+    fn walk(v: &Value, check: &mut impl FnMut(bool, &str, &Value)) {
+        let len = |f: &str| v[f].as_str().map_or(0, |s| s.chars().count());
+        check(
+            (1..=32).contains(&len("name")),
+            "a name not 1-32",
+            &v["name"],
+        );
+        check(
+            (1..=100).contains(&len("description")),
+            "a description not 1-100",
+            &v["description"],
+        );
+        let choices = v["choices"].as_array().cloned().unwrap_or_default();
+        check(choices.len() <= 25, "over 25 choices", &v["name"]);
+        for c in &choices {
+            let name = c["name"].as_str().map_or(0, |s| s.chars().count());
+            check(name <= 100, "a choice name over 100", c);
+            check(
+                c["value"].as_str().map_or(0, |s| s.chars().count()) <= 100,
+                "a choice value over 100",
+                c,
+            );
+        }
+        let options = v["options"].as_array().cloned().unwrap_or_default();
+        check(options.len() <= 25, "over 25 options", &v["name"]);
+        for o in &options {
+            walk(o, check);
+        }
+    }
+    for c in list.as_array().into_iter().flatten() {
+        walk(c, check);
+    }
+}
+
+/// The audit itself finds what it is for: crafted requests over each limit are reported.
+#[test]
+fn the_audit_reports_requests_over_the_limits() {
+    let request = |method: &str, path: &str, json: Value, files: Vec<(String, Vec<u8>)>| Recorded {
+        seq: 1,
+        method: method.to_string(),
+        path: path.to_string(),
+        json,
+        files,
+        at: Instant::now(),
+    };
+    let long = "x".repeat(101);
+    let button = |label: &str| json!({"type": 2, "custom_id": "b", "label": label});
+    let bad = [
+        request(
+            "POST",
+            "/channels/1/messages",
+            json!({"content": "y".repeat(2001), "allowed_mentions": {}}),
+            vec![],
+        ),
+        request(
+            "POST",
+            "/channels/1/messages",
+            json!({"content": "no mentions"}),
+            vec![],
+        ),
+        request(
+            "POST",
+            "/webhooks/1/t",
+            json!({"components": [{"type": 1, "components": vec![button("b"); 6]}]}),
+            vec![],
+        ),
+        request(
+            "PATCH",
+            "/channels/1/messages/2",
+            json!({"components": [{"type": 1, "components": [button(&"l".repeat(81))]}]}),
+            vec![],
+        ),
+        request(
+            "POST",
+            "/channels/1/messages",
+            json!({"components": [{"type": 1, "components": [
+            {"type": 3, "custom_id": "m", "options": [{"label": "a", "value": "v", "description": long}]}]}]}),
+            vec![],
+        ),
+        request(
+            "POST",
+            "/channels/1/messages",
+            json!({"attachments": []}),
+            vec![("board.png".into(), vec![0])],
+        ),
+        request(
+            "PUT",
+            "/applications/1/commands",
+            json!([{"name": "c", "description": long}]),
+            vec![],
+        ),
+    ];
+    for r in &bad {
+        assert_eq!(
+            audit(std::slice::from_ref(r)).len(),
+            1,
+            "{} {}",
+            r.path,
+            r.json
+        );
+    }
+    let good = request(
+        "POST",
+        "/channels/1/messages",
+        json!({"content": "fine", "allowed_mentions": {"parse": []},
+               "attachments": [{"id": 0, "filename": "board.png"}]}),
+        vec![("board.png".into(), vec![0])],
+    );
+    assert!(audit(&[good]).is_empty());
 }
