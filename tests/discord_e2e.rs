@@ -975,19 +975,7 @@ async fn started_game(fake: &Fake, bot: &Bot) -> GameId {
         assert!(Instant::now() < deadline, "the bot is not ready");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    for (user, path, options) in [
-        (
-            ALICE,
-            &["skymines", "new"][..],
-            vec![("players", json!(2)), ("luna", json!("1"))],
-        ),
-        (BOB, &["skymines", "join"][..], vec![]),
-        (ALICE, &["skymines", "start"][..], vec![]),
-    ] {
-        let t = fake.slash(user, CHANNEL, false, path, &options);
-        callback(fake, &t).await;
-        fake.settle(QUIET, WAIT).await;
-    }
+    start_game_in(fake, CHANNEL).await;
     assert_eq!(state(bot).phase, Phase::Planning);
     game_of(bot)
 }
