@@ -149,7 +149,7 @@ fn self_play(data: &GameData, games: usize) {
         }
         let secs = r.games as f64 / r.games_per_second.max(1e-9);
         println!(
-            "self-play policy (sim::choose), 4 players, checks {}: {:.0} games/s, {:.0} decisions/s ({:.2} µs a decision), {:.0} decisions a game",
+            "self-play policy (bots::weighted::choose), 4 players, checks {}: {:.0} games/s, {:.0} decisions/s ({:.2} µs a decision), {:.0} decisions a game",
             if check { "on " } else { "off" },
             r.games_per_second,
             r.decisions as f64 / secs,
@@ -188,7 +188,8 @@ fn largest_state(data: &GameData, games: u64) {
         while state.phase != Phase::Finished {
             let seat = engine::waiting_on(&state)[0];
             let legal = engine::legal_decisions(data, &state, seat);
-            let Some(d) = sim::choose(&mut rng, data, &state, seat, &legal) else {
+            let Some(d) = skymines::bots::weighted::choose(&mut rng, data, &state, seat, &legal)
+            else {
                 fail(
                     "a self-play game",
                     format!("seed {seed}: no decision offered"),

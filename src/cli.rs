@@ -229,6 +229,22 @@ struct SimulateArgs {
     /// Skip the invariant checks (for raw speed)
     #[arg(long, alias = "no_check")]
     no_check: bool,
+    /// Computer players instead of the self-play policy, one level per player (easy, normal,
+    /// hard), e.g. hard,easy; they change seats from game to game. Reports wins, scores and
+    /// thinking time per player
+    #[arg(long, value_name = "LEVELS", value_delimiter = ',', value_parser = parse_level)]
+    bots: Vec<crate::bots::Level>,
+    /// Playouts a hard player makes per decision (the same on every machine)
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    playouts: u32,
+    /// A time limit per decision for the hard player, in milliseconds [default: none]
+    #[arg(long, value_name = "MS")]
+    think_ms: Option<u64>,
+}
+
+fn parse_level(value: &str) -> Result<crate::bots::Level, String> {
+    crate::bots::Level::from_name(value)
+        .ok_or_else(|| format!("no level {value:?}: easy, normal or hard"))
 }
 
 impl SimulateArgs {
@@ -308,6 +324,9 @@ fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {
         max_decisions: 20_000,
         vary: args.vary,
     };
+    if !args.bots.is_empty() {
+        return bot_match(args, &data, out);
+    }
     let campaign = args.campaign;
     let check_options = if campaign {
         crate::engine::campaign::chapter_options(
@@ -368,6 +387,66 @@ fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {
     } else {
         1
     }
+}
+
+/// `simulate --bots`: a match between computer players.
+fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
+    let budget = crate::bots::Budget {
+        playouts: args.playouts,
+        time: args.think_ms.map(std::time::Duration::from_millis),
+    };
+    let players: Vec<_> = args.bots.iter().map(|l| (*l, budget)).collect();
+    let options = GameOptions {
+        players: players.len(),
+        ..args.options()
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let started = std::time::Instant::now();
+    let report = match crate::sim::bot_match(data, &options, &players, args.games, threads) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("the match stopped: {e}");
+            return 1;
+        }
+    };
+    if args.json {
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&report).unwrap_or_default()
+        );
+        return 0;
+    }
+    let _ = writeln!(
+        out,
+        "{} games, {} playouts a hard decision, {:.1} s",
+        report.games,
+        args.playouts,
+        started.elapsed().as_secs_f64()
+    );
+    for (p, (level, _)) in players.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "player {} ({}): wins {:.1} ({:.0} %), mean score {:.1}, a decision p50 {:.2} ms, p99 {:.2} ms",
+            p + 1,
+            level.name(),
+            report.wins[p],
+            100.0 * report.wins[p] / report.games.max(1) as f64,
+            report.mean_score[p],
+            report.think_p50_ms[p],
+            report.think_p99_ms[p]
+        );
+    }
+    if options.luna.is_some() {
+        let _ = writeln!(
+            out,
+            "Luna: wins {:.1} ({:.0} %), mean score {:.1}",
+            report.luna_wins,
+            100.0 * report.luna_wins / report.games.max(1) as f64,
+            report.luna_mean_score
+        );
+    }
+    0
 }
 
 fn data_check(args: &DataCheckArgs, out: &mut dyn Write) -> i32 {

@@ -1,6 +1,7 @@
 //! Skymines play-by-chat: a faithful rules engine for the board game Skymines and the layers
 //! around it. Dependencies point one way: `data` ← `engine` ← (`luna`, `chat`) ← adapters.
 
+pub mod bots;
 pub mod chat;
 pub mod cli;
 pub mod config;

@@ -129,7 +129,7 @@ impl Table {
 
 impl Table {
     /// Like `play_out`, but each choice is the one the module-aware self-play policy
-    /// (`sim::choose`) picks among the offered buttons, so mission tasks get fulfilled.
+    /// (`bots::weighted::choose`) picks among the offered buttons, so mission tasks get fulfilled.
     fn play_out_by_policy(&mut self, names: &[&str], seed: u64) {
         let data = GameData::embedded().expect("data");
         let place = Table::request("x /skymines status").place;
@@ -164,7 +164,8 @@ impl Table {
                     serde_json::from_str(json).expect("a decision")
                 })
                 .collect();
-            let pick = sim::choose(&mut rng, &data, &state, seat, &offered).expect("a choice");
+            let pick = skymines::bots::weighted::choose(&mut rng, &data, &state, seat, &offered)
+                .expect("a choice");
             let n = offered.iter().position(|d| *d == pick).expect("offered") + 1;
             self.say(&format!("{name} /choose option:{n}"));
         }

@@ -2049,7 +2049,7 @@ fn play(
         let w = engine::waiting_on(&state);
         let seat = w[rng.gen_range(0..w.len())];
         let legal = engine::legal_decisions(d, &state, seat);
-        let dec = skymines::sim::choose(&mut rng, d, &state, seat, &legal)
+        let dec = skymines::bots::weighted::choose(&mut rng, d, &state, seat, &legal)
             .unwrap_or_else(|| panic!("seed {seed}: seat {seat} has no legal decision"));
         if let Err(e) = engine::apply(d, &mut state, seat, dec) {
             panic!("seed {seed}: legal {dec:?} refused: {e}");

@@ -17,7 +17,6 @@ use skymines::engine::state::{PlacedPlan, PlanRef, SlotCard};
 use skymines::engine::{
     self, BoardSide, BonusRef, Decision as D, GameOptions, GameState, Phase, Task,
 };
-use skymines::sim;
 
 fn preview(s: &GameState, seat: usize, d: D) -> Preview {
     engine::preview(data(), s, seat, d).expect("a legal decision has a preview")
@@ -498,7 +497,8 @@ fn check_games(options: GameOptions, games: u64) -> usize {
                     }
                 }
             }
-            let d = sim::choose(&mut rng, data, &s, seat, &legal).expect("a choice");
+            let d = skymines::bots::weighted::choose(&mut rng, data, &s, seat, &legal)
+                .expect("a choice");
             engine::apply(data, &mut s, seat, d).expect("legal");
         }
         assert_eq!(s.phase, Phase::Finished, "seed {} ends", o.seed);

@@ -81,7 +81,7 @@ fn play_and_render(g: u64) -> usize {
         let waiting = engine::waiting_on(&state);
         let seat = waiting[rng.gen_range(0..waiting.len())];
         let legal = engine::legal_decisions(d, &state, seat);
-        let decision = skymines::sim::choose(&mut rng, d, &state, seat, &legal)
+        let decision = skymines::bots::weighted::choose(&mut rng, d, &state, seat, &legal)
             .unwrap_or_else(|| panic!("game {g}: no decision"));
         engine::apply(d, &mut state, seat, decision).unwrap_or_else(|e| panic!("game {g}: {e}"));
     }

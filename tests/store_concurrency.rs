@@ -42,7 +42,8 @@ async fn fire(hub: Arc<GameHub>, game: GameId, task: u64, attempts: usize) -> (D
         let decision = if legal.is_empty() {
             Decision::PlanDone
         } else {
-            skymines::sim::choose(&mut rng, &data, &state, seat, &legal).unwrap_or(legal[0])
+            skymines::bots::weighted::choose(&mut rng, &data, &state, seat, &legal)
+                .unwrap_or(legal[0])
         };
         tokio::task::yield_now().await;
         match hub.apply(game, seat, vec![decision]).await {

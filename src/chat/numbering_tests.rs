@@ -246,7 +246,8 @@ fn compare_over_a_game(name: &str, options: GameOptions, every: u32) -> (usize, 
             break;
         };
         let legal = engine::legal_decisions(&data, &state, seat);
-        let d = crate::sim::choose(&mut rng, &data, &state, seat, &legal).expect("a decision");
+        let d = crate::bots::weighted::choose(&mut rng, &data, &state, seat, &legal)
+            .expect("a decision");
         engine::apply(&data, &mut state, seat, d).expect("legal");
         step += 1;
     }

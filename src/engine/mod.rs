@@ -5,7 +5,8 @@
 //! [`legal_decisions`] lists what a seat may decide now (sorted); [`apply`] applies one decision
 //! (an illegal one returns a specific `RuleError` and changes nothing); [`apply_batch`] applies
 //! several atomically; [`view`] is what one seat may see; [`final_scores`] scores a finished game;
-//! [`preview`] says what a legal decision would do for the seat.
+//! [`preview`] says what a legal decision would do for the seat; [`sample`] makes up what a seat
+//! cannot see, for computer players.
 
 mod actions;
 pub mod belt;
@@ -18,6 +19,7 @@ pub mod missions;
 mod planning;
 pub mod preview;
 mod round;
+pub mod sample;
 pub mod score;
 mod setup;
 pub mod state;

@@ -1,5 +1,5 @@
 //! `skymines render` (its options are parsed in `crate::cli`): plays R rounds of a seeded
-//! random game (engine + `sim::choose`) and writes the snapshots: `board.png`,
+//! random game (engine + `bots::weighted::choose`) and writes the snapshots: `board.png`,
 //! `player-<n>.png` (public), `player-<n>-private.png` (the owner's) and `luna.png` when Luna
 //! plays, plus `summary.txt`.
 
@@ -66,7 +66,7 @@ pub fn simulate_options(
             return Err("nobody to move".to_string());
         };
         let legal = engine::legal_decisions(data, &state, seat);
-        let Some(d) = crate::sim::choose(&mut rng, data, &state, seat, &legal) else {
+        let Some(d) = crate::bots::weighted::choose(&mut rng, data, &state, seat, &legal) else {
             return Err(format!("seat {seat} has no legal decision"));
         };
         engine::apply(data, &mut state, seat, d).map_err(|e| e.to_string())?;

@@ -77,7 +77,7 @@ pub fn next_move(
     let mut decisions = Vec::new();
     while decisions.len() < want && engine::waiting_on(&scratch).contains(&seat) {
         let legal = engine::legal_decisions(data, &scratch, seat);
-        let Some(d) = crate::sim::choose(&mut rng, data, &scratch, seat, &legal) else {
+        let Some(d) = crate::bots::weighted::choose(&mut rng, data, &scratch, seat, &legal) else {
             break;
         };
         if engine::apply(data, &mut scratch, seat, d).is_err() {

@@ -184,7 +184,8 @@ pub fn play_out(data: &GameData, state: &mut GameState, seed: u64) {
         let w = engine::waiting_on(state);
         let seat = w[rng.gen_range(0..w.len())];
         let options = engine::legal_decisions(data, state, seat);
-        let d = skymines::sim::choose(&mut rng, data, state, seat, &options).expect("a decision");
+        let d = skymines::bots::weighted::choose(&mut rng, data, state, seat, &options)
+            .expect("a decision");
         engine::apply(data, state, seat, d).expect("a legal decision applies");
     }
 }

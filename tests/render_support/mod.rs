@@ -47,7 +47,8 @@ pub fn action_phase(players: usize, seed: u64) -> GameState {
         let waiting = engine::waiting_on(&state);
         let seat = waiting[rng.gen_range(0..waiting.len())];
         let legal = engine::legal_decisions(data(), &state, seat);
-        let d = skymines::sim::choose(&mut rng, data(), &state, seat, &legal).expect("a decision");
+        let d = skymines::bots::weighted::choose(&mut rng, data(), &state, seat, &legal)
+            .expect("a decision");
         engine::apply(data(), &mut state, seat, d).expect("legal");
     }
     state

@@ -1,0 +1,118 @@
+//! Computer players: the levels a seat can be played at (easy, normal, hard), behind one entry
+//! point, [`decide`]. A player never sees the real game: `decide` first rewrites it into what the
+//! seat knows (`engine::sample::canonical`, DECISIONS B16), and the players search on samples of
+//! that, dealt from their own generator. `weighted` is the self-play policy the invariant harness
+//! and the players' rollouts use.
+
+mod easy;
+mod hard;
+mod normal;
+pub mod weighted;
+
+use crate::data::GameData;
+use crate::engine::{self, Decision, GameState};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+
+/// How strong a computer player is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// One step ahead: the decision that scores most as the game stands.
+    Easy,
+    /// Plays each of its turns to the end in thought and weighs where it leaves the seat.
+    #[default]
+    Normal,
+    /// Plays the game on to its end many times over from each option (sampled hidden cards).
+    Hard,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+
+    /// The level's name in commands and stored games.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name)
+    }
+}
+
+/// How much thinking a decision may take: a number of playouts (the same result on every
+/// machine) and, optionally, a time limit on top of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub playouts: u32,
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// A fixed number of playouts and no clock: reproducible, for tests and tables.
+    pub fn playouts(playouts: u32) -> Budget {
+        Budget {
+            playouts,
+            time: None,
+        }
+    }
+
+    /// The budget a level plays with in a real game.
+    pub fn for_play(level: Level) -> Budget {
+        match level {
+            Level::Easy | Level::Normal => Budget::playouts(1),
+            Level::Hard => Budget {
+                playouts: 400,
+                time: Some(Duration::from_millis(900)),
+            },
+        }
+    }
+
+    /// Whether thinking must stop now, `done` playouts in, started at `since`.
+    fn spent(&self, done: u32, since: Instant) -> bool {
+        done >= self.playouts || self.time.is_some_and(|t| since.elapsed() >= t)
+    }
+}
+
+/// What `seat` decides now when played at `level`, or None when it is not waited on (or has no
+/// legal decision). Depends only on what the seat knows, `rng` and the budget.
+pub fn decide(
+    level: Level,
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    rng: &mut ChaCha8Rng,
+    budget: Budget,
+) -> Option<Decision> {
+    let known = engine::sample::canonical(data, state, seat);
+    let legal = engine::legal_decisions(data, &known, seat);
+    match legal.as_slice() {
+        [] => None,
+        [only] => Some(*only),
+        _ => match level {
+            Level::Easy => easy::decide(data, &known, seat, &legal, rng),
+            Level::Normal => normal::decide(data, &known, seat, &legal, rng),
+            Level::Hard => hard::decide(data, &known, seat, &legal, rng, budget),
+        },
+    }
+}
+
+/// How good a finished (or scored-as-it-stands) game is for `seat`: its lead over the best
+/// other seat, in points.
+fn margin(data: &GameData, state: &GameState, seat: usize) -> f64 {
+    let scores = engine::final_scores(data, state);
+    let own = scores.get(seat).map_or(0, |s| s.total) as f64;
+    let best_other = scores
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != seat)
+        .map(|(_, s)| s.total)
+        .max()
+        .unwrap_or(0) as f64;
+    own - best_other
+}

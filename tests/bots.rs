@@ -1,0 +1,221 @@
+//! Computer players: they never peek (DECISIONS B16), and the levels are ordered.
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use skymines::bots::{self, Budget, Level};
+use skymines::data::cards::CardOrigin;
+use skymines::data::GameData;
+use skymines::engine::state::SlotCard;
+use skymines::engine::{self, GameOptions, GameState, Phase, TokenSetup};
+use std::sync::OnceLock;
+
+fn data() -> &'static GameData {
+    static DATA: OnceLock<GameData> = OnceLock::new();
+    DATA.get_or_init(|| GameData::embedded().expect("the built-in data loads"))
+}
+
+/// Positions from seeded self-play, each with the seat the game waits on: planning and action,
+/// 2–4 players, with Luna, linked slots and the token draft now and then.
+fn positions(count: usize) -> Vec<(GameState, usize)> {
+    let d = data();
+    let mut out = Vec::new();
+    let mut game = 0u64;
+    while out.len() < count {
+        game += 1;
+        let options = GameOptions {
+            players: 2 + (game % 3) as usize,
+            luna: (game % 4 == 1 && game % 3 != 2).then_some((game % 9) as u8),
+            linked_slots: game % 3 == 2,
+            tokens: if game.is_multiple_of(2) {
+                TokenSetup::Draft
+            } else {
+                TokenSetup::Fixed
+            },
+            seed: game,
+            ..GameOptions::default()
+        };
+        let mut state = engine::new_game(d, &options, &skymines::sim::seat_names(options.players))
+            .expect("setup");
+        let mut rng = ChaCha8Rng::seed_from_u64(game);
+        let mut step = 0u64;
+        while state.phase != Phase::Finished && out.len() < count {
+            let waiting = engine::waiting_on(&state);
+            let seat = waiting[step as usize % waiting.len()];
+            let legal = engine::legal_decisions(d, &state, seat);
+            if step % 37 == 5 && legal.len() > 1 {
+                out.push((state.clone(), seat));
+            }
+            let decision =
+                bots::weighted::choose(&mut rng, d, &state, seat, &legal).expect("a decision");
+            engine::apply(d, &mut state, seat, decision).expect("a legal decision");
+            step += 1;
+        }
+    }
+    out
+}
+
+/// The same game with everything `seat` cannot see dealt differently: the action stack (within
+/// each letter), the other seats' hands and face-down plans, the plan supplies, Luna's deck and
+/// face-down cards, the undisclosed draft tokens and the game's generator and seed.
+fn twin(state: &GameState, seat: usize, seed: u64) -> GameState {
+    let d = data();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut t = state.clone();
+    let letter = |c: u8| match &d.card(c).origin {
+        CardOrigin::Action { letter } => Some(*letter),
+        _ => None,
+    };
+    // Swap hidden action cards between the other hands, face-down plans and the stack.
+    let others: Vec<usize> = (0..t.seats.len())
+        .filter(|i| *i != seat && !t.seats[*i].is_luna())
+        .collect();
+    for &i in &others {
+        for j in 0..t.seats[i].hand.len() {
+            let c = t.seats[i].hand[j];
+            if let Some(k) = (0..t.action_stack.len())
+                .find(|k| letter(t.action_stack[*k]) == letter(c) && letter(c).is_some())
+            {
+                std::mem::swap(&mut t.seats[i].hand[j], &mut t.action_stack[k]);
+            }
+        }
+        t.seats[i].hand.shuffle(&mut rng);
+        for j in 0..5 {
+            if let Some(SlotCard::Planned(c)) = t.seats[i].slots[j] {
+                if let Some(k) = (0..t.action_stack.len())
+                    .rev()
+                    .find(|k| letter(t.action_stack[*k]) == letter(c) && letter(c).is_some())
+                {
+                    let other = t.action_stack[k];
+                    t.action_stack[k] = c;
+                    t.seats[i].slots[j] = Some(SlotCard::Planned(other));
+                }
+            }
+        }
+    }
+    // The stack within each letter.
+    let mut start = 0;
+    while start < t.action_stack.len() {
+        let l = letter(t.action_stack[start]);
+        let end = (start..t.action_stack.len())
+            .find(|k| letter(t.action_stack[*k]) != l)
+            .unwrap_or(t.action_stack.len());
+        t.action_stack[start..end].shuffle(&mut rng);
+        start = end;
+    }
+    for supply in t.plan_supply.iter_mut() {
+        supply.shuffle(&mut rng);
+    }
+    for s in t.seats.iter_mut() {
+        if let Some(luna) = s.luna.as_mut() {
+            luna.deck.shuffle(&mut rng);
+            luna.grade2.shuffle(&mut rng);
+        }
+    }
+    if t.phase == Phase::Setup {
+        for &i in &others {
+            t.seats[i].token_choices.reverse();
+        }
+        t.spare_tokens.shuffle(&mut rng);
+    }
+    t.rng = ChaCha8Rng::seed_from_u64(seed ^ 0xfeed);
+    t.options.seed = seed;
+    t
+}
+
+/// What a seat cannot see does not change what it knows, nor what any computer player decides
+/// (same player seed), over many positions; and the twins really differ in their hidden parts.
+#[test]
+fn bots_never_peek() {
+    let d = data();
+    let positions = positions(120);
+    let mut differed = 0;
+    for (n, (state, seat)) in positions.iter().enumerate() {
+        let twin = twin(state, *seat, n as u64 + 1);
+        let json = |s: &GameState| serde_json::to_string(s).expect("a state serializes");
+        if json(&twin) != json(state) {
+            differed += 1;
+        }
+        assert_eq!(
+            json(&engine::sample::canonical(d, state, *seat)),
+            json(&engine::sample::canonical(d, &twin, *seat)),
+            "position {n}: what seat {seat} knows depends on what it cannot see"
+        );
+        assert_eq!(
+            engine::view(d, state, Some(*seat)),
+            engine::view(d, &twin, Some(*seat)),
+            "position {n}: the twin must look the same to seat {seat}"
+        );
+        for level in Level::ALL {
+            let budget = Budget::playouts(if level == Level::Hard { 3 } else { 1 });
+            let decide = |s: &GameState| {
+                let mut rng = ChaCha8Rng::seed_from_u64(99 + n as u64);
+                bots::decide(level, d, s, *seat, &mut rng, budget)
+            };
+            assert_eq!(
+                decide(state),
+                decide(&twin),
+                "position {n}: the {} player's decision for seat {seat} depends on hidden cards",
+                level.name()
+            );
+        }
+    }
+    assert!(
+        differed > positions.len() * 9 / 10,
+        "only {differed} twins differed"
+    );
+}
+
+/// A sample keeps everything the seat sees and deals every hidden card somewhere: the same
+/// cards in all, the seat's view unchanged, and the game playable from it.
+#[test]
+fn samples_look_the_same_to_the_seat_and_keep_every_card() {
+    let d = data();
+    for (n, (state, seat)) in positions(60).iter().enumerate() {
+        let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
+        let sample = engine::sample::sample(d, state, *seat, &mut rng);
+        assert_eq!(
+            engine::view(d, state, Some(*seat)),
+            engine::view(d, &sample, Some(*seat)),
+            "position {n}"
+        );
+        assert!(
+            skymines::sim::invariants(d, &sample).is_empty(),
+            "position {n}: {:?}",
+            skymines::sim::invariants(d, &sample)
+        );
+        assert_eq!(
+            engine::legal_decisions(d, state, *seat),
+            engine::legal_decisions(d, &sample, *seat),
+            "position {n}"
+        );
+    }
+}
+
+/// The normal player beats the easy one clearly over fixed seeds (no clock: the same result on
+/// every machine).
+#[test]
+fn levels_are_ordered() {
+    let d = data();
+    let options = GameOptions {
+        players: 2,
+        seed: 500,
+        ..GameOptions::default()
+    };
+    let normal_easy = skymines::sim::bot_match(
+        d,
+        &options,
+        &[
+            (Level::Normal, Budget::playouts(1)),
+            (Level::Easy, Budget::playouts(1)),
+        ],
+        20,
+        2,
+    )
+    .expect("the match plays");
+    assert!(
+        normal_easy.wins[0] >= 15.0,
+        "normal vs easy: {:?}",
+        normal_easy.wins
+    );
+}
