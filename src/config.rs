@@ -63,6 +63,56 @@ pub struct Config {
     pub rate_limit_commands: usize,
     /// The rate limit's window in seconds (0 = no limit).
     pub rate_limit_seconds: f64,
+    /// How many gateway shards: `"auto"` (Discord's recommendation) or the total number.
+    pub shards: Shards,
+    /// Which of the `shards` this process runs, `"first-last"` (both included, counted from
+    /// 0); needs `shards` as a number. Missing = all of them.
+    pub shard_range: Option<String>,
+}
+
+/// The `shards` setting: Discord's recommended count, or a fixed total.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(try_from = "toml::Value")]
+pub enum Shards {
+    #[default]
+    Auto,
+    Total(u32),
+}
+
+impl TryFrom<toml::Value> for Shards {
+    type Error = String;
+
+    fn try_from(value: toml::Value) -> Result<Shards, String> {
+        match value {
+            toml::Value::String(s) if s.trim().eq_ignore_ascii_case("auto") => Ok(Shards::Auto),
+            toml::Value::Integer(n) if n >= 1 => u32::try_from(n)
+                .map(Shards::Total)
+                .map_err(|_| format!("shards = {n} is too many")),
+            other => Err(format!(
+                "shards must be \"auto\" or the total number of shards (1 or more), not {other}"
+            )),
+        }
+    }
+}
+
+/// Which gateway shards this process connects (from `shards` and `shard_range`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sharding {
+    /// As many as Discord recommends (`GET /gateway/bot`), all in this process.
+    Auto,
+    /// Shards `first..=last` of `total`.
+    Range { first: u32, last: u32, total: u32 },
+}
+
+/// A `shards` / `shard_range` combination that cannot work.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardingError {
+    #[error("shard_range `{0}` is not of the form \"first-last\" (e.g. \"0-3\")")]
+    RangeForm(String),
+    #[error("shard_range needs shards set to the total number of shards, not \"auto\"")]
+    RangeNeedsTotal,
+    #[error("shard_range `{first}-{last}` does not fit shards = {total} (shards are numbered 0 to {})", .total - 1)]
+    RangeOutside { first: u32, last: u32, total: u32 },
 }
 
 impl Default for Config {
@@ -83,6 +133,8 @@ impl Default for Config {
             default_language: "en".to_string(),
             rate_limit_commands: 12,
             rate_limit_seconds: 10.0,
+            shards: Shards::Auto,
+            shard_range: None,
         }
     }
 }
@@ -105,12 +157,40 @@ impl Config {
                 known.join(", ")
             ));
         }
+        config
+            .sharding()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         if let Ok(token) = std::env::var("DISCORD_TOKEN") {
             if !token.trim().is_empty() {
                 config.discord_token = Secret(token);
             }
         }
         Ok(config)
+    }
+
+    /// The shards to connect, from `shards` and `shard_range`.
+    pub fn sharding(&self) -> Result<Sharding, ShardingError> {
+        let Some(range) = self.shard_range.as_deref().map(str::trim) else {
+            return Ok(match self.shards {
+                Shards::Auto => Sharding::Auto,
+                Shards::Total(total) => Sharding::Range {
+                    first: 0,
+                    last: total - 1,
+                    total,
+                },
+            });
+        };
+        let form = || ShardingError::RangeForm(range.to_string());
+        let (first, last) = range.split_once('-').ok_or_else(form)?;
+        let first: u32 = first.trim().parse().map_err(|_| form())?;
+        let last: u32 = last.trim().parse().map_err(|_| form())?;
+        let Shards::Total(total) = self.shards else {
+            return Err(ShardingError::RangeNeedsTotal);
+        };
+        if first > last || last >= total {
+            return Err(ShardingError::RangeOutside { first, last, total });
+        }
+        Ok(Sharding::Range { first, last, total })
     }
 
     pub fn has_token(&self) -> bool {
@@ -150,6 +230,52 @@ impl Config {
             },
             rate_window_ms: (self.rate_limit_seconds.max(0.0) * 1000.0) as i64,
             ..crate::chat::ChatConfig::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sharding(text: &str) -> Result<Sharding, String> {
+        let config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        config.sharding().map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn shards_are_auto_a_total_or_a_range_of_a_total() {
+        assert_eq!(sharding(""), Ok(Sharding::Auto));
+        assert_eq!(sharding("shards = \"auto\""), Ok(Sharding::Auto));
+        let all_four = Sharding::Range {
+            first: 0,
+            last: 3,
+            total: 4,
+        };
+        assert_eq!(sharding("shards = 4"), Ok(all_four));
+        assert_eq!(
+            sharding("shards = 4\nshard_range = \"2-3\""),
+            Ok(Sharding::Range {
+                first: 2,
+                last: 3,
+                total: 4
+            })
+        );
+        for (text, why) in [
+            ("shards = 0", "shards must be"),
+            ("shards = \"many\"", "shards must be"),
+            ("shards = -2", "shards must be"),
+            ("shard_range = \"0-1\"", "needs shards set to the total"),
+            ("shards = 4\nshard_range = \"3\"", "not of the form"),
+            ("shards = 4\nshard_range = \"a-b\"", "not of the form"),
+            (
+                "shards = 4\nshard_range = \"2-4\"",
+                "does not fit shards = 4",
+            ),
+            ("shards = 4\nshard_range = \"3-2\"", "does not fit"),
+        ] {
+            let e = sharding(text).expect_err(text);
+            assert!(e.contains(why), "{text}: {e}");
         }
     }
 }

@@ -209,20 +209,46 @@ fn pick(msg: &Msg, state: &GameState, seat: usize) -> String {
 
 /// Plays by clicking the bot's buttons until `done` holds; returns the number of clicks.
 async fn drive(fake: &Fake, bot: &Bot, done: impl Fn(&GameState) -> bool) -> usize {
+    drive_at(fake, bot, place(), done).await
+}
+
+/// The display name the fake gives a test user.
+fn name_of(user: u64) -> &'static str {
+    match user {
+        ALICE => "Alice",
+        BOB => "Bob",
+        CAROL => "Carol",
+        _ => "Dave",
+    }
+}
+
+/// [`drive`] for the game at `at`.
+async fn drive_at(
+    fake: &Fake,
+    bot: &Bot,
+    at: Location,
+    done: impl Fn(&GameState) -> bool,
+) -> usize {
     let mut clicks = 0;
+    let game = bot
+        .store
+        .game_in_channel(at.channel)
+        .expect("query")
+        .expect("a game in the channel");
+    let state = |_: &Bot| bot.store.state(game).expect("state");
     loop {
         let st = state(bot);
         if done(&st) {
             return clicks;
         }
         assert!(clicks < 200, "the round does not end");
-        let waiting = bot.chat.waiting_users(&place());
+        let waiting = bot.chat.waiting_users(&at);
         assert!(!waiting.is_empty(), "nobody to wait for");
         let user = waiting[0];
         let seat = st
             .seats
             .iter()
-            .position(|s| s.name == if user == ALICE { "Alice" } else { "Bob" })
+            .position(|s| s.name == name_of(user))
             .expect("a seat");
         let msg = newest_prompt(fake, user).expect("something to click");
         let id = pick(&msg, &st, seat);
@@ -969,15 +995,26 @@ async fn fresh() -> (TempDir, PathBuf, Arc<Fake>, Arc<ManualClock>) {
 
 /// Alice and Bob (and Luna) start a game in CHANNEL; returns once both are pinged to plan.
 async fn started_game(fake: &Fake, bot: &Bot) -> GameId {
+    started_game_in(fake, bot, CHANNEL, ALICE, BOB).await
+}
+
+/// `host` and `guest` (and Luna) start a game in `channel`; returns once both are pinged to
+/// plan.
+async fn started_game_in(fake: &Fake, bot: &Bot, channel: u64, host: u64, guest: u64) -> GameId {
     fake.wait_identified(1, WAIT).await;
     let deadline = Instant::now() + WAIT;
     while !bot.running.is_ready() {
         assert!(Instant::now() < deadline, "the bot is not ready");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    start_game_in(fake, CHANNEL).await;
-    assert_eq!(state(bot).phase, Phase::Planning);
-    game_of(bot)
+    start_game_in(fake, channel, host, guest).await;
+    let game = bot
+        .store
+        .game_in_channel(channel)
+        .expect("query")
+        .expect("a game in the channel");
+    assert_eq!(bot.store.state(game).expect("state").phase, Phase::Planning);
+    game
 }
 
 /// Whether anyone but one user can see a message in `channel`.
@@ -1344,16 +1381,16 @@ fn captured_logs() -> String {
     String::from_utf8_lossy(&buf.0.lock().unwrap()).to_string()
 }
 
-/// `/skymines new|join|start` for Alice and Bob (and Luna) in `channel`.
-async fn start_game_in(fake: &Fake, channel: u64) {
+/// `/skymines new|join|start` for `host` and `guest` (and Luna) in `channel`.
+async fn start_game_in(fake: &Fake, channel: u64, host: u64, guest: u64) {
     for (user, path, options) in [
         (
-            ALICE,
+            host,
             &["skymines", "new"][..],
             vec![("players", json!(2)), ("luna", json!("1"))],
         ),
-        (BOB, &["skymines", "join"][..], vec![]),
-        (ALICE, &["skymines", "start"][..], vec![]),
+        (guest, &["skymines", "join"][..], vec![]),
+        (host, &["skymines", "start"][..], vec![]),
     ] {
         let t = fake.slash(user, channel, false, path, &options);
         callback(fake, &t).await;
@@ -1395,7 +1432,7 @@ async fn status_pins_are_released_when_games_end() {
 
     // A channel with full pins: two games, one after the other.
     for _ in 0..2 {
-        start_game_in(&fake, OTHER_CHANNEL).await;
+        start_game_in(&fake, OTHER_CHANNEL, ALICE, BOB).await;
         assert!(bot
             .store
             .game_in_channel(OTHER_CHANNEL)
@@ -1699,4 +1736,80 @@ fn the_audit_reports_requests_over_the_limits() {
         vec![("board.png".into(), vec![0])],
     );
     assert!(audit(&[good]).is_empty());
+}
+// ---------------------------------------------------------------- sharding (issue 20 point 8)
+
+/// A server whose events come on shard 0 of 2 (GUILD's come on shard 1).
+const SHARD0_GUILD: u64 = GUILD - (1 << 22);
+const SHARD0_CHANNEL: u64 = 200_000_000_000_000_010;
+const DAVE: u64 = 100_000_000_000_000_004;
+
+/// Discord asks for two shards and sends each server's events only on its shard: the bot
+/// (sharding "auto", the default) connects both, a game is played in a server on each, and
+/// the timer reminds the waiting players of both games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_game_on_each_of_two_shards_is_played_and_reminded() {
+    let (_dir, db, fake, clock) = fresh().await;
+    fake.require_shards(2);
+    fake.place_channel(SHARD0_CHANNEL, SHARD0_GUILD);
+    fake.name_user(DAVE, "Dave");
+    assert_eq!((fake.shard_of(SHARD0_GUILD), fake.shard_of(GUILD)), (0, 1));
+    let bot = start_bot(&fake, &db, clock.clone()).await;
+    // serenity waits five seconds between two shards' IDENTIFYs.
+    fake.wait_identified(2, WAIT + Duration::from_secs(10))
+        .await;
+    assert_eq!(fake.connected_shards(), vec![0, 1]);
+    let games = [
+        (CHANNEL, GUILD, ALICE, BOB),
+        (SHARD0_CHANNEL, SHARD0_GUILD, CAROL, DAVE),
+    ];
+    for (channel, guild, host, guest) in games {
+        started_game_in(&fake, &bot, channel, host, guest).await;
+        let at = Location {
+            guild: Some(guild),
+            channel,
+        };
+        let clicks = drive_at(&fake, &bot, at, |st| st.phase != Phase::Planning).await;
+        assert!(clicks >= 2, "both players planned in {channel}");
+    }
+    let dispatched = fake.dispatched();
+    for shard in [0, 1] {
+        assert!(
+            dispatched
+                .iter()
+                .any(|(s, e)| *s == shard && e == "INTERACTION_CREATE"),
+            "shard {shard} carried its server's interactions: {dispatched:?}"
+        );
+    }
+
+    // Twelve hours on, the one timer reminds the waiting player of each game, in its channel.
+    let mark = fake.request_count();
+    clock.advance(13 * 3_600_000);
+    for (channel, guild, ..) in games {
+        let waited = bot.chat.waiting_users(&Location {
+            guild: Some(guild),
+            channel,
+        });
+        assert!(
+            !waited.is_empty(),
+            "the game in {channel} waits for someone"
+        );
+        let reminder = fake
+            .wait_for("a reminder in each game's channel", WAIT, |r| {
+                r.seq > mark
+                    && r.method == "POST"
+                    && r.path == format!("/channels/{channel}/messages")
+                    && r.json["content"]
+                        .as_str()
+                        .is_some_and(|c| c.contains("waiting for you"))
+            })
+            .await;
+        let pinged = reminder.json["allowed_mentions"]["users"].clone();
+        assert!(
+            waited.iter().any(|u| pinged == json!([u.to_string()])),
+            "the reminder in {channel} mentions its waited-for player: {pinged}"
+        );
+    }
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
 }

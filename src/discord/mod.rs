@@ -1,7 +1,8 @@
 //! The Discord adapter: a thin layer of serenity and poise over the chat layer
 //! ([`crate::chat`]), which keeps every game rule and every sentence. This module owns what
 //! is Discord's alone:
-//! - the gateway connection and the REST client (pointed at a fake Discord in tests),
+//! - the gateway connections — as many shards as Discord recommends, or the configured
+//!   `shards` (and `shard_range`) — and the REST client (pointed at a fake Discord in tests),
 //! - the slash commands, one to one with the chat commands, their autocomplete, and their
 //!   registration (global, or the development guild; only when the command set changed),
 //! - answering interactions within the 3-second limit (defer or acknowledge first, run the
@@ -24,7 +25,7 @@ mod shared;
 mod status;
 
 use crate::chat::{Chat, ChatConfig, SystemClock};
-use crate::config::{Config, Secret};
+use crate::config::{Config, Secret, Sharding};
 use crate::store::{Store, StoreError};
 use serenity::all::{
     ClientBuilder, FullEvent, GatewayIntents, HttpBuilder, HttpError, Interaction, ShardManager,
@@ -70,6 +71,8 @@ pub struct BotSettings {
     pub tick_every: Duration,
     /// Status edits of one game are coalesced over this delay.
     pub status_debounce: Duration,
+    /// Which gateway shards to connect (`shards` and `shard_range` in `config.toml`).
+    pub sharding: Sharding,
 }
 
 impl BotSettings {
@@ -81,6 +84,9 @@ impl BotSettings {
             owners: config.owners.clone(),
             tick_every: Duration::from_secs(30),
             status_debounce: Duration::from_secs(1),
+            // `Config::load` refused a combination that cannot work; a hand-built `Config`
+            // with one runs every shard Discord recommends.
+            sharding: config.sharding().unwrap_or(Sharding::Auto),
         }
     }
 }
@@ -151,6 +157,7 @@ pub async fn start(
         http = http.proxy(proxy.clone()).ratelimiter_disabled(true);
     }
     let http = http.build();
+    let settings_sharding = settings.sharding;
     let cell: Arc<OnceLock<Arc<Shared>>> = Arc::new(OnceLock::new());
     let setup_cell = cell.clone();
     let options = poise::FrameworkOptions {
@@ -185,7 +192,14 @@ pub async fn start(
                 {
                     tracing::error!(error = %e, "command registration failed");
                 }
-                start_timer(&shared, settings.tick_every);
+                // One process runs the timer: the one with shard 0 (every process when
+                // the shards are not split).
+                if matches!(
+                    settings.sharding,
+                    Sharding::Auto | Sharding::Range { first: 0, .. }
+                ) {
+                    start_timer(&shared, settings.tick_every);
+                }
                 let _ = setup_cell.set(shared.clone());
                 Ok(shared)
             })
@@ -195,7 +209,18 @@ pub async fn start(
         .framework(framework)
         .await?;
     let shard_manager = client.shard_manager.clone();
-    let task = tokio::spawn(async move { client.start().await });
+    // Every shard shares the one framework, REST client and timer: a game's reminders and
+    // status edits go over REST whichever shard its guild's events arrive on.
+    let sharding = settings_sharding;
+    let task = tokio::spawn(async move {
+        match sharding {
+            Sharding::Auto => client.start_autosharded().await,
+            // serenity's range includes its end.
+            Sharding::Range { first, last, total } => {
+                client.start_shard_range(first..last, total).await
+            }
+        }
+    });
     Ok(Running {
         shard_manager,
         client: task,
@@ -422,6 +447,8 @@ mod tests {
             "kick_after_hours",
             "rate_limit_commands",
             "rate_limit_seconds",
+            "shards",
+            "shard_range",
             "log_level",
         ] {
             assert!(text.contains(key), "{key} is documented");

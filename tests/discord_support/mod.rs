@@ -6,6 +6,10 @@
 //! with error 50007 for chosen users) and command registration. It records every request and
 //! keeps the current text and buttons of every message, and who can see it.
 //!
+//! Sharding: `GET /gateway/bot` asks for [`Fake::require_shards`] shards (1 by default), an
+//! IDENTIFY for another total is closed with 4011 as Discord does, and each guild's events go
+//! only on its shard `(guild_id >> 22) % shards` (DMs on shard 0).
+//!
 //! Everything listens on 127.0.0.1 only.
 
 #![allow(dead_code)]
@@ -13,12 +17,14 @@
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, Notify};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message as WsMessage;
 
 pub const APP_ID: u64 = 900_000_000_000_000_001;
@@ -57,6 +63,12 @@ pub struct Msg {
     pub pinned: bool,
     /// The whole Message object as the fake answered it.
     pub object: Value,
+}
+
+/// One identified gateway connection: where its frames go, its last sequence number.
+struct Connection {
+    tx: mpsc::UnboundedSender<WsMessage>,
+    seq: u64,
 }
 
 /// What the fake knows about an interaction it sent.
@@ -100,8 +112,12 @@ pub struct Fake {
     changed: Notify,
     next_id: AtomicU64,
     seq: AtomicUsize,
-    gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
-    gateway_seq: AtomicU64,
+    /// The identified gateway connection of each shard.
+    gateway: Mutex<HashMap<u32, Connection>>,
+    /// How many shards the fake asks for (`GET /gateway/bot`) and accepts.
+    shard_total: AtomicU32,
+    /// (shard, event name) of every dispatch sent after READY.
+    dispatched: Mutex<Vec<(u32, String)>>,
     pub identifies: AtomicUsize,
     /// Clicks that picked an option of a select menu.
     pub selects: AtomicUsize,
@@ -122,8 +138,9 @@ impl Fake {
             changed: Notify::new(),
             next_id: AtomicU64::new(1_000_000_000_000_000_000),
             seq: AtomicUsize::new(0),
-            gateway: Mutex::new(None),
-            gateway_seq: AtomicU64::new(0),
+            gateway: Mutex::new(HashMap::new()),
+            shard_total: AtomicU32::new(1),
+            dispatched: Mutex::new(Vec::new()),
             identifies: AtomicUsize::new(0),
             selects: AtomicUsize::new(0),
             multi_selects: AtomicUsize::new(0),
@@ -295,21 +312,70 @@ impl Fake {
         }
     }
 
-    /// Waits until the gateway has a connection that sent IDENTIFY `n` times in all.
+    /// Waits until IDENTIFY came `n` times in all and every shard has a connection.
     pub async fn wait_identified(&self, n: usize, timeout: Duration) {
         let deadline = Instant::now() + timeout;
-        while self.identifies.load(Ordering::SeqCst) < n || self.gateway.lock().unwrap().is_none() {
+        while self.identifies.load(Ordering::SeqCst) < n
+            || self.gateway.lock().unwrap().len() < self.shard_total() as usize
+        {
             assert!(Instant::now() < deadline, "the bot did not connect");
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
 
+    // ---------------------------------------------------------------- shards
+
+    /// Asks for `total` shards (`GET /gateway/bot`) and accepts only IDENTIFYs for that many;
+    /// one for another total is closed with 4011 (sharding required), as Discord does.
+    pub fn require_shards(&self, total: u32) {
+        self.shard_total.store(total.max(1), Ordering::SeqCst);
+    }
+
+    pub fn shard_total(&self) -> u32 {
+        self.shard_total.load(Ordering::SeqCst)
+    }
+
+    /// The shard Discord sends a guild's events on.
+    pub fn shard_of(&self, guild: u64) -> u32 {
+        ((guild >> 22) % u64::from(self.shard_total())) as u32
+    }
+
+    /// The shards that have an identified connection now.
+    pub fn connected_shards(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self.gateway.lock().unwrap().keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// (shard, event name) of every dispatch sent after READY, in order.
+    pub fn dispatched(&self) -> Vec<(u32, String)> {
+        self.dispatched.lock().unwrap().clone()
+    }
+
+    /// Sends a dispatch on the shard of the guild it belongs to (`guild_id`, or `id` for the
+    /// GUILD_* events); events without a guild (DMs) go on shard 0.
     fn dispatch(&self, event: &str, d: Value) {
-        let s = self.gateway_seq.fetch_add(1, Ordering::SeqCst) + 2;
-        let frame = json!({"op": 0, "t": event, "s": s, "d": d}).to_string();
-        if let Some(tx) = self.gateway.lock().unwrap().as_ref() {
-            let _ = tx.send(frame);
-        }
+        let guild = d["guild_id"]
+            .as_str()
+            .or_else(|| {
+                event
+                    .starts_with("GUILD_")
+                    .then(|| d["id"].as_str())
+                    .flatten()
+            })
+            .and_then(|g| g.parse::<u64>().ok());
+        let shard = guild.map(|g| self.shard_of(g)).unwrap_or(0);
+        let mut gateway = self.gateway.lock().unwrap();
+        let Some(conn) = gateway.get_mut(&shard) else {
+            return;
+        };
+        conn.seq += 1;
+        let frame = json!({"op": 0, "t": event, "s": conn.seq, "d": d}).to_string();
+        let _ = conn.tx.send(WsMessage::Text(frame));
+        self.dispatched
+            .lock()
+            .unwrap()
+            .push((shard, event.to_string()));
     }
 
     fn user_object(&self, id: u64) -> Value {
@@ -497,15 +563,17 @@ impl Fake {
         if sink.send(WsMessage::Text(hello)).await.is_err() {
             return;
         }
-        let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+        let (tx, mut rx) = mpsc::unbounded_channel::<WsMessage>();
         let writer = tokio::spawn(async move {
             while let Some(frame) = rx.recv().await {
-                if sink.send(WsMessage::Text(frame)).await.is_err() {
+                let close = matches!(frame, WsMessage::Close(_));
+                if sink.send(frame).await.is_err() || close {
                     break;
                 }
             }
             let _ = sink.close().await;
         });
+        let mut shard = None;
         while let Some(Ok(frame)) = source.next().await {
             let text = match frame {
                 WsMessage::Text(t) => t,
@@ -518,34 +586,49 @@ impl Fake {
             };
             match v["op"].as_u64() {
                 Some(1) => {
-                    let _ = tx.send(json!({"op": 11}).to_string());
+                    let _ = tx.send(WsMessage::Text(json!({"op": 11}).to_string()));
                 }
                 Some(2) => {
                     self.identifies.fetch_add(1, Ordering::SeqCst);
-                    self.gateway_seq.store(0, Ordering::SeqCst);
+                    let id = v["d"]["shard"][0].as_u64().unwrap_or(0) as u32;
+                    let total = v["d"]["shard"][1].as_u64().unwrap_or(1) as u32;
+                    if total != self.shard_total() || id >= total {
+                        let _ = tx.send(WsMessage::Close(Some(CloseFrame {
+                            code: CloseCode::from(4011),
+                            reason: "Sharding required".into(),
+                        })));
+                        break;
+                    }
                     let ready = json!({"op": 0, "t": "READY", "s": 1, "d": {
                         "v": 10,
                         "user": self.bot_object(),
                         "guilds": [],
                         "session_id": format!("session-{}", self.id()),
                         "resume_gateway_url": format!("ws://127.0.0.1:{}", self.ws_port),
-                        "shard": [0, 1],
+                        "shard": [id, total],
                         "application": {"id": APP_ID.to_string(), "flags": 0},
                     }});
-                    let _ = tx.send(ready.to_string());
-                    *self.gateway.lock().unwrap() = Some(tx.clone());
+                    let _ = tx.send(WsMessage::Text(ready.to_string()));
+                    self.gateway.lock().unwrap().insert(
+                        id,
+                        Connection {
+                            tx: tx.clone(),
+                            seq: 1,
+                        },
+                    );
+                    shard = Some(id);
                 }
                 Some(6) => {
                     // RESUME: pretend the session is gone so the bot identifies afresh.
-                    let _ = tx.send(json!({"op": 9, "d": false}).to_string());
+                    let _ = tx.send(WsMessage::Text(json!({"op": 9, "d": false}).to_string()));
                 }
                 _ => {}
             }
         }
-        {
+        if let Some(id) = shard {
             let mut g = self.gateway.lock().unwrap();
-            if g.as_ref().is_some_and(|s| s.same_channel(&tx)) {
-                *g = None;
+            if g.get(&id).is_some_and(|c| c.tx.same_channel(&tx)) {
+                g.remove(&id);
             }
         }
         drop(tx);
@@ -669,6 +752,15 @@ impl Fake {
             ("GET", ["gateway"]) => (
                 200,
                 Some(json!({"url": format!("ws://127.0.0.1:{}", self.ws_port)})),
+            ),
+            ("GET", ["gateway", "bot"]) => (
+                200,
+                Some(json!({
+                    "url": format!("ws://127.0.0.1:{}", self.ws_port),
+                    "shards": self.shard_total(),
+                    "session_start_limit": {"total": 1000, "remaining": 999,
+                                            "reset_after": 0, "max_concurrency": 1},
+                })),
             ),
             ("PUT", ["applications", _, "commands"])
             | ("PUT", ["applications", _, "guilds", _, "commands"]) => {
