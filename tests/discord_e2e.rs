@@ -10,7 +10,7 @@
 
 mod discord_support;
 
-use discord_support::{menu_max_values, Fake, Msg, Recorded, APP_ID, GUILD};
+use discord_support::{menu_max_values, Fake, Fault, Msg, Recorded, APP_ID, GUILD};
 use serde_json::{json, Value};
 use skymines::chat::{Chat, ChatConfig, ManualClock};
 use skymines::data::GameData;
@@ -43,6 +43,16 @@ struct Bot {
 }
 
 async fn start_bot(fake: &Fake, db: &Path, clock: Arc<ManualClock>) -> Bot {
+    start_bot_with(fake, db, clock, |_| {}).await
+}
+
+/// [`start_bot`] with the settings changed by `change` first.
+async fn start_bot_with(
+    fake: &Fake,
+    db: &Path,
+    clock: Arc<ManualClock>,
+    change: impl FnOnce(&mut BotSettings),
+) -> Bot {
     let data = Arc::new(GameData::embedded().expect("data"));
     let path = db.to_path_buf();
     let (store, _) =
@@ -67,6 +77,7 @@ async fn start_bot(fake: &Fake, db: &Path, clock: Arc<ManualClock>) -> Bot {
     settings.api_proxy = Some(fake.proxy_url());
     settings.tick_every = Duration::from_millis(250);
     settings.status_debounce = Duration::from_millis(400);
+    change(&mut settings);
     let running = discord::start(settings, store.clone(), chat.clone())
         .await
         .expect("the bot starts");
@@ -1810,6 +1821,313 @@ async fn a_game_on_each_of_two_shards_is_played_and_reminded() {
             "the reminder in {channel} mentions its waited-for player: {pinged}"
         );
     }
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}
+
+// ---------------------------------------------------------------- failure paths (issue 20 point 7)
+
+/// The channel messages (not interaction answers) posted in `channel` after `mark` that
+/// Discord took, with `text` in them.
+fn taken_posts(fake: &Fake, channel: u64, mark: usize, text: &str) -> Vec<Recorded> {
+    let faulted: Vec<usize> = fake.faulted().iter().map(|r| r.seq).collect();
+    fake.requests()
+        .into_iter()
+        .filter(|r| {
+            r.seq > mark
+                && r.method == "POST"
+                && r.path == format!("/channels/{channel}/messages")
+                && !faulted.contains(&r.seq)
+                && r.json["content"].as_str().is_some_and(|c| c.contains(text))
+        })
+        .collect()
+}
+
+/// A 429 with serenity's rate limiter on (the REST client reaches the fake as discord.com
+/// through its HTTPS tunnel, as in production): the request is sent again once the wait
+/// Discord named has passed, once, and the message arrives once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_rate_limit_is_waited_out_as_discord_says() {
+    let (_dir, db, fake, clock) = fresh().await;
+    let tunnel = fake.tunnel_url();
+    let bot = start_bot_with(&fake, &db, clock.clone(), move |settings| {
+        let client = reqwest::Client::builder()
+            .proxy(reqwest::Proxy::https(tunnel).expect("proxy url"))
+            .danger_accept_invalid_certs(true)
+            .build()
+            .expect("client");
+        settings.api_proxy = None;
+        settings.rest_setup = Some(discord::RestSetup(Arc::new(move |b| {
+            b.client(client.clone())
+        })));
+    })
+    .await;
+    started_game(&fake, &bot).await;
+    let path = format!("/channels/{CHANNEL}/messages");
+    fake.inject(Fault::rate_limited("POST", &path, 1.5, 1));
+    let mark = fake.request_count();
+    clock.advance(13 * 3_600_000);
+    fake.wait_for("the rate-limited reminder", WAIT, |r| {
+        r.seq > mark && r.method == "POST" && r.path == path
+    })
+    .await;
+    let limited = fake.faulted();
+    assert_eq!(limited.len(), 1, "one request was rate limited");
+    let retried = fake
+        .wait_for("the reminder sent again", WAIT, |r| {
+            r.seq > limited[0].seq && r.method == "POST" && r.path == path
+        })
+        .await;
+    let waited = retried.at - limited[0].at;
+    assert!(
+        waited >= Duration::from_millis(1500) && waited < Duration::from_secs(5),
+        "sent again after Retry-After (1.5 s): {waited:?}"
+    );
+    assert_eq!(retried.json, limited[0].json, "the same message");
+    fake.settle(QUIET, WAIT).await;
+    let reminders = taken_posts(&fake, CHANNEL, mark, "waiting for you");
+    let limited_text = limited[0].json["content"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert_eq!(
+        reminders
+            .iter()
+            .filter(|r| r.json["content"] == json!(limited_text))
+            .count(),
+        1,
+        "the rate-limited reminder arrived once"
+    );
+    assert!(queued(&bot) == 0);
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}
+
+/// 500 and 502: a message Discord does not take waits in the outbox and arrives (once, in
+/// order) when Discord works again; a status edit that failed is made again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn server_errors_lose_no_message() {
+    let (_dir, db, fake, clock) = fresh().await;
+    let bot = start_bot(&fake, &db, clock.clone()).await;
+    let game = started_game(&fake, &bot).await;
+    let status = status_message(&bot, game).await;
+    let path = format!("/channels/{CHANNEL}/messages");
+    fake.inject(Fault::server("POST", &path, 502, 1));
+    fake.inject(Fault::server("POST", &path, 500, usize::MAX));
+    let mark = fake.request_count();
+    // Both players are reminded: two messages, neither taken.
+    clock.advance(13 * 3_600_000);
+    eventually("the two reminders queued", || {
+        (queued(&bot) >= 2).then_some(())
+    })
+    .await;
+    assert!(taken_posts(&fake, CHANNEL, mark, "waiting for you").is_empty());
+    // The first failed; the second waits behind it.
+    assert!(!fake.faulted().is_empty(), "Discord was tried");
+    // A status edit fails once too.
+    let edit_path = format!("/channels/{CHANNEL}/messages/{}", status.message);
+    fake.inject(Fault::server("PATCH", &edit_path, 500, 1));
+    let edit_mark = fake.request_count();
+    // The planning ends: the status is edited.
+    drive(&fake, &bot, |st| st.phase != Phase::Planning).await;
+    let failed_edit = fake
+        .wait_for("the failed status edit", WAIT, |r| {
+            r.seq > edit_mark && r.method == "PATCH" && r.path == edit_path
+        })
+        .await;
+    fake.wait_for("the status edited again", WAIT, |r| {
+        r.seq > failed_edit.seq && r.method == "PATCH" && r.path == edit_path
+    })
+    .await;
+
+    // Discord works again: the queued reminders arrive, once each, and the outbox empties.
+    fake.clear_faults();
+    eventually("the outbox sent", || (queued(&bot) == 0).then_some(())).await;
+    fake.settle(QUIET, WAIT).await;
+    let delivered = taken_posts(&fake, CHANNEL, mark, "waiting for you");
+    let mut pinged: Vec<String> = delivered
+        .iter()
+        .map(|r| r.json["allowed_mentions"]["users"].to_string())
+        .collect();
+    pinged.sort();
+    assert_eq!(
+        pinged,
+        vec![
+            json!([ALICE.to_string()]).to_string(),
+            json!([BOB.to_string()]).to_string()
+        ],
+        "each reminder arrived once"
+    );
+    let shown = fake
+        .messages()
+        .into_iter()
+        .filter(|m| m.channel == CHANNEL && m.content.contains("waiting for you"))
+        .count();
+    assert_eq!(shown, 2);
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}
+
+const NO_RIGHTS_CHANNEL: u64 = 200_000_000_000_000_020;
+
+/// What `probe` finds, once it finds something (polled for at most [`WAIT`]).
+async fn eventually<T>(what: &str, probe: impl Fn() -> Option<T>) -> T {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        if let Some(found) = probe() {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits until `n` requests were answered with a fault.
+async fn refused(fake: &Fake, n: usize) {
+    eventually("refused requests", || {
+        (fake.faulted().len() >= n).then_some(())
+    })
+    .await
+}
+
+/// The game's status message, once it has been sent (the first one is debounced).
+async fn status_message(bot: &Bot, game: GameId) -> skymines::store::StatusMessage {
+    eventually("a status message", || {
+        bot.store.discord_status(game).expect("query")
+    })
+    .await
+}
+
+/// How many messages wait in the outbox.
+fn queued(bot: &Bot) -> usize {
+    bot.store.pending_notifications(10).expect("outbox").len()
+}
+
+/// 50013: the bot may not post in the channel; the log says so in one line naming what to
+/// grant, however many messages fail there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn missing_permissions_are_one_clear_log_line() {
+    captured_logs();
+    let (_dir, db, fake, clock) = fresh().await;
+    let bot = start_bot(&fake, &db, clock.clone()).await;
+    started_game_in(&fake, &bot, NO_RIGHTS_CHANNEL, ALICE, BOB).await;
+    let path = format!("/channels/{NO_RIGHTS_CHANNEL}/messages");
+    fake.inject(Fault::code("POST", &path, 50013, usize::MAX));
+    // Two reminders now, two more a reminder period later.
+    clock.advance(13 * 3_600_000);
+    refused(&fake, 2).await;
+    clock.advance(13 * 3_600_000);
+    refused(&fake, 4).await;
+    fake.settle(QUIET, WAIT).await;
+    let channel = NO_RIGHTS_CHANNEL.to_string();
+    let lines: Vec<String> = captured_logs()
+        .lines()
+        .filter(|l| l.contains(&channel))
+        .map(str::to_string)
+        .collect();
+    let about: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("50013") || l.to_lowercase().contains("permission"))
+        .collect();
+    assert_eq!(about.len(), 1, "one line: {lines:#?}");
+    assert!(
+        about[0].contains("missing permissions") && about[0].contains("Send Messages"),
+        "the line says what is missing: {}",
+        about[0]
+    );
+    assert!(queued(&bot) == 0, "a refused message is not retried");
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}
+
+/// 10008 on a status edit (someone deleted the status message): a new status message is sent
+/// and pinned, and later edits go to it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_deleted_status_message_is_sent_anew() {
+    let (_dir, db, fake, clock) = fresh().await;
+    let bot = start_bot(&fake, &db, clock).await;
+    let game = started_game(&fake, &bot).await;
+    let old = status_message(&bot, game).await;
+    let old_path = format!("/channels/{CHANNEL}/messages/{}", old.message);
+    fake.inject(Fault::code("PATCH", &old_path, 10008, usize::MAX));
+    // The planning ends: the status is edited, and its message is gone.
+    drive(&fake, &bot, |st| st.phase != Phase::Planning).await;
+    let new = eventually("a new status message", || {
+        let now = bot.store.discord_status(game).expect("query");
+        now.filter(|s| s.message != old.message)
+    })
+    .await;
+    fake.settle(QUIET, WAIT).await;
+    let shown = fake.message(new.message).expect("the new status message");
+    assert!(shown.pinned, "the new status message is pinned");
+    assert!(
+        shown.files.iter().any(|f| f.ends_with(".png")),
+        "it shows the board"
+    );
+    assert_eq!(new.channel, CHANNEL);
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}
+
+const THREAD: u64 = 200_000_000_000_000_030;
+const GONE_GUILD: u64 = 900_000_000_000_000_050;
+const GONE_GUILD_CHANNEL: u64 = 200_000_000_000_000_031;
+const UNKNOWN_CHANNEL: u64 = 200_000_000_000_000_032;
+
+/// Waits until `game` is archived; returns the reason.
+async fn archived(bot: &Bot, game: GameId) -> String {
+    eventually("the game archived", || {
+        bot.store.archived_reason(game).expect("query")
+    })
+    .await
+}
+
+/// CHANNEL_DELETE, THREAD_DELETE and GUILD_DELETE (the bot removed, not an outage) archive the
+/// games there; an outage's GUILD_DELETE archives nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn deleted_channels_threads_and_servers_archive_their_games() {
+    let (_dir, db, fake, clock) = fresh().await;
+    fake.place_channel(GONE_GUILD_CHANNEL, GONE_GUILD);
+    fake.name_user(DAVE, "Dave");
+    let bot = start_bot(&fake, &db, clock).await;
+    let in_channel = started_game_in(&fake, &bot, CHANNEL, ALICE, BOB).await;
+    let in_thread = started_game_in(&fake, &bot, THREAD, CAROL, DAVE).await;
+    let in_guild = started_game_in(&fake, &bot, GONE_GUILD_CHANNEL, ALICE, CAROL).await;
+
+    fake.delete_guild(GONE_GUILD, true);
+    fake.delete_channel(CHANNEL, GUILD);
+    fake.delete_thread(THREAD, OTHER_CHANNEL, GUILD);
+    assert_eq!(archived(&bot, in_channel).await, "channel_deleted");
+    assert_eq!(archived(&bot, in_thread).await, "channel_deleted");
+    assert_eq!(
+        bot.store.archived_reason(in_guild).expect("query"),
+        None,
+        "an outage archives nothing"
+    );
+    fake.delete_guild(GONE_GUILD, false);
+    assert_eq!(archived(&bot, in_guild).await, "guild_removed");
+    bot.running.stop().await.expect("the bot stops");
+    fake.stop();
+}
+
+/// A channel deleted while the bot was away: Discord answers 10003 (unknown channel) to the
+/// game's next message, and the game is archived as if the delete had been seen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_unknown_channel_archives_its_game() {
+    let (_dir, db, fake, clock) = fresh().await;
+    let bot = start_bot(&fake, &db, clock.clone()).await;
+    let game = started_game_in(&fake, &bot, UNKNOWN_CHANNEL, ALICE, BOB).await;
+    for method in ["POST", "PATCH", "PUT"] {
+        fake.inject(Fault::code(
+            method,
+            &format!("/channels/{UNKNOWN_CHANNEL}/"),
+            10003,
+            usize::MAX,
+        ));
+    }
+    clock.advance(13 * 3_600_000);
+    assert_eq!(archived(&bot, game).await, "channel_deleted");
+    assert!(queued(&bot) == 0);
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
 }

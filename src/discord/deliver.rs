@@ -7,26 +7,25 @@
 //!   user asks for DMs again;
 //! - `Public` and `Ping(user)` go to the channel: follow-ups of the interaction when it was made
 //!   there, otherwise (the timer, a click in a DM) ordinary messages in the game's channel;
-//!   a ping mentions its user and allowed mentions permit only that user.
+//!   a ping mentions its user and allowed mentions permit only that user; ordinary messages
+//!   go through the outbox ([`super::outbox`]), so Discord's passing failures lose none.
 //!
 //! The interaction's own message (the "slot") shows the first reply that fits its visibility;
 //! a click on a private prompt replaces that prompt in place — as the click's own response
 //! (an update of the message, one request) when the chat answered before the click was
 //! acknowledged — and a stale click loses its buttons and is refused privately.
 
+use super::failures;
 use super::message::Outgoing;
+use super::outbox::{self, Posted};
 use super::shared::{Batch, Shared};
 use crate::chat::{Audience, Reply};
 use crate::store::GameId;
 use serenity::all::{
-    ChannelId, CreateInteractionResponse, CreateInteractionResponseFollowup,
-    CreateInteractionResponseMessage, EditInteractionResponse, HttpError, InteractionId,
-    InteractionResponseFlags,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    EditInteractionResponse, InteractionId, InteractionResponseFlags,
 };
 use serenity::builder::Builder;
-
-/// Discord: "Cannot send messages to this user".
-const DM_REFUSED: isize = 50007;
 
 /// What the interaction's own message may show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -315,18 +314,17 @@ impl Deferral {
                 None => Some(origin.channel),
             };
             match channel {
-                Some(c) if c != 0 => channel_message(shared, c, out).await,
+                Some(c) if c != 0 => channel_message(shared, c, game, out).await,
                 _ => tracing::warn!(game, "no channel for a public reply"),
             }
         }
     }
 }
 
-async fn channel_message(shared: &Shared, channel: u64, out: Outgoing) {
-    if let Err(e) = ChannelId::new(channel.max(1))
-        .send_message(&shared.http, out.into_message())
-        .await
-    {
+/// A message in a channel (of `game`, if any); Discord's passing failures queue it in the
+/// outbox.
+async fn channel_message(shared: &Shared, channel: u64, game: Option<GameId>, out: Outgoing) {
+    if let Posted::Failed(e) = outbox::post(shared, channel, game, out).await {
         tracing::warn!(channel, error = %super::describe(&e), "message failed");
     }
 }
@@ -353,7 +351,7 @@ async fn send_public(
         return;
     };
     match shared.channel_of(game).await {
-        Some(channel) => channel_message(shared, channel, out).await,
+        Some(channel) => channel_message(shared, channel, Some(game), out).await,
         None => tracing::warn!(game, "no channel for the game"),
     }
 }
@@ -368,13 +366,13 @@ async fn send_dm(shared: &Shared, user: u64, reply: &Reply, game: Option<GameId>
         return;
     }
     let sent = match shared.dm_channel(user).await {
-        Ok(channel) => channel
-            .send_message(
-                &shared.http,
-                Outgoing::from_reply(reply, &[]).into_message(),
-            )
-            .await
-            .map(|_| ()),
+        Ok(channel) => {
+            let out = Outgoing::from_reply(reply, &[]);
+            match outbox::post(shared, channel.get(), game, out).await {
+                Posted::Failed(e) => Err(e),
+                Posted::Sent | Posted::Queued | Posted::Dropped => Ok(()),
+            }
+        }
         Err(e) => Err(e),
     };
     let error = match sent {
@@ -399,8 +397,5 @@ async fn send_dm(shared: &Shared, user: u64, reply: &Reply, game: Option<GameId>
 
 /// Whether Discord refused a DM (the user's privacy settings).
 pub(crate) fn dm_refused(e: &serenity::Error) -> bool {
-    matches!(
-        e,
-        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) if r.error.code == DM_REFUSED
-    )
+    failures::classify(e) == failures::Failure::DmRefused
 }

@@ -8,6 +8,7 @@
 //! other user text never unfurl a link into a game's messages.
 
 use crate::chat::{Choice, Reply};
+use serde::{Deserialize, Serialize};
 use serenity::all::{
     ButtonStyle, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
     CreateInteractionResponseFollowup, CreateMessage, CreateSelectMenu, CreateSelectMenuKind,
@@ -40,6 +41,48 @@ pub(crate) struct Outgoing {
     pub rows: Vec<CreateActionRow>,
     /// The users this message may ping (no one else).
     pub mentions: Vec<u64>,
+    /// The choices `rows` show: what a [`Stored`] copy rebuilds the rows from.
+    choices: Vec<Choice>,
+}
+
+/// An [`Outgoing`] as it can be kept in the store (the outbox) and sent later.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Stored {
+    content: String,
+    files: Vec<StoredFile>,
+    choices: Vec<Choice>,
+    mentions: Vec<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct StoredFile {
+    name: String,
+    description: Option<String>,
+    data: Vec<u8>,
+}
+
+impl Stored {
+    /// The message again, as it was when stored.
+    pub fn into_outgoing(self) -> Outgoing {
+        let rows = components(&self.choices);
+        Outgoing {
+            content: self.content,
+            files: self
+                .files
+                .into_iter()
+                .map(|f| {
+                    let file = CreateAttachment::bytes(f.data, f.name);
+                    match f.description {
+                        Some(d) => file.description(d),
+                        None => file,
+                    }
+                })
+                .collect(),
+            rows,
+            mentions: self.mentions,
+            choices: self.choices,
+        }
+    }
 }
 
 impl Outgoing {
@@ -79,6 +122,25 @@ impl Outgoing {
             files,
             rows: components(&reply.choices),
             mentions: mentions.to_vec(),
+            choices: reply.choices.clone(),
+        }
+    }
+
+    /// A copy to keep in the store.
+    pub fn stored(&self) -> Stored {
+        Stored {
+            content: self.content.clone(),
+            files: self
+                .files
+                .iter()
+                .map(|f| StoredFile {
+                    name: f.filename.clone(),
+                    description: f.description.clone(),
+                    data: f.data.clone(),
+                })
+                .collect(),
+            choices: self.choices.clone(),
+            mentions: self.mentions.clone(),
         }
     }
 

@@ -18,8 +18,10 @@
 mod commands;
 pub use commands::command_options;
 mod deliver;
+mod failures;
 mod interact;
 mod message;
+mod outbox;
 mod register;
 mod shared;
 mod status;
@@ -73,6 +75,19 @@ pub struct BotSettings {
     pub status_debounce: Duration,
     /// Which gateway shards to connect (`shards` and `shard_range` in `config.toml`).
     pub sharding: Sharding,
+    /// Changes the REST client before it is built (tests: a client that reaches a fake
+    /// Discord as `https://discord.com` through a tunnel, with serenity's rate limiter on).
+    pub rest_setup: Option<RestSetup>,
+}
+
+/// A change to the REST client's builder ([`BotSettings::rest_setup`]).
+#[derive(Clone)]
+pub struct RestSetup(pub Arc<dyn Fn(HttpBuilder) -> HttpBuilder + Send + Sync>);
+
+impl std::fmt::Debug for RestSetup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RestSetup")
+    }
 }
 
 impl BotSettings {
@@ -87,6 +102,7 @@ impl BotSettings {
             // `Config::load` refused a combination that cannot work; a hand-built `Config`
             // with one runs every shard Discord recommends.
             sharding: config.sharding().unwrap_or(Sharding::Auto),
+            rest_setup: None,
         }
     }
 }
@@ -155,6 +171,9 @@ pub async fn start(
     let mut http = HttpBuilder::new(settings.token.expose());
     if let Some(proxy) = &settings.api_proxy {
         http = http.proxy(proxy.clone()).ratelimiter_disabled(true);
+    }
+    if let Some(setup) = &settings.rest_setup {
+        http = (setup.0)(http);
     }
     let http = http.build();
     let settings_sharding = settings.sharding;
@@ -236,6 +255,8 @@ fn start_timer(shared: &Arc<Shared>, every: Duration) {
         interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             interval.tick().await;
+            // Messages Discord did not take earlier go first, so channels read in order.
+            outbox::flush(&s).await;
             let batch = s.tick().await;
             if !batch.replies.is_empty() {
                 deliver::deliver(&s, &deliver::Origin::timer(), batch).await;
@@ -261,13 +282,13 @@ async fn on_event(event: &FullEvent, data: &Data) -> Result<(), Error> {
         // A deleted channel or thread, or a server the bot was removed from (not one that is
         // merely unavailable during an outage): its games are archived, never lost.
         FullEvent::ChannelDelete { channel, .. } => {
-            archive(data, Gone::Channel(channel.id.get())).await
+            archive(&data.chat, Gone::Channel(channel.id.get())).await
         }
         FullEvent::ThreadDelete { thread, .. } => {
-            archive(data, Gone::Channel(thread.id.get())).await
+            archive(&data.chat, Gone::Channel(thread.id.get())).await
         }
         FullEvent::GuildDelete { incomplete, .. } if !incomplete.unavailable => {
-            archive(data, Gone::Guild(incomplete.id.get())).await
+            archive(&data.chat, Gone::Guild(incomplete.id.get())).await
         }
         _ => {}
     }
@@ -276,15 +297,16 @@ async fn on_event(event: &FullEvent, data: &Data) -> Result<(), Error> {
 
 /// What disappeared from Discord.
 #[derive(Debug, Clone, Copy)]
-enum Gone {
+pub(crate) enum Gone {
     Channel(u64),
     Guild(u64),
 }
 
 /// Archives the games of a vanished channel or server (on the blocking pool: the store is
-/// synchronous).
-async fn archive(data: &Data, gone: Gone) {
-    let chat = data.chat.clone();
+/// synchronous): a delete event, or Discord answering "unknown channel" (10003) to a message
+/// for a game (the delete happened while the bot was away).
+pub(crate) async fn archive(chat: &Arc<Chat>, gone: Gone) {
+    let chat = chat.clone();
     let archived = tokio::task::spawn_blocking(move || match gone {
         Gone::Channel(c) => chat.channel_gone(c),
         Gone::Guild(g) => chat.guild_gone(g),

@@ -2,6 +2,8 @@
 //! workers), the store, the REST client, the status board, the DM channels opened so far, and
 //! per-place ordering locks so the requests of one channel (or one game) are handled in order.
 
+use super::failures::PermissionLog;
+use super::outbox::Waiting;
 use super::status::StatusBoard;
 use crate::chat::{self, Chat, Reply, Request};
 use crate::store::{GameId, Store};
@@ -32,6 +34,10 @@ pub(crate) struct Shared {
     pub store: Arc<Store>,
     pub http: Arc<Http>,
     pub status: Arc<StatusBoard>,
+    /// Channels the bot was refused permissions in (logged once each).
+    pub permissions: Arc<PermissionLog>,
+    /// Channels with messages waiting in the outbox.
+    pub waiting: Waiting,
     owners: HashSet<u64>,
     dms: Mutex<HashMap<u64, ChannelId>>,
     channels: Mutex<HashMap<GameId, u64>>,
@@ -51,8 +57,17 @@ impl Shared {
         owners: &[u64],
         debounce: std::time::Duration,
     ) -> Shared {
+        let permissions = Arc::new(PermissionLog::default());
         Shared {
-            status: Arc::new(StatusBoard::new(http.clone(), store.clone(), debounce)),
+            status: Arc::new(StatusBoard::new(
+                http.clone(),
+                store.clone(),
+                chat.clone(),
+                permissions.clone(),
+                debounce,
+            )),
+            permissions,
+            waiting: Waiting::default(),
             chat,
             store,
             http,

@@ -2,27 +2,28 @@
 //! token (interaction tokens expire after 15 minutes), pinned where the bot may. Updates are
 //! coalesced per game: the first change of a quiet game schedules one flush after the debounce
 //! delay, later changes only replace what that flush will show, so a burst of moves makes one
-//! edit. The message id is kept in the store, so a restart edits the same message. Once a game
-//! is over (finished, aborted, archived) the timer unpins its status message, which stays with
-//! the final result, so pins do not pile up; a pin refused for the channel's pin limit (30003)
-//! or a missing permission (50013) is logged once per channel in plain words.
+//! edit. The message id is kept in the store, so a restart edits the same message. A status
+//! message someone deleted (10008) is sent anew; a gone channel (10003) archives its game; a
+//! passing failure (a server error, a lost connection) is tried again after a pause. Once a
+//! game is over (finished, aborted, archived) the timer unpins its status message, which stays
+//! with the final result, so pins do not pile up; a pin refused for the channel's pin limit
+//! (30003) or a missing permission (50013) is logged once per channel in plain words.
 
+use super::failures::{classify, Failure, PermissionLog, MISSING_PERMISSIONS};
 use super::message::Outgoing;
-use crate::chat::Reply;
+use crate::chat::{Chat, Reply};
 use crate::store::{GameId, StatusMessage, Store};
 use serenity::all::{ChannelId, Http, HttpError, MessageId};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Discord's "Unknown Message" and "Unknown Channel" error codes.
-const UNKNOWN_MESSAGE: isize = 10008;
-const UNKNOWN_CHANNEL: isize = 10003;
+/// A status Discord failed to take for now is tried again after this many debounce delays.
+const RETRY_DELAYS: u32 = 5;
 
-/// Discord's "Maximum number of pins reached", "Missing Access" and "Missing Permissions".
+/// Discord's "Maximum number of pins reached" and "Missing Access".
 const PIN_LIMIT: isize = 30003;
 const MISSING_ACCESS: isize = 50001;
-const MISSING_PERMISSIONS: isize = 50013;
 
 /// A change waiting for its flush.
 struct Pending {
@@ -34,6 +35,8 @@ struct Pending {
 pub(crate) struct StatusBoard {
     http: Arc<Http>,
     store: Arc<Store>,
+    chat: Arc<Chat>,
+    permissions: Arc<PermissionLog>,
     debounce: Duration,
     pending: Mutex<HashMap<GameId, Pending>>,
     /// One lock per game so two flushes of a game never overlap; it caches the message.
@@ -45,10 +48,18 @@ pub(crate) struct StatusBoard {
 }
 
 impl StatusBoard {
-    pub fn new(http: Arc<Http>, store: Arc<Store>, debounce: Duration) -> StatusBoard {
+    pub fn new(
+        http: Arc<Http>,
+        store: Arc<Store>,
+        chat: Arc<Chat>,
+        permissions: Arc<PermissionLog>,
+        debounce: Duration,
+    ) -> StatusBoard {
         StatusBoard {
             http,
             store,
+            chat,
+            permissions,
             debounce,
             pending: Mutex::new(HashMap::new()),
             games: Mutex::new(HashMap::new()),
@@ -72,8 +83,58 @@ impl StatusBoard {
         }
     }
 
+    /// Puts back a status Discord did not take (unless a newer one waits) and flushes it
+    /// again later.
+    fn retry(self: &Arc<Self>, game: GameId, pending: Pending) {
+        let again = {
+            let mut waiting = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            match waiting.entry(game) {
+                std::collections::hash_map::Entry::Occupied(_) => false,
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(pending);
+                    true
+                }
+            }
+        };
+        if again {
+            let board = self.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(board.debounce * RETRY_DELAYS).await;
+                board.flush(game).await;
+            });
+        }
+    }
+
+    /// What a failed status request means: `true` when a new message should be sent.
+    async fn failed(
+        self: &Arc<Self>,
+        game: GameId,
+        pending: &Pending,
+        e: &serenity::Error,
+    ) -> bool {
+        match classify(e) {
+            Failure::UnknownMessage => return true,
+            Failure::UnknownChannel => {
+                super::archive(&self.chat, super::Gone::Channel(pending.channel)).await
+            }
+            Failure::MissingPermissions => self.permissions.missing(pending.channel),
+            Failure::Transient => {
+                tracing::info!(game, error = %super::describe(e), "status delayed: Discord did not take it for now");
+                let again = Pending {
+                    channel: pending.channel,
+                    reply: pending.reply.clone(),
+                };
+                self.retry(game, again);
+            }
+            Failure::DmRefused | Failure::Other => {
+                tracing::warn!(game, error = %super::describe(e), "status failed")
+            }
+        }
+        false
+    }
+
     /// Sends every pending status now (at shutdown).
-    pub async fn flush_all(&self) {
+    pub async fn flush_all(self: &Arc<Self>) {
         let games: Vec<GameId> = self
             .pending
             .lock()
@@ -96,7 +157,7 @@ impl StatusBoard {
     }
 
     /// Shows the pending status of `game`: edits its message, or sends (and pins) a new one.
-    async fn flush(&self, game: GameId) {
+    async fn flush(self: &Arc<Self>, game: GameId) {
         let lock = self.game_lock(game);
         let mut known = lock.lock().await;
         let Some(pending) = self
@@ -125,11 +186,14 @@ impl StatusBoard {
                     .edit_message(&self.http, MessageId::new(msg.message.max(1)), edit)
                     .await
                 {
-                    Ok(_) => return,
-                    Err(e) if is_gone(&e) => {}
-                    Err(e) => {
-                        tracing::warn!(game, error = %super::describe(&e), "status edit failed");
+                    Ok(_) => {
+                        self.permissions.works(pending.channel);
                         return;
+                    }
+                    Err(e) => {
+                        if !self.failed(game, &pending, &e).await {
+                            return;
+                        }
                     }
                 }
             }
@@ -137,6 +201,7 @@ impl StatusBoard {
         let message = Outgoing::from_reply(&pending.reply, &[]).into_message();
         match channel.send_message(&self.http, message).await {
             Ok(sent) => {
+                self.permissions.works(pending.channel);
                 let pinned = match channel.pin(&self.http, sent.id).await {
                     Ok(()) => true,
                     Err(e) => {
@@ -159,7 +224,9 @@ impl StatusBoard {
                     tracing::warn!(game, "cannot remember the status message");
                 }
             }
-            Err(e) => tracing::warn!(game, error = %super::describe(&e), "status send failed"),
+            Err(e) => {
+                self.failed(game, &pending, &e).await;
+            }
         }
     }
 }
@@ -254,9 +321,10 @@ fn code_of(e: &serenity::Error) -> Option<isize> {
 /// Whether Discord says the message (or its channel) no longer exists.
 fn is_gone(e: &serenity::Error) -> bool {
     matches!(
+        classify(e),
+        Failure::UnknownMessage | Failure::UnknownChannel
+    ) || matches!(
         e,
-        serenity::Error::Http(HttpError::UnsuccessfulRequest(r))
-            if r.error.code == UNKNOWN_MESSAGE || r.error.code == UNKNOWN_CHANNEL
-                || r.status_code.as_u16() == 404
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) if r.status_code.as_u16() == 404
     )
 }

@@ -8,7 +8,11 @@
 //!
 //! Sharding: `GET /gateway/bot` asks for [`Fake::require_shards`] shards (1 by default), an
 //! IDENTIFY for another total is closed with 4011 as Discord does, and each guild's events go
-//! only on its shard `(guild_id >> 22) % shards` (DMs on shard 0).
+//! only on its shard `(guild_id >> 22) % shards` (DMs on shard 0). Failures on demand
+//! ([`Fault`]): 429 with `Retry-After`, 500, 502 (an HTML body), and Discord's error codes
+//! (50013, 10003, 10008, …) for requests matching a method and path; and the gateway's
+//! CHANNEL_DELETE, THREAD_DELETE and GUILD_DELETE. An HTTPS tunnel ([`Fake::tunnel_url`])
+//! lets a test keep serenity's rate limiter on, which ignores serenity's own proxy setting.
 //!
 //! Everything listens on 127.0.0.1 only.
 
@@ -26,6 +30,11 @@ use tokio::sync::{mpsc, Notify};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message as WsMessage;
+
+/// The fake's self-signed certificate (CN discord.com, ECDSA P-256) and its key (PKCS#8),
+/// for tests only.
+const CERT: &[u8] = include_bytes!("fake-cert.der");
+const KEY: &[u8] = include_bytes!("fake-key.der");
 
 pub const APP_ID: u64 = 900_000_000_000_000_001;
 pub const BOT_ID: u64 = 900_000_000_000_000_002;
@@ -103,11 +112,109 @@ struct State {
     /// Pins refused per channel, with this Discord error code (30003 pin limit, 50013
     /// missing permissions).
     refuse_pins: HashMap<u64, u64>,
+    /// Failures to answer instead of the normal answer (first match wins).
+    faults: Vec<Fault>,
+    /// The sequence numbers of the requests answered with a fault.
+    faulted: Vec<usize>,
+}
+
+/// A failure the fake answers instead of the normal answer, to requests whose method is
+/// `method` and whose path (without `/api/v10`) starts with `path`.
+#[derive(Debug, Clone)]
+pub struct Fault {
+    pub method: String,
+    pub path: String,
+    pub status: u16,
+    /// Discord's JSON error code (none for 502: the body is a proxy's HTML page).
+    pub code: Option<u64>,
+    /// A 429's wait in seconds: the `Retry-After` header and the body's `retry_after`.
+    pub retry_after: Option<f64>,
+    /// How many more matching requests get it.
+    pub times: usize,
+}
+
+impl Fault {
+    /// Discord's error `code` with its HTTP status (50013 → 403, 10003/10008 → 404, …).
+    pub fn code(method: &str, path: &str, code: u64, times: usize) -> Fault {
+        let status = match code {
+            50001 | 50007 | 50013 | 30003 => 403,
+            10003 | 10004 | 10008 => 404,
+            _ => 400,
+        };
+        Fault {
+            method: method.to_string(),
+            path: path.to_string(),
+            status,
+            code: Some(code),
+            retry_after: None,
+            times,
+        }
+    }
+
+    /// A server error: 500 with a JSON body, 502 with a proxy's HTML page.
+    pub fn server(method: &str, path: &str, status: u16, times: usize) -> Fault {
+        Fault {
+            method: method.to_string(),
+            path: path.to_string(),
+            status,
+            code: (status != 502).then_some(0),
+            retry_after: None,
+            times,
+        }
+    }
+
+    /// A 429 (not global) asking to wait `retry_after` seconds.
+    pub fn rate_limited(method: &str, path: &str, retry_after: f64, times: usize) -> Fault {
+        Fault {
+            method: method.to_string(),
+            path: path.to_string(),
+            status: 429,
+            code: Some(0),
+            retry_after: Some(retry_after),
+            times,
+        }
+    }
+
+    fn matches(&self, method: &str, path: &str) -> bool {
+        self.times > 0 && self.method == method && path.starts_with(&self.path)
+    }
+
+    /// The status, the body (JSON or not) and the extra headers.
+    fn answer(&self) -> (u16, String, Vec<(String, String)>) {
+        let message = match (self.status, self.code) {
+            (_, Some(50013)) => "Missing Permissions",
+            (_, Some(10003)) => "Unknown Channel",
+            (_, Some(10008)) => "Unknown Message",
+            (_, Some(50007)) => "Cannot send messages to this user",
+            (429, _) => "You are being rate limited.",
+            _ => "Internal Server Error",
+        };
+        let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
+        let body = match (self.code, self.retry_after) {
+            (None, _) => {
+                headers[0].1 = "text/html".to_string();
+                "<html><body><h1>502 Bad Gateway</h1></body></html>".to_string()
+            }
+            (Some(_), Some(wait)) => {
+                headers.push(("retry-after".to_string(), format!("{wait}")));
+                headers.push(("x-ratelimit-limit".to_string(), "5".to_string()));
+                headers.push(("x-ratelimit-remaining".to_string(), "0".to_string()));
+                headers.push(("x-ratelimit-reset-after".to_string(), format!("{wait}")));
+                headers.push(("x-ratelimit-bucket".to_string(), "fake-bucket".to_string()));
+                headers.push(("x-ratelimit-scope".to_string(), "user".to_string()));
+                json!({"message": message, "retry_after": wait, "global": false}).to_string()
+            }
+            (Some(code), None) => json!({"code": code, "message": message}).to_string(),
+        };
+        (self.status, body, headers)
+    }
 }
 
 pub struct Fake {
     pub http_port: u16,
     pub ws_port: u16,
+    /// The HTTPS proxy ([`Fake::tunnel_url`]).
+    pub tunnel_port: u16,
     state: Mutex<State>,
     changed: Notify,
     next_id: AtomicU64,
@@ -131,9 +238,11 @@ impl Fake {
     pub async fn start() -> Arc<Fake> {
         let http = TcpListener::bind("127.0.0.1:0").await.expect("bind http");
         let ws = TcpListener::bind("127.0.0.1:0").await.expect("bind ws");
+        let tunnel = TcpListener::bind("127.0.0.1:0").await.expect("bind tunnel");
         let fake = Arc::new(Fake {
             http_port: http.local_addr().expect("addr").port(),
             ws_port: ws.local_addr().expect("addr").port(),
+            tunnel_port: tunnel.local_addr().expect("addr").port(),
             state: Mutex::new(State::default()),
             changed: Notify::new(),
             next_id: AtomicU64::new(1_000_000_000_000_000_000),
@@ -164,8 +273,58 @@ impl Fake {
                 });
             }
         });
-        fake.tasks.lock().unwrap().extend([h1, h2]);
+        let f = fake.clone();
+        let h3 = tokio::spawn(async move {
+            while let Ok((stream, _)) = tunnel.accept().await {
+                let f = f.clone();
+                tokio::spawn(async move {
+                    let _ = f.serve_tunnel(stream).await;
+                });
+            }
+        });
+        fake.tasks.lock().unwrap().extend([h1, h2, h3]);
         fake
+    }
+
+    /// The fake as an HTTPS proxy for `https://discord.com`: a REST client with a proxy here
+    /// (and the fake's self-signed certificate accepted) reaches the fake without serenity's
+    /// `proxy` setting, so serenity's rate limiter can stay on.
+    pub fn tunnel_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.tunnel_port)
+    }
+
+    /// One CONNECT through the proxy: then TLS as discord.com, then the same REST answers.
+    async fn serve_tunnel(self: Arc<Self>, mut stream: TcpStream) -> std::io::Result<()> {
+        use tokio_rustls::rustls;
+        // The CONNECT request's head, byte by byte: the TLS handshake follows it.
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            let mut byte = [0u8; 1];
+            if stream.read(&mut byte).await? == 0 {
+                return Ok(());
+            }
+            head.push(byte[0]);
+        }
+        if !head.starts_with(b"CONNECT ") {
+            return Ok(());
+        }
+        stream
+            .write_all(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+            .await?;
+        let cert = rustls::pki_types::CertificateDer::from(CERT.to_vec());
+        let key = rustls::pki_types::PrivateKeyDer::Pkcs8(KEY.to_vec().into());
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let mut config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(std::io::Error::other)?
+            .with_no_client_auth()
+            .with_single_cert(vec![cert], key)
+            .map_err(std::io::Error::other)?;
+        config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        let tls = tokio_rustls::TlsAcceptor::from(Arc::new(config))
+            .accept(stream)
+            .await?;
+        self.serve_http(tls).await
     }
 
     pub fn proxy_url(&self) -> String {
@@ -552,6 +711,66 @@ impl Fake {
         );
     }
 
+    // ---------------------------------------------------------------- faults
+
+    /// Answers matching requests with `fault` (after the faults added before it).
+    pub fn inject(&self, fault: Fault) {
+        self.state.lock().unwrap().faults.push(fault);
+    }
+
+    /// Removes every fault not used up yet: Discord works again.
+    pub fn clear_faults(&self) {
+        self.state.lock().unwrap().faults.clear();
+    }
+
+    /// The requests answered with a fault, in order.
+    pub fn faulted(&self) -> Vec<Recorded> {
+        let st = self.state.lock().unwrap();
+        st.requests
+            .iter()
+            .filter(|r| st.faulted.contains(&r.seq))
+            .cloned()
+            .collect()
+    }
+
+    fn take_fault(&self, method: &str, path: &str, seq: usize) -> Option<Fault> {
+        let mut st = self.state.lock().unwrap();
+        let fault = st.faults.iter_mut().find(|f| f.matches(method, path))?;
+        fault.times -= 1;
+        let fault = fault.clone();
+        st.faulted.push(seq);
+        Some(fault)
+    }
+
+    /// Discord deleted a channel of `guild` (a text channel).
+    pub fn delete_channel(&self, channel: u64, guild: u64) {
+        self.dispatch(
+            "CHANNEL_DELETE",
+            json!({"id": channel.to_string(), "guild_id": guild.to_string(), "type": 0,
+                   "name": "games", "position": 0, "permission_overwrites": [],
+                   "nsfw": false, "parent_id": null, "last_message_id": null}),
+        );
+    }
+
+    /// Discord deleted a thread of `guild`.
+    pub fn delete_thread(&self, thread: u64, parent: u64, guild: u64) {
+        self.dispatch(
+            "THREAD_DELETE",
+            json!({"id": thread.to_string(), "guild_id": guild.to_string(),
+                   "parent_id": parent.to_string(), "type": 11}),
+        );
+    }
+
+    /// The bot left `guild` (removed: `unavailable` false) or the guild is in an outage
+    /// (`unavailable` true).
+    pub fn delete_guild(&self, guild: u64, unavailable: bool) {
+        let mut d = json!({"id": guild.to_string()});
+        if unavailable {
+            d["unavailable"] = json!(true);
+        }
+        self.dispatch("GUILD_DELETE", d);
+    }
+
     // ---------------------------------------------------------------- gateway
 
     async fn serve_gateway(self: Arc<Self>, stream: TcpStream) {
@@ -637,8 +856,11 @@ impl Fake {
 
     // ---------------------------------------------------------------- REST
 
-    async fn serve_http(self: Arc<Self>, stream: TcpStream) -> std::io::Result<()> {
-        let (read, mut write) = stream.into_split();
+    async fn serve_http<S>(self: Arc<Self>, stream: S) -> std::io::Result<()>
+    where
+        S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+    {
+        let (read, mut write) = tokio::io::split(stream);
         let mut reader = BufReader::new(read);
         loop {
             let mut line = String::new();
@@ -691,16 +913,25 @@ impl Fake {
                 .to_string();
             let content_type = headers.get("content-type").cloned().unwrap_or_default();
             let (json_body, files) = parse_body(&content_type, &body);
-            let (status, answer) = self.route(&method, &path, json_body, files);
-            let text = answer.map(|v| v.to_string()).unwrap_or_default();
+            let (status, text, extra) = self.route(&method, &path, json_body, files);
             let reason = match status {
                 200 => "OK",
                 204 => "No Content",
                 403 => "Forbidden",
+                429 => "Too Many Requests",
+                500 => "Internal Server Error",
+                502 => "Bad Gateway",
                 _ => "Not Found",
             };
+            let mut headers = String::new();
+            if !extra.iter().any(|(k, _)| k == "content-type") {
+                headers.push_str("content-type: application/json\r\n");
+            }
+            for (k, v) in &extra {
+                headers.push_str(&format!("{k}: {v}\r\n"));
+            }
             let head = format!(
-                "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n",
+                "HTTP/1.1 {status} {reason}\r\n{headers}content-length: {}\r\nconnection: keep-alive\r\n\r\n",
                 text.len()
             );
             write.write_all(head.as_bytes()).await?;
@@ -722,15 +953,23 @@ impl Fake {
         seq
     }
 
+    /// The status, body and extra headers of the answer to a request.
     fn route(
         &self,
         method: &str,
         path: &str,
         body: Value,
         files: Vec<(String, Vec<u8>)>,
-    ) -> (u16, Option<Value>) {
+    ) -> (u16, String, Vec<(String, String)>) {
         let seq = self.record(method, path, &body, &files);
-        let answer = self.answer(method, path, &body, &files, seq);
+        let answer = match self.take_fault(method, path, seq) {
+            Some(fault) => fault.answer(),
+            None => {
+                let (status, json) = self.answer(method, path, &body, &files, seq);
+                let text = json.map(|v| v.to_string()).unwrap_or_default();
+                (status, text, Vec::new())
+            }
+        };
         self.changed.notify_waiters();
         answer
     }
