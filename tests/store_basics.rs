@@ -972,3 +972,65 @@ fn a_game_stored_under_engine_3_restores_with_its_last_round_drop_out_answers() 
         assert_eq!(store.live_state(game).expect("state").0.engine_version, 3);
     }
 }
+
+/// Issue 20 point 5: the status messages the Discord adapter unpins are the pinned ones of
+/// finished, aborted and archived games; not a running game's, not one never pinned, not one
+/// already unpinned; a new status message starts unpinned.
+#[test]
+fn the_status_messages_to_unpin_are_the_pinned_ones_of_ended_games() {
+    use skymines::store::StatusMessage;
+    let dir = TempDir::new("basics-pins");
+    let (store, _) = open(&dir.db(), 16);
+    let finished = play(&store, 60, 100_000);
+    let running = play(&store, 61, 2);
+    let aborted = play(&store, 62, 2);
+    let archived = play(&store, 63, 2);
+    let never_pinned = play(&store, 64, 2);
+    store.abandon(aborted).expect("abort");
+    store.abandon(never_pinned).expect("abort");
+    store.archive_channel(63).expect("archive");
+    assert_eq!(
+        store.game(finished).expect("game").status,
+        GameStatus::Finished
+    );
+    for (game, channel) in [
+        (finished, 60),
+        (running, 61),
+        (aborted, 62),
+        (archived, 63),
+        (never_pinned, 64),
+    ] {
+        let status = StatusMessage {
+            channel,
+            message: 1_000 + channel,
+        };
+        store.set_discord_status(game, status).expect("status");
+        store
+            .set_status_pinned(game, game != never_pinned)
+            .expect("pinned");
+    }
+    let to_unpin = |store: &Store| -> Vec<skymines::store::GameId> {
+        store
+            .pinned_status_of_ended_games()
+            .expect("query")
+            .into_iter()
+            .map(|(g, m)| {
+                assert_eq!(m.message, 1_000 + m.channel);
+                g
+            })
+            .collect()
+    };
+    let mut expected = vec![finished, aborted, archived];
+    expected.sort_unstable();
+    assert_eq!(to_unpin(&store), expected);
+    store.set_status_pinned(aborted, false).expect("unpinned");
+    expected.retain(|g| *g != aborted);
+    assert_eq!(to_unpin(&store), expected);
+    // A new status message of a finished game is not pinned until the adapter says so.
+    let again = StatusMessage {
+        channel: 60,
+        message: 2_000,
+    };
+    store.set_discord_status(finished, again).expect("status");
+    assert_eq!(to_unpin(&store), vec![archived]);
+}
