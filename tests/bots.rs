@@ -192,8 +192,8 @@ fn samples_look_the_same_to_the_seat_and_keep_every_card() {
     }
 }
 
-/// The normal player beats the easy one clearly over fixed seeds (no clock: the same result on
-/// every machine).
+/// The normal and the hard player (a small fixed budget) beat the easy one clearly over fixed
+/// seeds (no clock: the same result on every machine).
 #[test]
 fn levels_are_ordered() {
     let d = data();

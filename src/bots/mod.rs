@@ -24,7 +24,7 @@ pub enum Level {
     /// Plays each of its turns to the end in thought and weighs where it leaves the seat.
     #[default]
     Normal,
-    /// Plays the game on to its end many times over from each option (sampled hidden cards).
+    /// Thinks its turns through on many samples of the hidden cards at once.
     Hard,
 }
 

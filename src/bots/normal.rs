@@ -21,7 +21,7 @@ pub(super) fn decide(
 ) -> Option<Decision> {
     let sampled = engine::sample::sample(data, known, seat, rng);
     if sampled.phase != Phase::Action {
-        return weighted::choose(rng, data, &sampled, seat, legal);
+        return plan_like_selfplay(data, &sampled, seat, legal, rng);
     }
     let mut best: Vec<Decision> = Vec::new();
     let mut best_value = f64::MIN;
@@ -43,8 +43,25 @@ pub(super) fn decide(
     weighted::choose(rng, data, &sampled, seat, &best)
 }
 
-/// Plays `seat`'s decisions one step ahead until the game waits on someone else.
-fn finish_turn(data: &GameData, state: &mut GameState, seat: usize, rng: &mut ChaCha8Rng) {
+/// Outside the Action phase: the self-play policy's choice.
+pub(super) fn plan_like_selfplay(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    legal: &[Decision],
+    rng: &mut ChaCha8Rng,
+) -> Option<Decision> {
+    weighted::choose(rng, data, state, seat, legal)
+}
+
+/// Plays `seat`'s decisions one step ahead until the game waits on someone else (or the round
+/// ends).
+pub(super) fn finish_turn(
+    data: &GameData,
+    state: &mut GameState,
+    seat: usize,
+    rng: &mut ChaCha8Rng,
+) {
     let round = state.round;
     for _ in 0..TURN_STEPS {
         if state.phase != Phase::Action || state.round != round {
