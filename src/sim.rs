@@ -720,6 +720,19 @@ fn cards_and_seats(data: &GameData, state: &GameState, out: &mut Vec<String>) {
         {
             out.push(format!("seat {i} is past the final research screen"));
         }
+        // DECISIONS A17: the upload marker stands on the starting research token from setup, so
+        // no plan covers it (engine version 5 on); the policy only aims at legal screens.
+        if state.engine_version >= 5
+            && s.token.is_some()
+            && state.phase != Phase::Setup
+            && s.research
+                .first()
+                .is_some_and(|p| p.is_some_and(|p| p.plan != engine::state::PlanRef::Token))
+        {
+            out.push(format!(
+                "seat {i}: a plan covers the starting research token"
+            ));
+        }
         let personal: Vec<engine::state::Marker> = state
             .seats
             .iter()

@@ -344,6 +344,85 @@ fn ex07_three_research_points_for_two_a_plans_and_a_coin() {
     assert_eq!(waiting(&s), vec![1]);
 }
 
+/// DECISIONS A17 (001 ~L392, ~L664): the upload marker stands on the starting research token
+/// from setup, so its plan counts as reached and no plan may cover it (engine version 5 on).
+/// Its plan is still entered by the first advance, meeting its requirements. A game of engine
+/// version 4 keeps the old rule: a plan could cover the starting screen while the marker had
+/// not advanced (DECISIONS B18).
+#[test]
+fn the_starting_research_token_cannot_be_covered_from_engine_version_5() {
+    let (mut s, _) = ex06_position();
+    assert_eq!(s.engine_version, engine::ENGINE_VERSION);
+    const { assert!(engine::ENGINE_VERSION >= 5) };
+    assert_eq!(s.seats[0].upload, None, "the marker has not advanced");
+    let a1 = research_space("A1");
+    let p1 = s.research_display[a1 as usize].expect("A1 holds a plan");
+    act(&mut s, 0, D::TakePlan { space: a1 });
+    act(&mut s, 0, D::TakeCoin);
+    act(&mut s, 0, D::TakeCoin);
+    assert_eq!(top(&s), &Task::PlacePlans { seat: 0 });
+    let mut old = s.clone();
+    old.engine_version = 4;
+
+    let cover_start = D::PlacePlan {
+        index: 0,
+        screen: 0,
+    };
+    let err = refused(&mut s, 0, cover_start);
+    assert!(
+        matches!(&err, RuleError::Illegal(m) if m.to_string().contains("starting screen")),
+        "{err}"
+    );
+    let screens: Vec<u8> = legal(&s, 0)
+        .iter()
+        .filter_map(|d| match d {
+            D::PlacePlan { screen, .. } => Some(*screen),
+            _ => None,
+        })
+        .collect();
+    assert!(!screens.contains(&0) && screens.contains(&1), "{screens:?}");
+    act(
+        &mut s,
+        0,
+        D::PlacePlan {
+            index: 0,
+            screen: 1,
+        },
+    );
+    assert_eq!(
+        s.seats[0].research[0].map(|p| p.plan),
+        Some(PlanRef::Token),
+        "the starting plan stays"
+    );
+
+    // Engine version 4: covering the starting screen was allowed.
+    assert!(is_legal(&old, 0, cover_start));
+    act(&mut old, 0, cover_start);
+    assert_eq!(
+        old.seats[0].research[0].map(|p| p.plan),
+        Some(PlanRef::Regular(p1))
+    );
+}
+
+/// The starting token's plan is still entered by the first advance, and only when the face-up
+/// cards meet its requirements (DECISIONS A17).
+#[test]
+fn the_first_advance_still_needs_the_starting_token_plans_requirements() {
+    let mut s = blank(2);
+    let token = s.seats[0].token.expect("a starting token");
+    assert!(
+        !data().research.starting_tokens[token]
+            .plan_requirements
+            .is_empty(),
+        "the starting plan asks something"
+    );
+    up(&mut s, 0, 1, research_scientist(2));
+    act(&mut s, 0, D::UseResearch { source: SLOT1 });
+    // Nothing face up meets the plan: the marker cannot advance, the points are utilized.
+    assert_eq!(s.seats[0].upload, None);
+    assert_eq!(top(&s), &Task::SpendResearch { seat: 0, points: 2 });
+}
+
 // ------------------------------------------------------------------------------------------
 // EX-8 research scientist
 

@@ -303,3 +303,29 @@ fn simulate_can_force_one_threat_card() {
     );
     assert!(out.is_empty(), "nothing was played");
 }
+
+/// DECISIONS A17 (issue 19): the self-play policy never aims a plan at the starting screen. With
+/// mission cards (the research specialist covers the first plan its cards cannot chain, which
+/// is often the starting token's) plans are covered, but never the starting research token; the
+/// invariants check every seat's starting screen after every decision.
+#[test]
+fn self_play_covers_plans_but_never_the_starting_research_token() {
+    let c = Combo {
+        players: 3,
+        luna: None,
+        board: MOON,
+        missions: true,
+        threats: false,
+    };
+    let r = sim::run(data(), &config(&c, 150, 4_242));
+    assert_clean("missions", &r);
+    assert!(
+        r.decision_coverage
+            .get("plan_covered")
+            .copied()
+            .unwrap_or(0)
+            > 0,
+        "{:?}",
+        r.decision_coverage
+    );
+}

@@ -1034,3 +1034,77 @@ fn the_status_messages_to_unpin_are_the_pinned_ones_of_ended_games() {
     store.set_discord_status(finished, again).expect("status");
     assert_eq!(to_unpin(&store), vec![archived]);
 }
+
+/// DECISIONS B18 for issue 19's starting-token rule (engine version 5, DECISIONS A17): a game
+/// stored under engine version 4, whose moves after its last snapshot put a plan on the
+/// starting screen (allowed then), restores without being marked damaged, keeps that plan and
+/// plays on; the same moves under the new rule are refused.
+#[test]
+fn a_game_stored_under_engine_4_keeps_a_plan_covering_the_starting_token() {
+    let covered = |s: &GameState| {
+        s.seats.iter().any(|seat| {
+            seat.research[0].is_some_and(|p| p.plan != skymines::engine::state::PlanRef::Token)
+        })
+    };
+    // The first torture seed whose version-4 game covers a starting token (the policy then
+    // places a plan there now and again), with snapshots rare enough that it comes after the last.
+    let mut found = None;
+    for seed in 1..60u64 {
+        let dir = TempDir::new("basics-old-token");
+        let (store, _) = open(&dir.db(), 100_000);
+        let game = torture_game(&store, seed).expect("the game is created");
+        drop(store);
+        let start = age_game(&dir, game, 4);
+        let (store, _) = open(&dir.db(), 100_000);
+        let mut hit = None;
+        for _ in 0..400 {
+            let Some(Ok(seq)) = step(&store, game, seed) else {
+                break;
+            };
+            let Ok((state, _)) = store.live_state(game) else {
+                break;
+            };
+            if covered(&state) {
+                hit = Some(seq);
+                break;
+            }
+        }
+        if let Some(seq) = hit {
+            drop(store);
+            found = Some((dir, game, seed, seq, start));
+            break;
+        }
+    }
+    let (dir, game, seed, seq, start) = found.expect("a version-4 game covers a starting token");
+    let conn = sql(&dir);
+    let last: i64 = conn
+        .query_row(
+            "SELECT max(seq) FROM snapshots WHERE game_id = ?1",
+            [game],
+            |r| r.get(0),
+        )
+        .expect("snapshots");
+    drop(conn);
+    assert!(
+        (last as u64) < seq,
+        "the covering move ({seq}) is after the last snapshot ({last})"
+    );
+
+    let (store, report) = open(&dir.db(), 100_000);
+    assert_eq!(report.restored, 1);
+    assert!(report.damaged.is_empty(), "{:?}", report.damaged);
+    let (restored, at) = store.live_state(game).expect("state");
+    assert_eq!(at, seq);
+    assert_eq!(restored.engine_version, 4);
+    assert!(covered(&restored), "the old rule's plan stays");
+    let log = store.log(game).expect("log");
+    let mut newer = start;
+    newer.engine_version = ENGINE_VERSION;
+    assert!(
+        replay::replay_onto(&data(), newer, log.iter(), &replay::undone_set(&log)).is_err(),
+        "the new rule refuses the covering move"
+    );
+    let next = step(&store, game, seed).expect("a move").expect("stored");
+    assert_eq!(next, seq + 1);
+    assert_eq!(store.live_state(game).expect("state").0.engine_version, 4);
+}

@@ -42,12 +42,14 @@ use serde::{Deserialize, Serialize};
 /// (DECISIONS B18).
 ///
 /// - 2: Luna draws both majority cards before carrying out their reveal icons (DECISIONS A15).
-/// - 3: assigned to issue 19's starting-token rule.
+/// - 3: not used.
 /// - 4 (issue 18): a Moon sector is one option (`ExpandInto`), the station column a second
 ///   question (`OutpostColumn`) only when it changes the share value; dropping out in the last
 ///   round asks nothing (which resting deck, which resting slots cannot change the outcome).
 ///   Games of older versions keep `EnterSector` per column and the questions.
-pub const ENGINE_VERSION: u32 = 4;
+/// - 5 (issue 19): no plan may cover the starting screen, where the upload marker stands on the
+///   starting research token from setup (DECISIONS A17); older games allowed it.
+pub const ENGINE_VERSION: u32 = 5;
 
 /// Which side of the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

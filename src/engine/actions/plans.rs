@@ -159,6 +159,11 @@ fn is_a_plan(data: &GameData, plan: PlanRef) -> bool {
     matches!(plan, PlanRef::Regular(p) if data.research.plans[p as usize].letter == 'A')
 }
 
+/// From this engine version the plan on the starting screen counts as reached for covering:
+/// the upload marker stands on the starting research token from setup (DECISIONS A17). Older
+/// games let a plan cover it while the marker had not advanced yet.
+const STARTING_TOKEN_REACHED: u32 = 5;
+
 /// Whether a newly acquired plan may go on `screen`.
 fn screen_ok(
     data: &GameData,
@@ -175,6 +180,9 @@ fn screen_ok(
         if screen <= u {
             return Err(illegal("rule.screen_passed", &[]));
         }
+    } else if screen == 0 && state.engine_version >= STARTING_TOKEN_REACHED {
+        // The upload marker stands on the starting research token from setup (DECISIONS A17).
+        return Err(illegal("rule.starting_screen", &[]));
     }
     let crossed = data
         .player_board
