@@ -374,9 +374,15 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
                 .any(|l| l.rule == "luna_level_choice"),
             compensation > 0
         );
-        // The same button twice is stale.
-        let twice = t.click("alice", &id);
-        assert!(private_to(&twice, "alice").contains("out of date"));
+        // A click that lost the race (issue 19) says who decided what.
+        let late = t.click("bob", &buttons[1 - pick].0);
+        assert!(
+            private_to(&late, "bob").contains(&format!(
+                "Too late: alice has already chosen: Luna plays chapter {} at level {level}.",
+                chapter + 1
+            )),
+            "{late:?}"
+        );
 
         chapter += 1;
         loop_games = 0;

@@ -239,7 +239,11 @@ fn energy_that_reaches_no_belt_space_is_forfeited() {
         !matches!(top(&s), Task::Expand { .. }),
         "the expansion ended"
     );
-    assert!(texts(&events).contains("onto Belt space(s) -"));
+    assert!(
+        texts(&events).contains("onto no Belt space"),
+        "{}",
+        texts(&events)
+    );
 }
 
 // ------------------------------------------------------------------------------------------

@@ -57,6 +57,9 @@ struct CampaignDoc {
     loop_last_game: Option<GameId>,
     /// The players still have to choose Luna's level before `chapter`.
     level_choice_pending: bool,
+    /// The last level choice: who chose, for which chapter, which level (a late click is told).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    level_chosen: Option<(String, u8, u8)>,
 }
 
 /// Games of one chapter (the Time anomaly loop included) a campaign's seeds leave room for.
@@ -89,6 +92,7 @@ fn first_chapter_doc(lobby: &Lobby, setup: &CampaignSetup) -> CampaignDoc {
         loop_games: Vec::new(),
         loop_last_game: None,
         level_choice_pending: false,
+        level_chosen: None,
     }
 }
 
@@ -486,6 +490,33 @@ impl Chat {
         line
     }
 
+    /// The chapters with success points of their own, from the campaign data (the help).
+    pub(crate) fn chapter_points_help(&self) -> String {
+        let parts: Vec<String> = self
+            .data
+            .campaign
+            .chapter_list
+            .iter()
+            .flat_map(|c| {
+                c.extra_sp.iter().map(move |x| {
+                    self.texts.f(
+                        "campaign.help_chapter_point",
+                        &[
+                            ("chapter", &c.id),
+                            ("sp", &x.sp),
+                            ("what", &self.sp_label(x.kind.id())),
+                        ],
+                    )
+                })
+            })
+            .collect();
+        if parts.is_empty() {
+            self.texts.t("campaign.help_no_chapter_points")
+        } else {
+            parts.join("; ")
+        }
+    }
+
     /// What a success-point line is for, in words.
     fn sp_label(&self, rule: &str) -> String {
         let key = match rule {
@@ -629,7 +660,14 @@ impl Chat {
             || !doc.level_choice_pending
             || doc.chapter != chapter
         {
-            return Err(self.texts.t("error.stale"));
+            // A click that lost the race: say who decided what.
+            return Err(match &doc.level_chosen {
+                Some((name, c, level)) if *c == chapter => self.texts.f(
+                    "campaign.level_already_chosen",
+                    &[("name", name), ("chapter", c), ("level", level)],
+                ),
+                _ => self.texts.t("error.stale"),
+            });
         }
         let finished = chapter - 1;
         let mut result = self
@@ -645,6 +683,7 @@ impl Chat {
         campaign::apply_level_choice(&mut result, &choice);
         doc.luna_level = Some(choice.level);
         doc.level_choice_pending = false;
+        doc.level_chosen = Some((req.user.name.clone(), chapter, choice.level));
         let json = serde_json::to_value(&result).map_err(|e| self.campaign_err(e))?;
         self.save(
             id,

@@ -194,7 +194,13 @@ impl Chat {
             ));
         }
         if g.markers > 0 {
-            out.push(t.f("note.markers", &[("n", &signed(g.markers))]));
+            // A claimed mission task brings a one-time bonus marker: named as such.
+            let key = if matches!(d, Decision::ClaimTask { .. }) {
+                "note.one_time_markers"
+            } else {
+                "note.markers"
+            };
+            out.push(t.f(key, &[("n", &signed(g.markers))]));
         }
         if g.first_player {
             out.push(t.t("note.first_player"));
@@ -229,6 +235,9 @@ impl Chat {
         }
         if p.forfeits > 0 {
             out.push(t.f("note.forfeits", &[("n", &p.forfeits)]));
+        }
+        if d == Decision::DealWithThreat {
+            out.push(t.t("note.wild_share"));
         }
         out
     }
@@ -273,6 +282,9 @@ impl Chat {
         let state = self.state(game)?;
         let version = self.click_version(game, &state, seat)?;
         match self.shown.get(req.user.id, game) {
+            Some(shown) if shown.version == version && shown.decisions.is_empty() => {
+                Err(self.texts.t("error.nothing_open"))
+            }
             Some(shown) if shown.version == version => {
                 let d = n
                     .checked_sub(1)

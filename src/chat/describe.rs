@@ -228,15 +228,49 @@ impl Chat {
                 target,
                 space,
                 column,
-            } => t.f(
-                "label.enter_belt",
-                &[
-                    ("target", &target),
-                    ("space", &(space + 1)),
-                    ("column", &numbering::ordinal(usize::from(column))),
-                ],
-            ),
-            Decision::DealWithThreat => t.t("label.deal_with_threat"),
+            } => {
+                // The Belt space's kind and number; the station column only when taking the
+                // piece from the other column would change the share value.
+                if crate::engine::belt::is_shuttle_space(data, target) {
+                    return t.f("label.belt_shuttle", &[("target", &target)]);
+                }
+                let label = t.f(
+                    "label.belt_outpost",
+                    &[("target", &target), ("space", &(space + 1))],
+                );
+                if super::prompt::belt_column_matters(data, state, seat) {
+                    let column = t.f(
+                        "label.belt_column",
+                        &[("column", &numbering::ordinal(usize::from(column)))],
+                    );
+                    format!("{label}{column}")
+                } else {
+                    label
+                }
+            }
+            Decision::DealWithThreat => match engine::threats::card(data, state) {
+                // The whole energy it takes (reach + requirement) and what else it costs (a
+                // marker's value is a condition the offer already meets).
+                Some(card) => {
+                    use crate::data::threats::ThreatRequirement as R;
+                    let others: String = card
+                        .requirement_parts(|r| {
+                            matches!(r, R::PayCoins { .. } | R::DiscardEnergyCardsFromHand { .. })
+                        })
+                        .iter()
+                        .map(|p| format!(", {}", t.resolve(p)))
+                        .collect();
+                    t.f(
+                        "label.deal_with_threat",
+                        &[
+                            ("threat", &card.display_name()),
+                            ("energy", &engine::threats::energy_needed(data, card)),
+                            ("others", &others),
+                        ],
+                    )
+                }
+                None => t.t("label.deal_with_threat_none"),
+            },
             Decision::ExpandInto { sector } => t.f("label.expand_into", &[("sector", &sector)]),
             Decision::OutpostColumn { column } => {
                 t.f("label.outpost_column", &[("column", &(column + 1))])
@@ -349,7 +383,11 @@ impl Chat {
                 Some(Task::Expand {
                     energy, company, ..
                 }) => t.f(
-                    "ask.expand",
+                    if state.belt.is_some() {
+                        "ask.expand_belt"
+                    } else {
+                        "ask.expand"
+                    },
                     &[("energy", energy), ("company", &self.company(*company))],
                 ),
                 Some(Task::SpendResearch { points, .. }) => {
@@ -503,6 +541,36 @@ impl Chat {
         out
     }
 
+    /// A threat still on the board at Final scoring: its consequence, and for the Rogue comet
+    /// the station(s) it hit with their share value before and as scored.
+    fn threat_at_scoring(&self, state: &GameState) -> Vec<String> {
+        let t = &self.texts;
+        let data = &self.data;
+        let Some(card) = engine::threats::card(data, state)
+            .filter(|_| engine::threats::final_consequence(data, state).is_some())
+        else {
+            return Vec::new();
+        };
+        let mut out = vec![t.f(
+            "scores.threat_applied",
+            &[
+                ("threat", &card.display_name()),
+                ("consequence", &card.consequence_words()),
+            ],
+        )];
+        for d in engine::score::devalued_stations(data, state) {
+            out.push(t.f(
+                "scores.devalued",
+                &[
+                    ("company", &self.company(d.company)),
+                    ("value", &d.value),
+                    ("scored", &d.scored),
+                ],
+            ));
+        }
+        out
+    }
+
     pub(crate) fn scores_text(&self, state: &GameState) -> String {
         let t = &self.texts;
         let mut lines = Vec::new();
@@ -513,7 +581,14 @@ impl Chat {
         };
         lines.push(t.t(title));
         let mut winners = Vec::new();
+        let mut modules = self.threat_at_scoring(state);
         for s in engine::final_scores(&self.data, state) {
+            if let Some(company) = s.wild_share {
+                modules.push(t.f(
+                    "scores.wild_share",
+                    &[("name", &s.name), ("company", &self.company(company))],
+                ));
+            }
             let companies: Vec<String> = s
                 .companies
                 .iter()
@@ -543,6 +618,7 @@ impl Chat {
                 winners.push(s.name.clone());
             }
         }
+        lines.extend(modules);
         if state.phase == Phase::Finished && !winners.is_empty() {
             let key = if winners.len() == 1 {
                 "scores.winner"

@@ -1023,7 +1023,10 @@ impl Chat {
 
     pub(crate) fn help(&self, req: &Request, topic: Option<&str>) -> Reply {
         let key = format!("help.{}", topic.unwrap_or("overview").to_ascii_lowercase());
-        let text = if self.texts.has(&key) {
+        let text = if key == "help.campaign" {
+            self.texts
+                .f(&key, &[("chapter_points", &self.chapter_points_help())])
+        } else if self.texts.has(&key) {
             self.texts.t(&key)
         } else {
             self.texts.t("help.overview")

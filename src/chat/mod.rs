@@ -17,6 +17,8 @@ mod game;
 mod language;
 mod lobby;
 #[cfg(test)]
+mod modules_tests;
+#[cfg(test)]
 mod numbering_tests;
 mod prompt;
 mod seats;

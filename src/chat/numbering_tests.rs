@@ -13,8 +13,8 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 /// A chat layer over a fresh store file in a folder removed on drop.
-struct Fixture {
-    chat: Chat,
+pub(super) struct Fixture {
+    pub(super) chat: Chat,
     dir: std::path::PathBuf,
 }
 
@@ -24,7 +24,7 @@ impl Drop for Fixture {
     }
 }
 
-fn fixture(name: &str) -> Fixture {
+pub(super) fn fixture(name: &str) -> Fixture {
     let dir =
         std::env::temp_dir().join(format!("skymines-numbering-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -144,7 +144,11 @@ fn check_decision(
             vec![("Sector", board, Role::Sector { id: sector as u32 })]
         }
         Decision::EnterBelt { target, .. } => vec![(
-            "Belt space",
+            if engine::belt::is_shuttle_space(&chat.data, target) {
+                "Shuttle space"
+            } else {
+                "Asteroid"
+            },
             board,
             Role::BeltSpace {
                 number: target as u32,

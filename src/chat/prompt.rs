@@ -170,6 +170,9 @@ pub(crate) fn offered(
     seat: usize,
 ) -> Vec<Decision> {
     let mut legal = engine::legal_decisions(data, state, seat);
+    if state.belt.is_some() {
+        legal = one_per_belt_space(data, state, seat, legal);
+    }
     if state.phase != Phase::Planning || state.options.linked_slots {
         legal
             .sort_by_key(|d| engine::preview(data, state, seat, *d).is_ok_and(|p| p.gains_nothing));
@@ -184,4 +187,83 @@ pub(crate) fn offered(
             _ => true,
         })
         .collect()
+}
+
+/// Belt expansions (issue 19): one option per Belt space that plays differently. The engine
+/// offers every outpost space of an asteroid once per outer station column; outpost spaces of
+/// one asteroid holding the same (no gas collector link, the same piece or none) are one
+/// option, and the second column is offered only when the column matters (the engine's rule:
+/// another share value or another crossed-out space revealed).
+fn one_per_belt_space(
+    data: &crate::data::GameData,
+    state: &GameState,
+    seat: usize,
+    legal: Vec<Decision>,
+) -> Vec<Decision> {
+    let column_matters = belt_column_matters(data, state, seat);
+    let mut seen = Vec::new();
+    legal
+        .into_iter()
+        .filter(|d| {
+            let Decision::EnterBelt {
+                target,
+                space,
+                column,
+            } = *d
+            else {
+                return true;
+            };
+            let key = (
+                belt_space_kind(data, state, target, space),
+                column_matters.then_some(column),
+            );
+            let new = !seen.contains(&key);
+            seen.push(key);
+            new
+        })
+        .collect()
+}
+
+/// What sets one outpost space of an asteroid apart from another: its gas collector link (the
+/// space itself then) and the piece on it.
+fn belt_space_kind(
+    data: &crate::data::GameData,
+    state: &GameState,
+    target: u8,
+    space: u8,
+) -> (u8, Option<u8>, Option<crate::data::Company>) {
+    let Some((i, asteroid)) = data
+        .belt
+        .asteroids
+        .iter()
+        .enumerate()
+        .find(|(_, a)| a.id == u32::from(target))
+    else {
+        return (target, Some(space), None);
+    };
+    let linked = asteroid
+        .linked_gas_spaces
+        .as_ref()
+        .is_some_and(|l| l.contains(&(u32::from(space) + 1)));
+    let piece = state
+        .belt
+        .as_ref()
+        .and_then(|b| b.outposts.get(i))
+        .and_then(|spaces| spaces.get(usize::from(space)).copied().flatten());
+    (target, linked.then_some(space), piece)
+}
+
+/// Whether the station column of a Belt outpost changes the outcome for the company the seat
+/// is expanding now.
+pub(crate) fn belt_column_matters(
+    data: &crate::data::GameData,
+    state: &GameState,
+    seat: usize,
+) -> bool {
+    match state.agenda.last() {
+        Some(engine::Task::Expand {
+            seat: s, company, ..
+        }) if *s == seat => engine::belt::outpost_column_matters(data, state, *company),
+        _ => false,
+    }
 }

@@ -65,6 +65,18 @@ pub enum ChapterSpKind {
     RemovedThreatCard,
 }
 
+impl ChapterSpKind {
+    /// The kind's name as written in the file (and in the success-point lines).
+    pub fn id(&self) -> &'static str {
+        match self {
+            ChapterSpKind::FirstToUnlockPersonalBonusSpace => {
+                "first_to_unlock_personal_bonus_space"
+            }
+            ChapterSpKind::RemovedThreatCard => "removed_threat_card",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChapterSp {
     pub kind: ChapterSpKind,

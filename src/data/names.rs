@@ -40,6 +40,69 @@ impl super::threats::ThreatCard {
     pub fn display_name(&self) -> String {
         name_ref(&format!("threat.{}", self.id), &[], &self.name)
     }
+
+    /// What dealing with the threat asks beyond reaching it, in words from its machine form
+    /// ("spend 3 more energy points"; parts joined by "and").
+    pub fn requirement_words(&self) -> String {
+        self.requirement_parts(|_| true)
+            .join(&name_ref("image.and", &[], " and "))
+    }
+
+    /// The parts of the requirement that `keep` selects, in words.
+    pub fn requirement_parts(
+        &self,
+        keep: impl Fn(&super::threats::ThreatRequirement) -> bool,
+    ) -> Vec<String> {
+        use super::threats::ThreatRequirement as R;
+        self.requirement
+            .iter()
+            .flat_map(|r| r.flatten())
+            .filter(|r| keep(r))
+            .filter_map(|r| match r {
+                R::PayCoins { n } => Some(name_ref(
+                    "image.threat_need.pay_coins",
+                    &[("n", n)],
+                    &format!("pay {n} CrypCoin"),
+                )),
+                R::SpendExtraEnergy { n } => Some(name_ref(
+                    "image.threat_need.spend_extra_energy",
+                    &[("n", n)],
+                    &format!("spend {n} more energy points"),
+                )),
+                R::DiscardEnergyCardsFromHand { n } => Some(name_ref(
+                    "image.threat_need.discard_energy_cards",
+                    &[("n", n)],
+                    &format!("discard {n} energy cards from your hand"),
+                )),
+                R::TankValuePassed { value } => Some(name_ref(
+                    "image.threat_need.tank_value_passed",
+                    &[("value", value)],
+                    &format!("your helium-3 marker must have passed {value}"),
+                )),
+                R::ResearchValuePassed { value } => Some(name_ref(
+                    "image.threat_need.research_value_passed",
+                    &[("value", value)],
+                    &format!("your upload marker must have passed {value}"),
+                )),
+                R::AllOf { .. } => None,
+            })
+            .collect()
+    }
+
+    /// What happens if the threat is still on the board at the end, in words from its machine
+    /// form.
+    pub fn consequence_words(&self) -> String {
+        use super::threats::ConsequenceEffect as C;
+        let effect = &self.consequence.effect;
+        let key = format!("image.threat_if.{}", effect.kind());
+        match effect {
+            C::DevalueMostValuableStation { ignore_coins, .. } => {
+                name_ref(&key, &[("n", ignore_coins)], effect.kind())
+            }
+            C::GameEndsAfterRound { round } => name_ref(&key, &[("round", round)], effect.kind()),
+            _ => name_ref(&key, &[], effect.kind()),
+        }
+    }
 }
 
 impl super::campaign::Chapter {

@@ -231,6 +231,23 @@ pub(crate) fn enter_cost(
     Ok(1 + reach + u32::from(here.is_some()))
 }
 
+/// Whether it matters which outer station column an outpost of `company` comes from now: the
+/// columns holding outposts would leave different share values or reveal different
+/// crossed-out spaces (the Moon's rule for asking the column, issue 18).
+pub fn outpost_column_matters(data: &GameData, state: &GameState, company: Company) -> bool {
+    let columns: Vec<u8> = state
+        .outpost_columns()
+        .iter()
+        .filter(|c| {
+            state.stations[company.index()]
+                .get(**c)
+                .is_some_and(|col| col.outposts > 0)
+        })
+        .map(|c| *c as u8)
+        .collect();
+    super::actions::column_matters(data, state, company, &columns)
+}
+
 /// Candidates during an expansion on the Belt: stopping, entering a Belt space (every outpost
 /// space with either outer column, every shuttle space with the middle column), and dealing
 /// with the threat when one is in play.

@@ -227,12 +227,7 @@ pub fn chapter_result(data: &GameData, state: &GameState) -> Result<ChapterResul
             };
             if earned {
                 lines.push(SpLine {
-                    rule: match extra.kind {
-                        ChapterSpKind::FirstToUnlockPersonalBonusSpace => {
-                            "first_to_unlock_personal_bonus_space".to_string()
-                        }
-                        ChapterSpKind::RemovedThreatCard => "removed_threat_card".to_string(),
-                    },
+                    rule: extra.kind.id().to_string(),
                     sp: extra.sp,
                 });
             }

@@ -59,28 +59,50 @@ pub fn final_scores(data: &GameData, state: &GameState) -> Vec<ScoreBreakdown> {
     out
 }
 
-/// A company's share value for one seat, after the Rogue comet (ignore 2 coin icons of the
-/// company or companies showing the most uncovered coin icons; not for Luna).
-fn share_value_for(data: &GameData, state: &GameState, seat: usize, company: Company) -> u32 {
-    let value = state.share_value(data, company);
+/// A station the Rogue comet hits at Final scoring: its share value before and as scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Devalued {
+    pub company: Company,
+    pub value: u32,
+    pub scored: u32,
+}
+
+/// The Rogue comet's consequence: the company or companies showing the most uncovered coin
+/// icons, each scored with `ignore_coins` fewer (empty when no such consequence applies).
+pub fn devalued_stations(data: &GameData, state: &GameState) -> Vec<Devalued> {
     let Some(ConsequenceEffect::DevalueMostValuableStation { ignore_coins, .. }) =
         threats::final_consequence(data, state)
     else {
-        return value;
+        return Vec::new();
     };
-    if !threats::applies_to(data, state, seat) {
-        return value;
-    }
     let most = Company::ALL
         .iter()
         .map(|c| state.share_value(data, *c))
         .max()
         .unwrap_or(0);
-    if value == most {
-        value.saturating_sub(ignore_coins)
-    } else {
-        value
+    Company::ALL
+        .iter()
+        .map(|c| (*c, state.share_value(data, *c)))
+        .filter(|(_, v)| *v == most)
+        .map(|(company, value)| Devalued {
+            company,
+            value,
+            scored: value.saturating_sub(ignore_coins),
+        })
+        .collect()
+}
+
+/// A company's share value for one seat, after the Rogue comet (ignore 2 coin icons of the
+/// company or companies showing the most uncovered coin icons; not for Luna).
+fn share_value_for(data: &GameData, state: &GameState, seat: usize, company: Company) -> u32 {
+    let value = state.share_value(data, company);
+    if !threats::applies_to(data, state, seat) {
+        return value;
     }
+    devalued_stations(data, state)
+        .iter()
+        .find(|d| d.company == company)
+        .map_or(value, |d| d.scored)
 }
 
 fn score_seat(data: &GameData, state: &GameState, seat: usize) -> ScoreBreakdown {

@@ -217,8 +217,13 @@ pub(crate) fn deal(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
     }
     effects::pay(ctx, state, seat, pay);
     ctx.count("threat_dealt");
+    // Only what the requirement asks is said: no "pays 0 CrypCoin".
     ctx.say(
-        "event.threat_dealt",
+        if pay > 0 {
+            "event.threat_dealt_paying"
+        } else {
+            "event.threat_dealt"
+        },
         &[
             ("name", &state.seats[seat].name),
             ("energy", &need),

@@ -7,7 +7,6 @@ use super::icons::{self, Ctx, Piece};
 use super::layout::{Layout, Rect};
 use super::paint::{Align, Painter, Weight};
 use crate::data::board::BonusSpaceKind;
-use crate::data::threats::{ConsequenceEffect, ThreatRequirement};
 use crate::engine::view::SeatView;
 
 /// The majority tiers strip's height.
@@ -103,46 +102,6 @@ pub(crate) fn draw_tiers(p: &mut Painter, ctx: &Ctx, y: f32) {
     }
 }
 
-/// A threat card's requirement in words, from its machine form.
-fn requirement_words(ctx: &Ctx, parts: &[ThreatRequirement]) -> String {
-    let words: Vec<String> = parts
-        .iter()
-        .flat_map(|r| r.flatten())
-        .filter_map(|r| match r {
-            ThreatRequirement::PayCoins { n } => {
-                Some(ctx.f("image.threat_need.pay_coins", &[("n", n)]))
-            }
-            ThreatRequirement::SpendExtraEnergy { n } => {
-                Some(ctx.f("image.threat_need.spend_extra_energy", &[("n", n)]))
-            }
-            ThreatRequirement::DiscardEnergyCardsFromHand { n } => {
-                Some(ctx.f("image.threat_need.discard_energy_cards", &[("n", n)]))
-            }
-            ThreatRequirement::TankValuePassed { value } => {
-                Some(ctx.f("image.threat_need.tank_value_passed", &[("value", value)]))
-            }
-            ThreatRequirement::ResearchValuePassed { value } => Some(ctx.f(
-                "image.threat_need.research_value_passed",
-                &[("value", value)],
-            )),
-            ThreatRequirement::AllOf { .. } => None,
-        })
-        .collect();
-    words.join(&ctx.t("image.and"))
-}
-
-/// A threat card's consequence in words, from its machine form.
-fn consequence_words(ctx: &Ctx, effect: &ConsequenceEffect) -> String {
-    let key = format!("image.threat_if.{}", effect.kind());
-    match effect {
-        ConsequenceEffect::DevalueMostValuableStation { ignore_coins, .. } => {
-            ctx.f(&key, &[("n", ignore_coins)])
-        }
-        ConsequenceEffect::GameEndsAfterRound { round } => ctx.f(&key, &[("round", round)]),
-        _ => ctx.t(&key),
-    }
-}
-
 /// The threat card: its name, what removes it and what happens if it stays.
 pub(crate) fn draw_threat(p: &mut Painter, ctx: &Ctx, view: &SeatView, y: f32) {
     let Some(state) = view.threat.as_ref() else {
@@ -170,15 +129,12 @@ pub(crate) fn draw_threat(p: &mut Painter, ctx: &Ctx, view: &SeatView, y: f32) {
             &[
                 ("energy", &reach.energy),
                 ("spaces", &spaces.join(&ctx.t("image.or"))),
-                ("requirement", &requirement_words(ctx, &card.requirement)),
+                ("requirement", &ctx.texts.resolve(&card.requirement_words())),
             ],
         ),
         ctx.f(
             "image.threat_stays",
-            &[(
-                "consequence",
-                &consequence_words(ctx, &card.consequence.effect),
-            )],
+            &[("consequence", &ctx.texts.resolve(&card.consequence_words()))],
         ),
     ];
     let mut cy = body.y + 14.0;

@@ -875,6 +875,25 @@ pub(crate) fn footer(
             pieces.push(Piece::Muted(word));
         }
     }
+    // The threat card the seat removed, face down as a wild share (and, once scored, the
+    // company it counted for).
+    if view
+        .threat
+        .as_ref()
+        .is_some_and(|t| t.removed_by == Some(seat))
+    {
+        pieces.push(Piece::Gap(10.0));
+        pieces.push(Piece::Text(ctx.t("image.wild_share"), Weight::Bold));
+        let counted = view
+            .scores
+            .as_ref()
+            .and_then(|all| all.iter().find(|b| b.seat == seat))
+            .and_then(|b| b.wild_share);
+        if let Some(c) = counted {
+            pieces.push(Piece::Muted("→".into()));
+            pieces.push(Piece::Company(c));
+        }
+    }
     if let Some(tok) = s
         .token
         .and_then(|i| ctx.data.research.starting_tokens.get(i))

@@ -350,7 +350,14 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
                 m.personal = marker;
             }
             ctx.count("bonus_personal_space");
-            ctx.say("event.bonus_personal_space", &[("name", &name)]);
+            ctx.say(
+                if one_time {
+                    "event.one_time_personal_space"
+                } else {
+                    "event.bonus_personal_space"
+                },
+                &[("name", &name)],
+            );
             let personal = &data.missions.personal_bonus_space;
             for req in personal.requirements() {
                 if let Requirement::Pay { n } = req {
@@ -369,7 +376,11 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
                 BonusSpaceKind::Tile => "bonus_tile_space",
             });
             ctx.say(
-                "event.bonus_marker",
+                if one_time {
+                    "event.one_time_marker"
+                } else {
+                    "event.bonus_marker"
+                },
                 &[("name", &name), ("space", &data.bonus_space_name(i))],
             );
             match entry.kind {

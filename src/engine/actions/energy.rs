@@ -16,6 +16,7 @@ use crate::engine::effects;
 use crate::engine::flow::Ctx;
 use crate::engine::state::{GameState, TileKind};
 use crate::engine::{belt, illegal, missions, threats, RuleError};
+use crate::text;
 
 /// Whether the seat has face-up energy to use.
 pub(super) fn check_use(data: &GameData, state: &GameState, seat: usize) -> Result<(), RuleError> {
@@ -354,7 +355,12 @@ fn sector_columns(
 
 /// Whether it matters which of `columns` the outpost comes from: the station's share value or
 /// its revealed crossed-out spaces would differ.
-fn column_matters(data: &GameData, state: &GameState, company: Company, columns: &[u8]) -> bool {
+pub(crate) fn column_matters(
+    data: &GameData,
+    state: &GameState,
+    company: Company,
+    columns: &[u8],
+) -> bool {
     let outcome = |column: u8| {
         let mut after = state.clone();
         effects::take_outpost(&mut after, company, column as usize);
@@ -415,26 +421,23 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
     if entered.len() >= 5 {
         ctx.count("five_outposts_one_expansion");
     }
+    // Only what was entered and gained is said (no "onto Belt space(s) -", no "+0").
     let sectors: Vec<String> = entered.iter().map(|(s, _)| s.to_string()).collect();
-    let sectors = if sectors.is_empty() {
-        "-".to_string()
-    } else {
-        sectors.join(", ")
+    let company_name = data.company_name(company);
+    let key = match (belt, sectors.is_empty()) {
+        (false, false) => "event.expanded",
+        (true, false) => "event.expanded_belt",
+        (false, true) => "event.expanded_none",
+        (true, true) => "event.expanded_belt_none",
     };
+    let gains = expansion_gains(company_name, coins, tank, strip, rp);
     ctx.say(
-        if belt {
-            "event.expanded_belt"
-        } else {
-            "event.expanded"
-        },
+        key,
         &[
             ("name", &name),
-            ("company", &data.company_name(company)),
-            ("sectors", &sectors),
-            ("coins", &coins),
-            ("tank", &tank),
-            ("strip", &strip),
-            ("rp", &rp),
+            ("company", &company_name),
+            ("sectors", &sectors.join(", ")),
+            ("gains", &gains),
         ],
     );
     // Rewards first, then the threat card's reward, then the ousted outposts go home (pushed
@@ -477,5 +480,44 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
             seat,
             reward: Reward::Coins { n: coins },
         });
+    }
+}
+
+/// An expansion's rewards in words (name references, written in the reader's language): only
+/// the kinds gained, or "no rewards".
+fn expansion_gains(company: &str, coins: u32, tank: u32, strip: u32, rp: u32) -> String {
+    let mut parts = Vec::new();
+    if coins > 0 {
+        parts.push(text::name_ref(
+            "event.gain.coins",
+            &[("n", &coins)],
+            &format!("+{coins} CrypCoin"),
+        ));
+    }
+    if tank > 0 {
+        parts.push(text::name_ref(
+            "event.gain.tank",
+            &[("n", &tank)],
+            &format!("tank +{tank}"),
+        ));
+    }
+    if strip > 0 {
+        parts.push(text::name_ref(
+            "event.gain.track",
+            &[("company", &company), ("n", &strip)],
+            &format!("{company} track +{strip}"),
+        ));
+    }
+    if rp > 0 {
+        parts.push(text::name_ref(
+            "event.gain.research_points",
+            &[("n", &rp)],
+            &format!("{rp} research point(s)"),
+        ));
+    }
+    if parts.is_empty() {
+        text::name_ref("event.gain.none", &[], "no rewards")
+    } else {
+        parts.join(", ")
     }
 }

@@ -35,6 +35,7 @@ mod track_bonus;
 mod tracks;
 mod turn;
 
+pub(crate) use energy::column_matters;
 pub(crate) use research::{plan_rewards, source_research_points as research_points_of};
 
 use super::decision::{Decision, Task};
