@@ -664,3 +664,158 @@ fn every_text_is_at_least_9_px_high_when_shown_550_px_wide() {
     }
     assert!(checked > 5000, "only {checked} texts drawn");
 }
+
+/// Issue 19 point 5: the threat card's place is drawn only when a threat is in play (a Belt
+/// game without threats showed a red, nameless "threat" card).
+#[test]
+fn the_belt_draws_a_threat_card_only_when_a_threat_is_in_play() {
+    let r = renderer();
+    let d = data();
+    let en = skymines::text::english();
+    let word = en.t("image.threat");
+    for threats in [false, true] {
+        let options = GameOptions {
+            players: 2,
+            seed: 3,
+            board: EngineSide::Belt,
+            missions: true,
+            threats,
+            ..GameOptions::default()
+        };
+        let state = engine::new_game(d, &options, &skymines::sim::seat_names(2)).expect("belt");
+        let view = engine::view(d, &state, None);
+        let drawn = r.drawn_in(d, &view, en);
+        let said = drawn.board.texts.iter().any(|t| t.text == word);
+        assert_eq!(said, threats, "threats: {threats}");
+        // And no dark red card sits between shuttle spaces 11 and 16.
+        let img = decode(&r.board_png(d, &view).expect("board"));
+        let geom = MoonGeometry::new(d, r.layout());
+        let rect = geom.rect(d.belt.threat_space.rect.map(|v| v as f32));
+        let card = skymines::render::layout::Colour([0x5A, 0x2A, 0x2A]);
+        let mut red = 0;
+        for y in rect.y as u32..rect.bottom() as u32 {
+            for x in rect.x as u32..rect.right() as u32 {
+                red += usize::from(pixel(&img, (x, y)) == card);
+            }
+        }
+        assert_eq!(red > 100, threats, "{red} card pixels at its place");
+    }
+}
+
+/// Issue 19 point 4: the board's mission strip numbers its cards as the text and the player
+/// boards do ("mission card 4", "M4").
+#[test]
+fn the_mission_strip_numbers_its_cards() {
+    let r = renderer();
+    let d = data();
+    let options = GameOptions {
+        players: 3,
+        seed: 21,
+        missions: true,
+        ..GameOptions::default()
+    };
+    let state = engine::new_game(d, &options, &skymines::sim::seat_names(3)).expect("game");
+    let face_up = state.missions.as_ref().expect("missions").face_up.clone();
+    assert_eq!(face_up.len(), 2);
+    let view = engine::view(d, &state, None);
+    let drawn = r.drawn_in(d, &view, skymines::text::english());
+    for id in face_up {
+        let label = format!("M{id}");
+        assert!(
+            drawn
+                .board
+                .texts
+                .iter()
+                .any(|t| t.text == label && t.y > r.layout().board.height as f32),
+            "{label} in the strip"
+        );
+    }
+}
+
+/// Issue 19 point 5: with a shuttle on every shuttle space, each shuttle's company letter sits
+/// clear of the asteroids, their outpost spaces and every other Belt number (it was drawn
+/// up-left of the shuttle whatever lay there).
+#[test]
+fn shuttle_company_letters_cover_no_asteroid_outpost_space_or_number() {
+    use skymines::render::Role;
+    let r = renderer();
+    let d = data();
+    let options = GameOptions {
+        players: 2,
+        seed: 3,
+        board: EngineSide::Belt,
+        ..GameOptions::default()
+    };
+    let mut state = engine::new_game(d, &options, &skymines::sim::seat_names(2)).expect("belt");
+    for (i, fp) in d.belt.flight_paths.iter().enumerate() {
+        let c = Company::from_index(i % 4);
+        state.belt.as_mut().expect("belt").shuttles[i] = Some(c);
+        let _ = fp;
+    }
+    let view = engine::view(d, &state, None);
+    let drawn = r.drawn_in(d, &view, skymines::text::english());
+    let geom = MoonGeometry::new(d, r.layout());
+    let around = |(x, y): (f32, f32), half: f32| (x - half, y - half, x + half, y + half);
+    let mut obstacles = Vec::new();
+    for (ai, a) in d.belt.asteroids.iter().enumerate() {
+        let centre = geom.px(a.pos[0] as f32, a.pos[1] as f32);
+        obstacles.push(around(centre, r.layout().board.belt.asteroid_px / 2.0));
+        for k in 0..a.outpost_spaces as usize {
+            let sq = geom
+                .belt_outpost_space(d, r.layout(), ai, k)
+                .expect("space");
+            obstacles.push(around(
+                sq,
+                skymines::render::geometry::BELT_OUTPOST_PX / 2.0 - 2.0,
+            ));
+        }
+    }
+    let numbers: Vec<_> = drawn
+        .board
+        .texts
+        .iter()
+        .filter(|t| matches!(t.role, Some(Role::BeltSpace { .. })))
+        .collect();
+    let letters = ["S", "M", "A", "T"];
+    let mut checked = 0;
+    for fp in &d.belt.flight_paths {
+        let (x, y) = geom.px(fp.pos[0] as f32, fp.pos[1] as f32);
+        let chip = drawn
+            .board
+            .texts
+            .iter()
+            .filter(|t| letters.contains(&t.text.as_str()))
+            .filter(|t| (t.x - x).hypot(t.y - y) < 30.0)
+            .min_by(|a, b| {
+                let da = (a.x - x).hypot(a.y - y);
+                let db = (b.x - x).hypot(b.y - y);
+                da.total_cmp(&db)
+            })
+            .unwrap_or_else(|| panic!("shuttle {} has its letter", fp.shuttle_space));
+        checked += 1;
+        let b = chip.bounds;
+        let overlaps = |(l, t, rt, bt): (f32, f32, f32, f32)| {
+            b.x + 1.0 < rt && b.right() - 1.0 > l && b.y + 1.0 < bt && b.bottom() - 1.0 > t
+        };
+        for o in &obstacles {
+            assert!(
+                !overlaps(*o),
+                "shuttle {}'s letter covers {o:?}",
+                fp.shuttle_space
+            );
+        }
+        for n in &numbers {
+            if (n.x - x).abs() < 1.0 && (n.y - y).abs() < 1.0 {
+                continue;
+            }
+            let nb = n.bounds;
+            assert!(
+                !overlaps((nb.x, nb.y, nb.right(), nb.bottom())),
+                "shuttle {}'s letter covers the number {}",
+                fp.shuttle_space,
+                n.text
+            );
+        }
+    }
+    assert_eq!(checked, d.belt.flight_paths.len());
+}

@@ -25,86 +25,12 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
     let ink = ctx.ink();
     let pt = |pos: [i32; 2]| g.px(pos[0] as f32, pos[1] as f32);
     let asteroid_at = |id: u32| belt.asteroid(id).map(|a| pt(a.pos));
-    // Threat card place, with the card while it is on the board.
-    let ts = &belt.threat_space;
-    let tr = g.rect(ts.rect.map(|v| v as f32));
-    p.round_box(
-        tr,
-        6.0,
-        Colour([0x5A, 0x2A, 0x2A]),
-        ctx.layout.canvas.alert,
-        2.0,
-    );
-    let threat = view.threat.as_ref().and_then(|t| {
-        ctx.data
-            .threats
-            .threats
-            .get(t.card as usize)
-            .map(|c| (t, c))
-    });
-    let small = ctx.text().small;
-    match threat {
-        Some((t, card)) if t.on_board => {
-            p.text(
-                tr.cx(),
-                tr.y + 14.0,
-                small,
-                Weight::Bold,
-                Colour::WHITE,
-                Align::Centre,
-                &ctx.t("image.threat"),
-            );
-            // The name, over as many lines as it needs.
-            let name = ctx.texts.resolve(&card.display_name());
-            let lines = p.wrap(small, Weight::Regular, &name, tr.w - 8.0);
-            for (k, line) in lines.iter().enumerate() {
-                p.text_fit(
-                    tr.cx(),
-                    tr.y + 36.0 + 22.0 * k as f32,
-                    small,
-                    Weight::Regular,
-                    Colour::WHITE,
-                    Align::Centre,
-                    line,
-                    tr.w - 6.0,
-                );
-            }
-        }
-        Some((t, _)) => {
-            p.text(
-                tr.cx(),
-                tr.cy() - 12.0,
-                small,
-                Weight::Regular,
-                Colour::WHITE,
-                Align::Centre,
-                &ctx.t("image.threat"),
-            );
-            p.text(
-                tr.cx(),
-                tr.cy() + 12.0,
-                small,
-                Weight::Regular,
-                Colour::WHITE,
-                Align::Centre,
-                &ctx.t("image.dealt_with"),
-            );
-            if let Some(seat) = t.removed_by.and_then(|s| view.seats.get(s)) {
-                icons::seat_marker(p, ctx, seat.colour, tr.cx(), tr.cy() + 40.0, 24.0);
-            }
-        }
-        None => {
-            p.text(
-                tr.cx(),
-                tr.cy(),
-                small,
-                Weight::Bold,
-                Colour::WHITE,
-                Align::Centre,
-                &ctx.t("image.threat"),
-            );
-        }
+    // The threat card's place, drawn only when a threat is in play: the card while it is on
+    // the board, then who dealt with it.
+    if let Some(t) = view.threat.as_ref() {
+        draw_threat_place(p, ctx, view, g, t);
     }
+    let small = ctx.text().small;
     // Flight paths: asteroid - shuttle space - asteroid, energy icons on the parts.
     for fp in &belt.flight_paths {
         let s = pt(fp.pos);
@@ -135,7 +61,9 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
             energy_mark(p, ctx, ((mid.0 + a.0) / 2.0, (mid.1 + a.1) / 2.0));
         }
     }
-    // Shuttle spaces: the company's colour and letter when a shuttle stands there.
+    // Shuttle spaces: the company's colour and letter when a shuttle stands there; the letter
+    // goes where it covers no asteroid, outpost space, reward or other shuttle space.
+    let taken_spots = occupied_spots(ctx, g);
     let shuttles = view
         .belt
         .as_ref()
@@ -163,7 +91,8 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
                     Align::Centre,
                     &fp.shuttle_space.to_string(),
                 );
-                icons::company_chip(p, ctx, c, x - r - 4.0, y - r - 2.0, 18.0);
+                let (cx, cy) = chip_spot(&taken_spots, (x, y), r);
+                icons::company_chip(p, ctx, c, cx, cy, CHIP);
             }
             None => {
                 p.disc(x, y, r, Colour([0xE9, 0xEC, 0xF2]), ink, 2.0);
@@ -345,4 +274,144 @@ fn shuttle(p: &mut Painter, ctx: &Ctx, at: (f32, f32), r: f32, colour: Colour) {
     };
     p.polygon(&pts(1.5), ctx.ink());
     p.polygon(&pts(0.0), colour);
+}
+
+/// The threat card between shuttle spaces 11 and 16: its name while it is on the board, then
+/// "dealt with" and the seat that removed it.
+fn draw_threat_place(
+    p: &mut Painter,
+    ctx: &Ctx,
+    view: &SeatView,
+    g: &MoonGeometry,
+    t: &crate::engine::threats::ThreatState,
+) {
+    let tr = g.rect(ctx.data.belt.threat_space.rect.map(|v| v as f32));
+    p.round_box(
+        tr,
+        6.0,
+        Colour([0x5A, 0x2A, 0x2A]),
+        ctx.layout.canvas.alert,
+        2.0,
+    );
+    let small = ctx.text().small;
+    if t.on_board {
+        p.text(
+            tr.cx(),
+            tr.y + 14.0,
+            small,
+            Weight::Bold,
+            Colour::WHITE,
+            Align::Centre,
+            &ctx.t("image.threat"),
+        );
+        let Some(card) = ctx.data.threats.threats.get(t.card as usize) else {
+            return;
+        };
+        // The name, over as many lines as it needs.
+        let name = ctx.texts.resolve(&card.display_name());
+        let lines = p.wrap(small, Weight::Regular, &name, tr.w - 8.0);
+        for (k, line) in lines.iter().enumerate() {
+            p.text_fit(
+                tr.cx(),
+                tr.y + 36.0 + 22.0 * k as f32,
+                small,
+                Weight::Regular,
+                Colour::WHITE,
+                Align::Centre,
+                line,
+                tr.w - 6.0,
+            );
+        }
+    } else {
+        p.text(
+            tr.cx(),
+            tr.cy() - 12.0,
+            small,
+            Weight::Regular,
+            Colour::WHITE,
+            Align::Centre,
+            &ctx.t("image.threat"),
+        );
+        p.text(
+            tr.cx(),
+            tr.cy() + 12.0,
+            small,
+            Weight::Regular,
+            Colour::WHITE,
+            Align::Centre,
+            &ctx.t("image.dealt_with"),
+        );
+        if let Some(seat) = t.removed_by.and_then(|s| view.seats.get(s)) {
+            icons::seat_marker(p, ctx, seat.colour, tr.cx(), tr.cy() + 40.0, 24.0);
+        }
+    }
+}
+
+/// The company letter chip beside a shuttle.
+const CHIP: f32 = 18.0;
+
+/// What the Belt map draws at fixed places (asteroids with their outpost spaces and reward
+/// screens, shuttle spaces with their reward icons), as boxes a chip must not cover.
+fn occupied_spots(ctx: &Ctx, g: &MoonGeometry) -> Vec<Rect> {
+    let belt = &ctx.data.belt;
+    let bl = &ctx.layout.board.belt;
+    let around =
+        |(x, y): (f32, f32), half: f32| Rect::new(x - half, y - half, 2.0 * half, 2.0 * half);
+    let mut out = Vec::new();
+    for (ai, a) in belt.asteroids.iter().enumerate() {
+        let (x, y) = g.px(a.pos[0] as f32, a.pos[1] as f32);
+        let r = bl.asteroid_px / 2.0;
+        out.push(around((x, y), r));
+        for k in 0..a.outpost_spaces as usize {
+            if let Some(c) = g.belt_outpost_space(ctx.data, ctx.layout, ai, k) {
+                out.push(around(c, super::geometry::BELT_OUTPOST_PX / 2.0));
+            }
+        }
+        for k in 0..a.reward.len() {
+            out.push(around((x + r + 14.0, y - r * 0.5 + k as f32 * 24.0), 10.0));
+        }
+    }
+    for fp in &belt.flight_paths {
+        let (x, y) = g.px(fp.pos[0] as f32, fp.pos[1] as f32);
+        let r = bl.shuttle_px / 2.0;
+        out.push(around((x, y), r + 2.0));
+        if fp.reward_icon {
+            out.push(around((x + r + 10.0, y + r), 8.0));
+        }
+    }
+    out
+}
+
+/// Where the company chip of the shuttle at `(x, y)` (radius `r`) goes: the first spot around
+/// it (upper left first) that covers nothing else, else the upper left.
+fn chip_spot(taken: &[Rect], (x, y): (f32, f32), r: f32) -> (f32, f32) {
+    let d = r + CHIP / 2.0 + 1.0;
+    let diagonal = d * std::f32::consts::FRAC_1_SQRT_2;
+    let candidates = [
+        (x - diagonal, y - diagonal),
+        (x + diagonal, y - diagonal),
+        (x - diagonal, y + diagonal),
+        (x + diagonal, y + diagonal),
+        (x, y - d),
+        (x, y + d),
+        (x - d, y),
+        (x + d, y),
+    ];
+    let half = CHIP / 2.0;
+    let clear = |(cx, cy): (f32, f32)| {
+        // (The shuttle's own disc is centred on it.)
+        let others = taken
+            .iter()
+            .filter(|t| (t.cx() - x).abs() > 0.5 || (t.cy() - y).abs() > 0.5);
+        others.into_iter().all(|t| {
+            cx + half <= t.x
+                || cx - half >= t.right()
+                || cy + half <= t.y
+                || cy - half >= t.bottom()
+        })
+    };
+    candidates
+        .into_iter()
+        .find(|c| clear(*c))
+        .unwrap_or(candidates[0])
 }

@@ -670,6 +670,15 @@ pub fn card(
         }
         _ => {}
     }
+    // The type's name; on a card too narrow for it, its abbreviation (`image.chip_card.<id>`,
+    // e.g. "Kohlenst."), never a name cut short.
+    let sz = p.size_to_fit(small, Weight::Bold, &style.label, label_w);
+    let label = if p.text_width(sz, Weight::Bold, &style.label) <= label_w {
+        style.label.clone()
+    } else {
+        let id = Ctx::card_type_id(def);
+        ctx.layout_word(&format!("image.chip_card.{id}"), &style.label)
+    };
     p.text_fit(
         band.x + 5.0,
         band.cy(),
@@ -677,7 +686,7 @@ pub fn card(
         Weight::Bold,
         style.colour.text_on(),
         Align::Left,
-        &style.label,
+        &label,
         label_w,
     );
     // Value.

@@ -67,6 +67,21 @@ pub(crate) fn board_strip(p: &mut Painter, ctx: &Ctx, view: &SeatView, y: f32) {
             ctx.layout.canvas.panel_border,
             1.5,
         );
+        // The card's number, as the player boards ("M4") and the text ("mission card 4") say.
+        let num_w = 48.0;
+        let num = super::layout::Rect::new(x + 4.0, body.y + 4.0, num_w, body.h - 8.0);
+        p.round_rect(num, 8.0, ctx.layout.canvas.highlight);
+        p.text(
+            num.cx(),
+            num.cy(),
+            t.label,
+            Weight::Bold,
+            ctx.layout.canvas.highlight.text_on(),
+            Align::Centre,
+            &format!("M{id}"),
+        );
+        let x = x + num_w;
+        let card_w = card_w - num_w;
         let row_h = (body.h - 8.0) / card.tasks.len().max(1) as f32;
         for (row, task) in card.tasks.iter().enumerate() {
             let cy = body.y + 4.0 + row_h * (row as f32 + 0.5);
@@ -153,12 +168,12 @@ pub(crate) fn status_pieces(ctx: &Ctx, view: &SeatView, seat: usize, out: &mut V
         out.push(Piece::Chip(colour, label));
     }
     if status.one_time_reserve > 0 {
-        out.push(Piece::Muted(format!(
-            "+{} to place",
-            status.one_time_reserve
+        out.push(Piece::Muted(ctx.f(
+            "image.one_time_to_place",
+            &[("n", &status.one_time_reserve)],
         )));
     }
     if status.personal_unlocked() {
-        out.push(Piece::Muted("personal space open".into()));
+        out.push(Piece::Muted(ctx.t("image.personal_space_open")));
     }
 }
