@@ -5,6 +5,8 @@ use skymines::text::Texts;
 use std::collections::BTreeSet;
 use std::path::Path;
 
+mod text_support;
+
 fn sources(dir: &Path, out: &mut Vec<String>) {
     for entry in std::fs::read_dir(dir).expect("src dir") {
         let path = entry.expect("entry").path();
@@ -265,5 +267,48 @@ fn every_refusal_is_one_sentence_style_in_every_language() {
     assert_eq!(
         skymines::chat::as_sentence("Schon fertig."),
         "Schon fertig."
+    );
+}
+
+/// Issue 19: every German template, read word by word, shows no English word a player would
+/// read (ephemeral, Belt, sector, mission …): a word of the English catalog is refused in a
+/// German template's prose unless German spells it the same (the German rulebook's own terms
+/// and everyday German, `text_support::GERMAN_TOO`).
+#[test]
+fn no_german_template_shows_an_english_word() {
+    let english = text_support::english_words();
+    // The check has teeth: the English words of the issue are caught in prose, not typed.
+    for (prose, word) in [
+        (
+            "Deine Einstellungen: private Nachrichten per ephemeral.",
+            "ephemeral",
+        ),
+        ("Wähle ein Belt-Feld.", "belt"),
+        ("Nimm einen sector ein.", "sector"),
+        ("Mission erfüllen: {task}", "mission"),
+    ] {
+        assert_eq!(
+            text_support::english_word_in(prose, &english).as_deref(),
+            Some(word),
+            "{prose}"
+        );
+    }
+    assert_eq!(
+        text_support::english_word_in("Ändern mit /skymines settings notify:ephemeral.", &english),
+        None
+    );
+    let de = Texts::built_in("de").expect("de");
+    let found: Vec<String> = de
+        .keys()
+        .filter_map(|key| {
+            let template = de.template(key)?;
+            let word = text_support::english_word_in(template, &english)?;
+            Some(format!("{key}: {word:?} in {template:?}"))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "English in German templates:\n{}",
+        found.join("\n")
     );
 }

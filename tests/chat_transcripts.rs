@@ -656,7 +656,10 @@ fn refusals_and_questions_of_a_german_game_come_in_german() {
     // Options that cannot be read, and a game that cannot be set up (the user's language).
     t.say("alice /skymines settings language:de");
     let r = t.say("alice /skymines new board:mars");
-    assert_eq!(first_text(&r), "Board: `mars` ist weder moon noch belt.");
+    assert_eq!(
+        first_text(&r),
+        "`board`: `mars` ist weder `moon` noch `belt`."
+    );
     let r = t.say("alice /skymines new players:9");
     assert_eq!(
         first_text(&r),
@@ -1189,5 +1192,125 @@ fn several_cards_picked_from_the_planning_menu_are_all_planned() {
             .any(|r| matches!(r.audience, Audience::Private(u) if u == alice)
                 && r.text.contains("out of date")),
         "{again:?}"
+    );
+}
+
+/// Issue 19: a German 3-player Belt game with mission cards and a threat card, played to the
+/// end with the follow-ups players use, reads in the German rulebook's words (Setzfeld,
+/// Aufgabe erfüllen, Bedrohung, Einmal-Bonusmarker …) and shows no English word: every reply,
+/// option and option text is read word by word against the English catalog's words.
+#[test]
+fn a_german_belt_game_with_missions_and_a_threat_shows_no_english_word() {
+    let mut t = table("german-belt");
+    t.say("alice /skymines new players:3 seed:5 language:de board:belt missions:yes threats:yes");
+    t.say("bob /skymines join");
+    t.say("carol /skymines join");
+    let r = t.say("alice /skymines start");
+    assert!(public_text(&r).contains("beginnt"), "{r:?}");
+    play_out(&mut t, &NAMES[..3], 5);
+    for line in [
+        "alice /skymines scores",
+        "alice /skymines status",
+        "bob /hand",
+        "bob /skymines log",
+        "alice /skymines help topic:belt",
+        "alice /skymines help topic:threats",
+        "alice /skymines help topic:missions",
+        "alice /skymines help topic:campaign",
+        "bob /skymines settings",
+        "carol /choose option:4",
+    ] {
+        t.say(line);
+    }
+    let english = text_support::english_words();
+    let said: Vec<String> = t
+        .log
+        .iter()
+        .flat_map(|(_, r)| {
+            std::iter::once(r.text.clone()).chain(
+                r.choices
+                    .iter()
+                    .flat_map(|c| [c.label.clone(), c.description.clone()]),
+            )
+        })
+        .collect();
+    for text in &said {
+        if let Some(word) = text_support::english_word_in(&without_ids(text), &english) {
+            panic!("English word {word:?} in a German game: {text:?}");
+        }
+    }
+    let all = said.join("\n");
+    for german in [
+        "Setzfeld",
+        "besetze ein Setzfeld (",
+        "oder beende die Ausbreitung",
+        "Aufgabe erfüllen",
+        "Bedrohung",
+        "Einmal-Bonusmarker",
+        "Shuttlefeld",
+        "Außenpostenfeld",
+        "Schlusswertung",
+    ] {
+        assert!(all.contains(german), "missing {german:?}");
+    }
+    for english in [
+        "Gürtelfeld",
+        "Mission erfüllen",
+        "per ephemeral",
+        "Sektor ein",
+    ] {
+        assert!(!all.contains(english), "{english:?} in the German game");
+    }
+}
+
+/// Issue 19 points 4 and 7: the campaign help says which chapters have success points of their
+/// own (chapters 3 and 4, from the campaign data; 1 and 2 have none), and `/choose` with
+/// nothing open says so instead of "choose 1 to 0".
+#[test]
+fn the_campaign_help_names_the_chapters_with_their_own_points_and_choose_knows_nothing_is_open() {
+    let mut t = table("help-campaign");
+    let help = first_text(&t.say("alice /skymines help topic:campaign")).to_string();
+    assert!(!help.contains("chapter's own point"), "{help}");
+    assert!(
+        help.contains(
+            "chapter 3: +1 SP (first to unlock the personal bonus space); \
+             chapter 4: +1 SP (removed the threat card)"
+        ),
+        "{help}"
+    );
+    assert!(!help.contains("chapter 1:") && !help.contains("chapter 2:"));
+    // A player no question waits on is shown an empty list; choosing from it says so.
+    start(&mut t, 2, "", 9);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+    let mut idle = None;
+    for _ in 0..200 {
+        let waiting = t.waiting();
+        if waiting.len() == 1 {
+            let other = NAMES[..2]
+                .iter()
+                .find(|n| local_user_id(n) != waiting[0])
+                .expect("the other player");
+            if t.chat
+                .pending_choices(&place(), local_user_id(other))
+                .is_empty()
+            {
+                idle = Some(*other);
+                break;
+            }
+        }
+        let user = waiting[0];
+        let name = NAMES[..2]
+            .iter()
+            .find(|n| local_user_id(n) == user)
+            .expect("a player");
+        let n = t.chat.pending_choices(&place(), user).len();
+        t.say(&format!("{name} /choose option:{}", rng.gen_range(1..=n)));
+    }
+    let idle = idle.expect("a player with nothing to choose");
+    let r = t.say(&format!("{idle} /choose option:4"));
+    let text = first_text(&r);
+    assert_eq!(
+        text,
+        "Nothing is open for you to choose right now: there are no options."
     );
 }

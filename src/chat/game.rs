@@ -888,10 +888,14 @@ impl Chat {
                     .find(|s| s.seat == seat)
                     .map(|s| s.notify)
                     .unwrap_or_default();
-                lines.push(self.texts.f(
-                    "settings.show",
-                    &[("notify", &format!("{notify:?}").to_lowercase())],
-                ));
+                let how = match notify {
+                    crate::store::Notify::Ephemeral => "settings.notify_ephemeral",
+                    crate::store::Notify::Dm => "settings.notify_dm",
+                };
+                lines.push(
+                    self.texts
+                        .f("settings.show", &[("notify", &self.texts.t(how))]),
+                );
             }
             lines.push(self.texts.f(
                 "settings.language",
