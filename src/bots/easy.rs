@@ -1,7 +1,7 @@
 //! The easy player: one step ahead. It takes the decision after which its score, counted as if
 //! the game ended now, is highest; ties go to the self-play policy's taste.
 
-use super::weighted;
+use super::best_by_value;
 use crate::data::GameData;
 use crate::engine::{self, Decision, GameState};
 use rand_chacha::ChaCha8Rng;
@@ -25,23 +25,14 @@ pub(super) fn best_now(
     legal: &[Decision],
     rng: &mut ChaCha8Rng,
 ) -> Option<Decision> {
-    let mut best: Vec<Decision> = Vec::new();
-    let mut best_score = i64::MIN;
-    for d in legal {
-        let mut next = state.clone();
-        if engine::apply(data, &mut next, seat, *d).is_err() {
-            continue;
-        }
-        let score = engine::final_scores(data, &next)
-            .get(seat)
-            .map_or(0, |s| s.total as i64);
-        if score > best_score {
-            best_score = score;
-            best.clear();
-        }
-        if score == best_score {
-            best.push(*d);
-        }
-    }
-    weighted::choose(rng, data, state, seat, &best)
+    let values: Vec<Option<f64>> = legal
+        .iter()
+        .map(|d| {
+            let mut next = state.clone();
+            engine::apply(data, &mut next, seat, *d).ok()?;
+            let scores = engine::final_scores(data, &next);
+            Some(scores.get(seat).map_or(0, |s| s.total) as f64)
+        })
+        .collect();
+    best_by_value(data, state, seat, legal, &values, 0.0, rng)
 }

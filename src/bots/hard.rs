@@ -6,8 +6,8 @@
 //! session 7): about as strong as the normal player so far; a search that looks past the turn is
 //! the next step.
 
-use super::normal::{finish_turn, plan_like_selfplay};
-use super::{margin, weighted, Budget};
+use super::normal::finish_turn;
+use super::{best_by_value, margin, weighted, Budget};
 use crate::data::GameData;
 use crate::engine::{self, Decision, GameState, Phase};
 use rand::Rng;
@@ -29,7 +29,7 @@ pub(super) fn decide(
         Phase::Action => think_turns_through(data, known, seat, legal, rng, budget),
         _ => {
             let sampled = engine::sample::sample(data, known, seat, rng);
-            plan_like_selfplay(data, &sampled, seat, legal, rng)
+            weighted::choose(rng, data, &sampled, seat, legal)
         }
     }
 }
@@ -64,13 +64,15 @@ fn think_turns_through(
         }
         samples += 1;
     }
-    let best = totals.iter().copied().fold(f64::MIN, f64::max);
-    // Ties (common: many options change nothing that scores) go to the self-play policy's
-    // taste, as the normal player's do.
-    let tied: Vec<Decision> = (0..legal.len())
-        .filter(|i| totals[*i] >= best - TIE * samples as f64)
-        .map(|i| legal[i])
-        .collect();
+    let values: Vec<Option<f64>> = totals.into_iter().map(Some).collect();
     let sampled = engine::sample::sample(data, known, seat, rng);
-    weighted::choose(rng, data, &sampled, seat, &tied)
+    best_by_value(
+        data,
+        &sampled,
+        seat,
+        legal,
+        &values,
+        TIE * samples as f64,
+        rng,
+    )
 }

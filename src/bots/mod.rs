@@ -102,6 +102,28 @@ pub fn decide(
     }
 }
 
+/// The legal options whose value is within `tolerance` of the best (None: the option was
+/// refused), the tie split by the self-play policy's taste on `state`: many options change
+/// nothing that scores, and the policy knows which of those still lead somewhere.
+fn best_by_value(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    legal: &[Decision],
+    values: &[Option<f64>],
+    tolerance: f64,
+    rng: &mut ChaCha8Rng,
+) -> Option<Decision> {
+    let best = values.iter().flatten().copied().fold(f64::MIN, f64::max);
+    let tied: Vec<Decision> = legal
+        .iter()
+        .zip(values)
+        .filter(|(_, v)| v.is_some_and(|v| v >= best - tolerance))
+        .map(|(d, _)| *d)
+        .collect();
+    weighted::choose(rng, data, state, seat, &tied)
+}
+
 /// How good a finished (or scored-as-it-stands) game is for `seat`: its lead over the best
 /// other seat, in points.
 fn margin(data: &GameData, state: &GameState, seat: usize) -> f64 {

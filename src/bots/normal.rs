@@ -4,7 +4,7 @@
 //! planning, where nothing scores until the reveal, it plans as the self-play policy does: a
 //! research scientist with the cards its next plans need, energy and resources for its track.
 
-use super::{easy, margin, weighted};
+use super::{best_by_value, easy, margin, weighted};
 use crate::data::GameData;
 use crate::engine::{self, Decision, GameState, Phase};
 use rand_chacha::ChaCha8Rng;
@@ -21,37 +21,18 @@ pub(super) fn decide(
 ) -> Option<Decision> {
     let sampled = engine::sample::sample(data, known, seat, rng);
     if sampled.phase != Phase::Action {
-        return plan_like_selfplay(data, &sampled, seat, legal, rng);
+        return weighted::choose(rng, data, &sampled, seat, legal);
     }
-    let mut best: Vec<Decision> = Vec::new();
-    let mut best_value = f64::MIN;
-    for d in legal {
-        let mut next = sampled.clone();
-        if engine::apply(data, &mut next, seat, *d).is_err() {
-            continue;
-        }
-        finish_turn(data, &mut next, seat, rng);
-        let value = margin(data, &next, seat);
-        if value > best_value {
-            best_value = value;
-            best.clear();
-        }
-        if value == best_value {
-            best.push(*d);
-        }
-    }
-    weighted::choose(rng, data, &sampled, seat, &best)
-}
-
-/// Outside the Action phase: the self-play policy's choice.
-pub(super) fn plan_like_selfplay(
-    data: &GameData,
-    state: &GameState,
-    seat: usize,
-    legal: &[Decision],
-    rng: &mut ChaCha8Rng,
-) -> Option<Decision> {
-    weighted::choose(rng, data, state, seat, legal)
+    let values: Vec<Option<f64>> = legal
+        .iter()
+        .map(|d| {
+            let mut next = sampled.clone();
+            engine::apply(data, &mut next, seat, *d).ok()?;
+            finish_turn(data, &mut next, seat, rng);
+            Some(margin(data, &next, seat))
+        })
+        .collect();
+    best_by_value(data, &sampled, seat, legal, &values, 0.0, rng)
 }
 
 /// Plays `seat`'s decisions one step ahead until the game waits on someone else (or the round
