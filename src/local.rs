@@ -273,6 +273,8 @@ pub fn run_lines(
 ) -> std::io::Result<Summary> {
     let mut printer = Printer::new(out_dir);
     printer.learn_seats(chat);
+    // Computer players whose turns a restart interrupted play on first.
+    printer.print(&chat.resume_computers(), out)?;
     let mut summary = Summary::default();
     let mut bytes = Vec::new();
     loop {

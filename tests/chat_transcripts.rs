@@ -110,11 +110,16 @@ fn start(t: &mut Table, players: usize, extra: &str, seed: u64) -> Vec<&'static 
 /// Plays to the end by choosing among the offered choices at random (like clicking buttons,
 /// typed as `/choose option:N`).
 fn play_out(t: &mut Table, names: &[&str], seed: u64) -> usize {
+    play_until(t, names, seed, |_| false)
+}
+
+/// [`play_out`] that stops early, before a move, once `stop` holds.
+fn play_until(t: &mut Table, names: &[&str], seed: u64, stop: impl Fn(&Table) -> bool) -> usize {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut moves = 0;
     loop {
         let waiting = t.waiting();
-        if waiting.is_empty() {
+        if waiting.is_empty() || stop(t) {
             break;
         }
         moves += 1;
@@ -1313,4 +1318,137 @@ fn the_campaign_help_names_the_chapters_with_their_own_points_and_choose_knows_n
         text,
         "Nothing is open for you to choose right now: there are no options."
     );
+}
+
+/// The public messages of the log (posts and pings, not the status), with the line said.
+fn public_posts(t: &Table) -> Vec<&Reply> {
+    t.log
+        .iter()
+        .map(|(_, r)| r)
+        .filter(|r| matches!(r.audience, Audience::Public | Audience::Ping(_)))
+        .filter(|r| r.status_of.is_none())
+        .collect()
+}
+
+/// Issue 23: one person and two computer players play a whole game through the chat. The
+/// computer players are seated by `/skymines new bots:2`, plan at once, and take their turns
+/// one after another until the person must act, each turn in one public message that pings
+/// nobody but the person whose turn comes next; bob takes a computer player's seat over in the
+/// middle of the game, and the game goes on to its final scores.
+#[test]
+fn one_person_and_two_computer_players_play_a_whole_game() {
+    let mut t = table("computers");
+    // A game needs a person: refused, and nothing is opened.
+    let r = t.say("alice /skymines new players:2 bots:2");
+    assert!(
+        first_text(&r).contains("A game needs at least one person"),
+        "{r:?}"
+    );
+    let r = t.say("alice /skymines new players:3 bots:2 bot_level:fast");
+    assert!(first_text(&r).contains("easy, normal, hard"), "{r:?}");
+    assert!(t.say("alice /skymines status")[0].text.contains("no game"));
+
+    let opened = t.say("alice /skymines new players:3 bots:2 bot_level:easy seed:12");
+    let text = public_text(&opened);
+    assert!(text.contains("(3/3)"), "{text}");
+    assert!(text.contains("Computer players: 2, level easy"), "{text}");
+    let started = t.say("alice /skymines start");
+    assert!(public_text(&started).contains("begins"), "{started:?}");
+    let state = live_state(&t);
+    let names: Vec<&str> = state.seats.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["alice", "Computer 1", "Computer 2"]);
+    // The computer players planned at once: the game waits on alice alone.
+    assert_eq!(t.waiting(), vec![local_user_id("alice")]);
+    assert!(state.seats[1].planned && state.seats[2].planned);
+    let status = t.say("alice /skymines status");
+    assert!(
+        public_text(&status).contains("Seat 2 (Computer 1) is played by a computer player (easy)"),
+        "{status:?}"
+    );
+
+    // To round 3, then bob takes over the first computer player's seat.
+    let alice = ["alice"];
+    play_until(&mut t, &alice, 12, |t| live_state(t).round >= 3);
+    let joined = t.say("bob /skymines join");
+    assert!(
+        public_text(&joined).contains("bob takes over seat 2 (Computer 1)"),
+        "{joined:?}"
+    );
+    assert!(private_to(&joined, "bob").contains("You now play seat 2"));
+    let seats = t.chat_store().seats(live_game(&t)).expect("seats");
+    assert_eq!(
+        seats[1].owner,
+        skymines::store::SeatOwner::Discord(local_user_id("bob"))
+    );
+    let both = ["alice", "bob"];
+    play_out(&mut t, &both, 13);
+    assert_finished(&t);
+
+    // Nobody but the people was ever pinged or told anything privately.
+    let people = [local_user_id("alice"), local_user_id("bob")];
+    for (line, r) in &t.log {
+        match r.audience {
+            Audience::Ping(p) => assert!(
+                p.users().iter().all(|u| people.contains(u)),
+                "{line}: {r:?}"
+            ),
+            Audience::Private(u) | Audience::Dm(u) => assert!(people.contains(&u), "{line}"),
+            Audience::Public => {}
+        }
+    }
+    // Each computer turn of the action phase is one public message, opened by that turn's
+    // first line (its action), however many steps it took.
+    let store = t.chat_store();
+    let game = live_game(&t);
+    let log = store.log(game).expect("log");
+    let export = store.export(game).expect("export");
+    let mut replay = skymines::engine::new_game(&game_data(), &export.options, &export.seat_names)
+        .expect("set-up");
+    let mut computer_turns = 0;
+    let mut computer_steps = 0;
+    for entry in &log {
+        if let skymines::store::LogEntry::Batch {
+            seat, decisions, ..
+        } = entry
+        {
+            let action = replay.phase == Phase::Action;
+            let by_computer = *seat == 2 || (*seat == 1 && replay.round < 3);
+            skymines::engine::apply_batch(&game_data(), &mut replay, *seat, decisions)
+                .expect("replays");
+            if action && by_computer {
+                computer_turns += 1;
+                computer_steps += decisions.len();
+            }
+        }
+    }
+    assert!(computer_turns >= 14, "computer turns: {computer_turns}");
+    assert!(computer_steps > computer_turns, "some turns took several steps");
+    let computer_posts = public_posts(&t)
+        .into_iter()
+        .filter(|r| r.text.starts_with("Computer 1 ") || r.text.starts_with("Computer 2 "))
+        .count();
+    assert_eq!(computer_posts, computer_turns, "one message per computer turn");
+    let scores = public_posts(&t)
+        .into_iter()
+        .find(|r| r.text.starts_with("Final scores"))
+        .expect("final scores")
+        .text
+        .clone();
+    for name in ["alice", "bob", "Computer 2"] {
+        assert!(scores.contains(name), "{scores}");
+    }
+}
+
+fn game_data() -> Arc<GameData> {
+    Arc::new(GameData::embedded().expect("data"))
+}
+
+/// The channel's game (running or just finished).
+fn live_game(t: &Table) -> skymines::store::GameId {
+    let store = t.chat_store();
+    store
+        .game_in_channel(LOCAL_CHANNEL)
+        .expect("store")
+        .or_else(|| store.last_finished_in_channel(LOCAL_CHANNEL).expect("store"))
+        .expect("a game")
 }

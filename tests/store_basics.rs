@@ -1108,3 +1108,122 @@ fn a_game_stored_under_engine_4_keeps_a_plan_covering_the_starting_token() {
     assert_eq!(next, seq + 1);
     assert_eq!(store.live_state(game).expect("state").0.engine_version, 4);
 }
+
+/// A seat of a new game: a person's (Discord) or a computer player's (vacant).
+fn seat_of(owner: SeatOwner, name: &str) -> NewSeat {
+    NewSeat {
+        owner,
+        name: name.to_string(),
+        notify: Notify::Ephemeral,
+    }
+}
+
+fn three_player_game(channel: u64, seats: Vec<NewSeat>) -> NewGame {
+    let mut options = skymines::store::torture::torture_options(11);
+    options.players = seats.len();
+    options.luna = None;
+    NewGame {
+        location: Location {
+            guild: Some(1),
+            channel,
+        },
+        options,
+        seats,
+    }
+}
+
+/// Issue 23: computer players' seats (vacant seats) and their game's level survive a restart;
+/// a person takes a computer player's seat over; a game of computer players only, or the last
+/// person leaving, is refused with `NoPerson` and changes nothing.
+#[test]
+fn computer_seats_and_their_level_survive_a_restart_and_need_a_person() {
+    let dir = TempDir::new("basics-computers");
+    let (store, _) = open(&dir.db(), 16);
+    let ann = 0x1111_2222_3333_0001;
+    let (game, _) = store
+        .create_game_with_bots(
+            three_player_game(
+                71,
+                vec![
+                    seat_of(SeatOwner::Discord(ann), "Ann"),
+                    seat_of(SeatOwner::Vacant, "Computer 1"),
+                    seat_of(SeatOwner::Vacant, "Computer 2"),
+                ],
+            ),
+            "hard",
+        )
+        .expect("a game of one person and two computer players");
+    // Another game keeps the default level.
+    let (other, _) = store
+        .create_game(three_player_game(
+            72,
+            vec![
+                seat_of(SeatOwner::Discord(ann), "Ann"),
+                seat_of(SeatOwner::Vacant, "Computer 1"),
+            ],
+        ))
+        .expect("created");
+    drop(store);
+
+    let (store, report) = open(&dir.db(), 16);
+    assert_eq!(report.restored, 2);
+    assert_eq!(store.bot_level(game).expect("level"), "hard");
+    assert_eq!(store.bot_level(other).expect("level"), "normal");
+    let owners: Vec<SeatOwner> = store
+        .seats(game)
+        .expect("seats")
+        .iter()
+        .map(|s| s.owner)
+        .collect();
+    assert_eq!(
+        owners,
+        vec![SeatOwner::Discord(ann), SeatOwner::Vacant, SeatOwner::Vacant]
+    );
+
+    // The last person cannot leave: refused, nothing changed.
+    let before = store.seats(game).expect("seats");
+    assert!(matches!(
+        store.vacate_seat(game, 0),
+        Err(StoreError::NoPerson)
+    ));
+    assert_eq!(store.seats(game).expect("seats"), before);
+
+    // Bob takes Computer 2's seat over; then Ann may leave, and a computer plays her seat.
+    let bob = 0x1111_2222_3333_0002;
+    store.take_seat(game, 2, bob, "Bob").expect("Bob takes seat 3");
+    store.vacate_seat(game, 0).expect("Ann leaves: Bob is still there");
+    drop(store);
+    let (store, _) = open(&dir.db(), 16);
+    let seats = store.seats(game).expect("seats");
+    assert_eq!(seats[0].owner, SeatOwner::Vacant);
+    assert_eq!(seats[1].owner, SeatOwner::Vacant);
+    assert_eq!(seats[2].owner, SeatOwner::Discord(bob));
+    assert_eq!(seats[2].name, "Bob");
+    assert_eq!(store.bot_level(game).expect("level"), "hard");
+    // A seat already taken is not taken again.
+    assert!(matches!(
+        store.take_seat(game, 2, ann, "Ann"),
+        Err(StoreError::NoSuchSeat(2))
+    ));
+
+    // A game with no person at all is refused and nothing is stored.
+    let conn = sql(&dir);
+    let games_before = count(&conn, "SELECT count(*) FROM games");
+    let refused = store.create_game_with_bots(
+        three_player_game(
+            73,
+            vec![
+                seat_of(SeatOwner::Vacant, "Computer 1"),
+                seat_of(SeatOwner::Vacant, "Computer 2"),
+            ],
+        ),
+        "easy",
+    );
+    assert!(matches!(refused, Err(StoreError::NoPerson)), "{refused:?}");
+    assert_eq!(
+        refused.err().map(|e| e.to_string()).unwrap_or_default(),
+        "a game needs at least one person among its players"
+    );
+    assert_eq!(count(&conn, "SELECT count(*) FROM games"), games_before);
+    assert_eq!(store.game_in_channel(73).expect("query"), None);
+}

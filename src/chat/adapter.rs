@@ -136,6 +136,7 @@ impl Chat {
             ("skymines new", "board") => return words(&["moon", "belt"]),
             ("skymines new", "tracks") => return words(&["default", "random"]),
             ("skymines new", "tokens") => return words(&["fixed", "draft"]),
+            ("skymines new", "bot_level") => return words(&super::lobby::level_names()),
             ("skymines new", "luna") => {
                 return words(&["none", "0", "1", "2", "3", "4", "5", "6", "7", "8"])
             }

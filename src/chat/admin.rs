@@ -263,7 +263,8 @@ impl Chat {
                 ("move", &back_to),
             ],
         ))];
-        replies.extend(self.after_move(game, &outcome.state, &[], None, None));
+        replies.extend(self.after_move(game, &outcome.state, &[], super::game::Actor::Nobody, None));
+        replies.extend(self.play_computers(game));
         let mut replies = in_game_channel(replies, game);
         replies.push(Reply::private(
             req.user.id,
@@ -331,6 +332,7 @@ impl Chat {
             names.push(state.seats[seat].name.clone());
             replies.extend(played);
         }
+        replies.extend(self.play_computers(game));
         let mut replies = in_game_channel(replies, game);
         replies.push(Reply::private(
             req.user.id,

@@ -230,7 +230,14 @@ impl Chat {
         )
         .map_err(|e| self.err(e))?;
         options.linked_slots = opts.flag("linked_slots").unwrap_or(false);
-        let mut reply = self.open_lobby(req, options, seed.is_some(), None, Some(setup))?;
+        let mut reply = self.open_lobby(
+            req,
+            options,
+            seed.is_some(),
+            None,
+            Some(setup),
+            super::lobby::Computers::default(),
+        )?;
         reply.text = self.speaking(self.channel_texts(req.place.channel), || {
             self.texts.f(
                 "campaign.opened",
@@ -835,7 +842,7 @@ impl Chat {
                 ));
             }
         });
-        replies.extend(self.after_move(game, &state, &[], None, None));
+        replies.extend(self.after_move(game, &state, &[], super::game::Actor::Nobody, None));
         Ok(replies)
     }
 

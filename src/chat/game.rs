@@ -11,6 +11,33 @@ use crate::store::{GameId, GameStatus, LogEntry, MoveEffects, Notify, SeatOwner,
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+/// Who made the move a reply is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Actor {
+    /// Nobody: the start, an admin's rollback, or a stalled turn the bot played safely.
+    Nobody,
+    /// A person at `seat`, asking as `user`.
+    Person { seat: usize, user: u64 },
+    /// The computer player at `seat` (one whole turn, or a step of planning or set-up).
+    Computer { seat: usize },
+}
+
+impl Actor {
+    fn seat(self) -> Option<usize> {
+        match self {
+            Actor::Nobody => None,
+            Actor::Person { seat, .. } | Actor::Computer { seat } => Some(seat),
+        }
+    }
+
+    fn user(self) -> Option<u64> {
+        match self {
+            Actor::Person { user, .. } => Some(user),
+            _ => None,
+        }
+    }
+}
+
 /// The reminder kinds kept in the store.
 const REMIND: &str = "remind";
 pub(crate) const DEADLINE: &str = "deadline";
@@ -35,6 +62,7 @@ impl Chat {
             StoreError::NothingToUndo { .. } => self.texts.t("error.undo_nothing"),
             StoreError::UndoBlocked(_) => self.texts.t("error.undo_blocked"),
             StoreError::NoSuchSeat(_) => self.texts.t("error.not_a_player"),
+            StoreError::NoPerson => self.texts.t("error.last_person"),
             // The database or a stored document failed inside a transaction that was rolled
             // back: the operator's log gets the details, the player a plain apology.
             other => self.internal(&other),
@@ -165,15 +193,19 @@ impl Chat {
             game,
             &outcome.state,
             &outcome.events,
-            Some((seat, req.user.id)),
+            Actor::Person {
+                seat,
+                user: req.user.id,
+            },
             Some(&before),
         );
-        replies.extend(self.play_vacant(game));
+        replies.extend(self.play_computers(game));
         Ok(replies)
     }
 
     /// Replies after a move (or the start, `before` None): private events, and when the turn
-    /// is over (the game waits on someone else, the phase or round changes, the bot moved) the
+    /// is over (the game waits on someone else, the phase or round changes, the bot moved, a
+    /// computer player ended its turn) the
     /// turn's public lines in one message, the status and a ping for each seat the game starts
     /// waiting on (the turn's lines go with the ping when there is one); the actor's next
     /// question (with the step's public lines while the turn goes on); the final scores.
@@ -182,7 +214,7 @@ impl Chat {
         game: GameId,
         state: &GameState,
         events: &[Event],
-        actor: Option<(usize, u64)>,
+        actor: Actor,
         before: Option<&GameState>,
     ) -> Vec<Reply> {
         let mut replies = Vec::new();
@@ -194,8 +226,8 @@ impl Chat {
         for e in events {
             if let Visibility::Private(seat) = e.visibility {
                 if let Some((user, _)) = self.user_of(game, seat) {
-                    let audience = match actor {
-                        Some((_, actor_user)) if actor_user == user => Audience::Private(user),
+                    let audience = match actor.user() {
+                        Some(actor_user) if actor_user == user => Audience::Private(user),
                         _ => Audience::Dm(user),
                     };
                     let reader = self.reader_texts(user, Some(game));
@@ -209,13 +241,17 @@ impl Chat {
         if !same_phase || waiting != waiting_before {
             self.schedule_reminders(game, &waiting, !same_phase);
         }
-        // Planning and the set-up are simultaneous: their lines go out with the phase's end.
-        let turn_over = actor.is_none()
-            || !same_phase
-            || (state.phase == Phase::Action && waiting != waiting_before);
+        // Planning and the set-up are simultaneous: their lines go out with the phase's end. A
+        // computer player's move in the action phase is its whole turn.
+        let turn_over = match actor {
+            Actor::Nobody => true,
+            _ if !same_phase => true,
+            Actor::Computer { .. } => state.phase == Phase::Action,
+            Actor::Person { .. } => state.phase == Phase::Action && waiting != waiting_before,
+        };
         let lines = self.gather_turn(
             game,
-            actor.map(|(s, _)| s),
+            actor.seat(),
             public_events
                 .iter()
                 .map(|e| e.render(public_texts))
@@ -223,8 +259,8 @@ impl Chat {
             turn_over,
         );
         // While the turn goes on, the actor sees the step's public lines with the next question.
-        let step: Vec<String> = match actor {
-            Some((_, user)) if !turn_over => {
+        let step: Vec<String> = match actor.user() {
+            Some(user) if !turn_over => {
                 let reader = self.reader_texts(user, Some(game));
                 public_events.iter().map(|e| e.render(reader)).collect()
             }
@@ -248,10 +284,12 @@ impl Chat {
             }
             replies.push(status);
         }
+        // (Computer players plan at once: the last person to plan was asked just now.)
         let last_planner = state.phase == Phase::Planning
             && same_phase
             && waiting.len() == 1
-            && waiting_before.len() > 1;
+            && waiting_before.len() > 1
+            && !matches!(actor, Actor::Computer { .. });
         // Everyone the game starts waiting on, pinged together in one message.
         let mut pinged: Option<(Pinged, Vec<String>, &str, &str)> = None;
         let mut actor_asked = false;
@@ -259,7 +297,7 @@ impl Chat {
             let Some((user, notify)) = self.user_of(game, *seat) else {
                 continue;
             };
-            if actor.is_some_and(|(s, _)| s == *seat) {
+            if actor.user().is_some() && actor.seat() == Some(*seat) {
                 // The actor gets the next question privately, right away.
                 if let Some(mut p) = self.prompt(game, state, *seat, user, 0) {
                     if !step.is_empty() {
@@ -297,7 +335,7 @@ impl Chat {
                 }
             }
         }
-        if let (Some((_, user)), false) = (actor, actor_asked || step.is_empty()) {
+        if let (Some(user), false) = (actor.user(), actor_asked || step.is_empty()) {
             replies.push(Reply::private(user, step.join("\n")));
         }
         // The turn's lines and the ping of whoever the game now waits on: one message.
@@ -714,13 +752,17 @@ impl Chat {
         if let Ok(lobbies) = self.lobbies.lock() {
             if let Some(l) = lobbies.get(&req.place.channel) {
                 let names: Vec<&str> = l.players.iter().map(|(_, n)| n.as_str()).collect();
-                return Ok(vec![Reply::public(l.texts(self).f(
+                let mut text = l.texts(self).f(
                     "lobby.status",
                     &[
                         ("joined", &names.join(", ")),
                         ("players", &l.options.players),
                     ],
-                ))]);
+                );
+                if l.computers.count > 0 {
+                    text = format!("{text}\n{}", super::lobby::computers_line(l.texts(self), l));
+                }
+                return Ok(vec![Reply::public(text)]);
             }
         }
         let (game, _) = self.find_viewable_game(req, None)?;
@@ -1060,11 +1102,15 @@ impl Chat {
                 continue;
             }
             let _ = self.store.set_waiting_since(game, s.seat, Some(now));
+            let _ = self.store.clear_reminders(game, Some(s.seat));
+            if s.owner == SeatOwner::Vacant {
+                // A computer player moves at once: nobody to remind, no deadline.
+                continue;
+            }
             let remind_at = match s.owner {
                 SeatOwner::Discord(user) => self.next_reminder(user, now),
                 _ => Some(now + self.config.reminder_after_ms),
             };
-            let _ = self.store.clear_reminders(game, Some(s.seat));
             if let Some(remind_at) = remind_at {
                 let _ = self.store.set_reminder(game, s.seat, REMIND, remind_at);
             }
@@ -1094,13 +1140,12 @@ impl Chat {
                 continue;
             }
             let Some((user, _)) = self.user_of(r.game, r.seat) else {
-                // A vacant seat is the bot's to play (normally at once; this catches up).
-                replies.extend(self.play_vacant(r.game));
+                // A computer player's seat: played below.
                 continue;
             };
             if r.kind == DEADLINE {
                 replies.extend(self.play_safely(r.game, &state, r.seat, "deadline.played"));
-                replies.extend(self.play_vacant(r.game));
+                replies.extend(self.play_computers(r.game));
             } else if self.next_reminder(user, now).is_none() {
                 // The user turned reminders off after this one was set.
                 let _ = self.store.clear_reminder(r.game, r.seat, REMIND);
@@ -1125,6 +1170,8 @@ impl Chat {
                 replies.push(ping);
             }
         }
+        // Computer players waited on (after a restart in the middle of their turns).
+        replies.extend(self.resume_computers());
         replies.extend(self.sweep_idle_games());
         replies
     }
@@ -1177,7 +1224,13 @@ impl Chat {
                 .f(announce, &[("name", &state.seats[seat].name)]),
         )
         .about(game)];
-        replies.extend(self.after_move(game, &outcome.state, &outcome.events, None, Some(state)));
+        replies.extend(self.after_move(
+            game,
+            &outcome.state,
+            &outcome.events,
+            Actor::Nobody,
+            Some(state),
+        ));
         replies
     }
 }

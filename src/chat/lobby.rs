@@ -1,11 +1,14 @@
 //! Before a game: `/skymines new` opens a lobby in a channel, others join, the host starts it.
-//! One game per channel: a lobby or an active game blocks another. `/skymines campaign new`
+//! Computer players take seats too (`bots:N bot_level:…`, or the host's "Add a computer player"
+//! button); a person who joins a lobby with no open seat takes a computer player's, and a game
+//! needs at least one person. One game per channel: a lobby or an active game blocks another. `/skymines campaign new`
 //! gathers a campaign's players through the same lobby; starting it starts chapter 1. Lobbies
 //! are kept in the store, so a restart of the bot keeps them.
 
 use super::commands::Options;
 use super::prompt::ClickId;
 use super::{Chat, Choice, Reply, Request, Texts};
+use crate::bots::Level;
 use crate::engine::{self, BoardSide, GameOptions, TokenSetup, TrackSetup};
 use crate::store::{Location, NewGame, NewSeat, Notify, SeatOwner, Store, StoreError};
 use serde::{Deserialize, Serialize};
@@ -33,6 +36,23 @@ pub(crate) struct Lobby {
     pub language: Option<&'static str>,
     /// Set when the lobby gathers a campaign's players (its game is chapter 1).
     pub campaign: Option<super::campaign::CampaignSetup>,
+    /// The computer players seated so far.
+    pub computers: Computers,
+}
+
+/// A lobby's computer players: how many seats they take (after the people's) and the level
+/// they, and any seat a person leaves later, play at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub(crate) struct Computers {
+    pub count: usize,
+    pub level: Level,
+}
+
+impl Lobby {
+    /// Seats taken, by people and computer players.
+    fn seated(&self) -> usize {
+        self.players.len() + self.computers.count
+    }
 }
 
 /// The lobbies of every channel, kept in the store: each lock hands out the map; a change a
@@ -53,6 +73,9 @@ struct LobbyDoc {
     players: Vec<(u64, String)>,
     language: Option<String>,
     campaign: Option<super::campaign::CampaignSetup>,
+    /// Lobbies stored before computer players existed have none.
+    #[serde(default)]
+    computers: Computers,
 }
 
 impl Lobbies {
@@ -77,6 +100,7 @@ impl Lobbies {
                                 .as_deref()
                                 .and_then(super::language::parse_language),
                             campaign: doc.campaign,
+                            computers: doc.computers,
                         },
                     );
                 }
@@ -150,6 +174,7 @@ impl LobbiesGuard<'_> {
                 players: lobby.players.clone(),
                 language: lobby.language.map(str::to_string),
                 campaign: lobby.campaign.clone(),
+                computers: lobby.computers,
             };
             let body = serde_json::to_string(&doc)
                 .map_err(|e| StoreError::Invalid(format!("lobby in channel {channel}: {e}")))?;
@@ -174,10 +199,44 @@ impl Drop for LobbiesGuard<'_> {
     }
 }
 
+/// The computer-player options of `/skymines new` (`bots`, `bot_level`): at most one seat fewer
+/// than `players`, as a game needs a person (DECISIONS B16).
+fn parse_computers(opts: &Options, players: usize, t: &Texts) -> Result<Computers, String> {
+    let count = match opts.get("bots") {
+        None => 0,
+        Some(v) => v
+            .parse::<usize>()
+            .map_err(|_| t.f("parse.not_a_number", &[("option", &"bots"), ("value", &v)]))?,
+    };
+    let level = match opts.get("bot_level") {
+        None => Level::default(),
+        Some(v) => Level::from_name(&v.trim().to_ascii_lowercase()).ok_or_else(|| {
+            t.f(
+                "parse.bot_level",
+                &[("value", &v), ("levels", &level_names().join(", "))],
+            )
+        })?,
+    };
+    if count >= players.max(1) {
+        return Err(t.f(
+            "error.bots_need_person",
+            &[("bots", &count), ("players", &players)],
+        ));
+    }
+    Ok(Computers { count, level })
+}
+
+/// The levels' names, as typed.
+pub(crate) fn level_names() -> Vec<&'static str> {
+    Level::ALL.iter().map(|l| l.name()).collect()
+}
+
 /// The options of `/skymines new`; a bad one is explained in `t`.
 fn parse_options(opts: &Options, may_seed: bool, t: &Texts) -> Result<(GameOptions, bool), String> {
     let known = [
         "players",
+        "bots",
+        "bot_level",
         "luna",
         "board",
         "tracks",
@@ -255,17 +314,23 @@ fn parse_options(opts: &Options, may_seed: bool, t: &Texts) -> Result<(GameOptio
 }
 
 impl Chat {
-    pub(crate) fn lobby_choices(&self, texts: &Texts) -> Vec<Choice> {
-        vec![
-            Choice::new(
-                ClickId::Lobby("join".to_string()).encode(),
-                texts.t("button.join"),
-            ),
-            Choice::new(
-                ClickId::Lobby("start".to_string()).encode(),
-                texts.t("button.start"),
-            ),
-        ]
+    /// The lobby's buttons: join, add a computer player (not for a campaign's lobby), start.
+    pub(crate) fn lobby_choices(&self, texts: &Texts, campaign: bool) -> Vec<Choice> {
+        let mut choices = vec![Choice::new(
+            ClickId::Lobby("join".to_string()).encode(),
+            texts.t("button.join"),
+        )];
+        if !campaign {
+            choices.push(Choice::new(
+                ClickId::Lobby("bot".to_string()).encode(),
+                texts.t("button.add_bot"),
+            ));
+        }
+        choices.push(Choice::new(
+            ClickId::Lobby("start".to_string()).encode(),
+            texts.t("button.start"),
+        ));
+        choices
     }
 
     pub(crate) fn channel_busy(&self, place: &Location) -> Result<bool, String> {
@@ -290,6 +355,7 @@ impl Chat {
         }
         let may_seed = req.user.owner || self.config.anyone_may_seed;
         let (mut options, seeded) = parse_options(opts, may_seed, &self.texts)?;
+        let computers = parse_computers(opts, options.players, &self.texts)?;
         let language = match opts.get("language") {
             None => None,
             Some(code) => Some(super::language::parse_language(code).ok_or_else(|| {
@@ -303,7 +369,9 @@ impl Chat {
         if !seeded {
             options.seed = self.fresh_seed(req);
         }
-        Ok(vec![self.open_lobby(req, options, seeded, language, None)?])
+        Ok(vec![self.open_lobby(
+            req, options, seeded, language, None, computers,
+        )?])
     }
 
     /// A chapter fixes the board side, the tracks, the token setup and the modules
@@ -368,9 +436,9 @@ impl Chat {
         seeded: bool,
         language: Option<&'static str>,
         campaign: Option<super::campaign::CampaignSetup>,
+        computers: Computers,
     ) -> Result<Reply, String> {
-        let names: Vec<String> = (0..options.players).map(|i| format!("P{i}")).collect();
-        engine::new_game(&self.data, &options, &names).map_err(|e| e.render(&self.texts))?;
+        self.check_game_options(&options)?;
         let lobby = Lobby {
             place: req.place,
             host: req.user.id,
@@ -379,9 +447,10 @@ impl Chat {
             players: vec![(req.user.id, req.user.name.clone())],
             language,
             campaign,
+            computers,
         };
         let texts = lobby.texts(self);
-        let text = texts.f(
+        let mut text = texts.f(
             "lobby.opened",
             &[
                 ("host", &req.user.name),
@@ -393,16 +462,72 @@ impl Chat {
                         .map(|l| texts.f("lobby.with_luna", &[("level", &l)]))
                         .unwrap_or_default(),
                 ),
-                ("joined", &1),
+                ("joined", &lobby.seated()),
             ],
         );
+        if computers.count > 0 {
+            text = format!("{text}\n{}", computers_line(texts, &lobby));
+        }
+        let campaign = lobby.campaign.is_some();
         let mut lobbies = self
             .lobbies
             .lock()
             .map_err(|_| self.texts.t("error.internal"))?;
         lobbies.insert(req.place.channel, lobby);
         lobbies.commit().map_err(|e| self.err(e))?;
-        Ok(Reply::public(text).with_choices(self.lobby_choices(texts)))
+        Ok(Reply::public(text).with_choices(self.lobby_choices(texts, campaign)))
+    }
+
+    /// The engine checks the options first, so an impossible game is refused now, not at start.
+    fn check_game_options(&self, options: &GameOptions) -> Result<(), String> {
+        let names: Vec<String> = (0..options.players).map(|i| format!("P{i}")).collect();
+        engine::new_game(&self.data, options, &names)
+            .map(|_| ())
+            .map_err(|e| e.render(&self.texts))
+    }
+
+    /// The lobby's "Add a computer player" button (its host or a moderator): a computer
+    /// player takes an open seat; with none open, the game grows by a seat while the options
+    /// allow one more player.
+    pub(crate) fn lobby_add_computer(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        let mut lobbies = self
+            .lobbies
+            .lock()
+            .map_err(|_| self.texts.t("error.internal"))?;
+        let Some(lobby) = lobbies.get_mut(&req.place.channel) else {
+            return Err(self.texts.t("error.no_lobby"));
+        };
+        if lobby.host != req.user.id && !req.user.moderator {
+            return Err(self.texts.t("error.host_only"));
+        }
+        if lobby.campaign.is_some() {
+            return Err(self.texts.t("error.campaign_bots"));
+        }
+        if lobby.seated() >= lobby.options.players {
+            let mut grown = lobby.options.clone();
+            grown.players += 1;
+            self.check_game_options(&grown)
+                .map_err(|_| self.texts.t("error.lobby_full"))?;
+            lobby.options = grown;
+        }
+        lobby.computers.count += 1;
+        let texts = lobby.texts(self);
+        let text = format!(
+            "{}\n{}",
+            texts.f(
+                "lobby.bot_added",
+                &[
+                    ("name", &req.user.name),
+                    ("joined", &lobby.seated()),
+                    ("players", &lobby.options.players),
+                ],
+            ),
+            computers_line(texts, lobby)
+        );
+        lobbies.commit().map_err(|e| self.err(e))?;
+        Ok(vec![
+            Reply::public(text).with_choices(self.lobby_choices(texts, false))
+        ])
     }
 
     /// A seed for an unseeded game: from the clock and the place, with the top bit set so a
@@ -426,22 +551,33 @@ impl Chat {
         if lobby.players.iter().any(|(id, _)| *id == req.user.id) {
             return Err(self.texts.t("error.already_joined"));
         }
-        if lobby.players.len() >= lobby.options.players {
+        // With no open seat, a person takes a computer player's.
+        let takes_computer = lobby.seated() >= lobby.options.players;
+        if takes_computer && lobby.computers.count == 0 {
             return Err(self.texts.t("error.lobby_full"));
+        }
+        if takes_computer {
+            lobby.computers.count -= 1;
         }
         lobby.players.push((req.user.id, req.user.name.clone()));
         let texts = lobby.texts(self);
+        let key = if takes_computer {
+            "lobby.joined_for_bot"
+        } else {
+            "lobby.joined"
+        };
         let text = texts.f(
-            "lobby.joined",
+            key,
             &[
                 ("name", &req.user.name),
-                ("joined", &lobby.players.len()),
+                ("joined", &lobby.seated()),
                 ("players", &lobby.options.players),
             ],
         );
+        let campaign = lobby.campaign.is_some();
         lobbies.commit().map_err(|e| self.err(e))?;
         Ok(vec![
-            Reply::public(text).with_choices(self.lobby_choices(texts))
+            Reply::public(text).with_choices(self.lobby_choices(texts, campaign))
         ])
     }
 
@@ -482,25 +618,30 @@ impl Chat {
         if lobby.host != req.user.id && !req.user.moderator {
             return Err(self.texts.t("error.host_only"));
         }
-        if lobby.players.len() < lobby.options.players {
+        if lobby.seated() < lobby.options.players {
             return Err(self.texts.f(
                 "error.lobby_not_full",
                 &[
-                    ("joined", &lobby.players.len()),
+                    ("joined", &lobby.seated()),
                     ("players", &lobby.options.players),
                 ],
             ));
         }
+        let texts = lobby.texts(self);
         let (game, state) = match &lobby.campaign {
             Some(setup) => self.create_first_chapter(&lobby, setup)?,
-            None => self
-                .store
-                .create_game(NewGame {
+            None => {
+                let mut seats = new_seats(&lobby.players);
+                seats.extend(computer_seats(texts, lobby.computers.count));
+                let new = NewGame {
                     location: lobby.place,
                     options: lobby.options.clone(),
-                    seats: new_seats(&lobby.players),
-                })
-                .map_err(|e| self.err(e))?,
+                    seats,
+                };
+                self.store
+                    .create_game_with_bots(new, lobby.computers.level.name())
+                    .map_err(|e| self.err(e))?
+            }
         };
         if let Some(code) = lobby.language {
             // The game exists already: a failure here leaves it in the default language.
@@ -508,7 +649,6 @@ impl Chat {
                 tracing::warn!("game {game}: language {code} not stored: {e}");
             }
         }
-        let texts = lobby.texts(self);
         if let Ok(mut lobbies) = self.lobbies.lock() {
             lobbies.remove(&req.place.channel);
         }
@@ -521,12 +661,36 @@ impl Chat {
                 texts.f("game.seeded", &[("seed", &lobby.options.seed)]),
             ));
         }
-        replies.extend(self.after_move(game, &state, &[], None, None));
+        replies.extend(self.after_move(game, &state, &[], super::game::Actor::Nobody, None));
+        replies.extend(self.play_computers(game));
         Ok(replies)
     }
 }
 
-/// The stored seats of a game's humans, in order (the store gives Luna's seat, added by the
+/// The seats of `count` computer players, named "Computer 1", "Computer 2", … in the game's
+/// language.
+fn computer_seats(texts: &Texts, count: usize) -> Vec<NewSeat> {
+    (1..=count)
+        .map(|n| NewSeat {
+            owner: SeatOwner::Vacant,
+            name: texts.f("bot.name", &[("n", &n)]),
+            notify: Notify::Ephemeral,
+        })
+        .collect()
+}
+
+/// "With N computer players (level …); /skymines join takes a computer player's seat."
+pub(crate) fn computers_line(texts: &Texts, lobby: &Lobby) -> String {
+    texts.f(
+        "lobby.bots",
+        &[
+            ("bots", &lobby.computers.count),
+            ("level", &texts.t(&format!("bot.level.{}", lobby.computers.level.name()))),
+        ],
+    )
+}
+
+/// The stored seats of a game's people, in order (the store gives Luna's seat, added by the
 /// engine, to Luna).
 pub(crate) fn new_seats(players: &[(u64, String)]) -> Vec<NewSeat> {
     players

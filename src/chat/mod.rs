@@ -11,6 +11,7 @@ mod admin;
 mod campaign;
 mod choosing;
 mod commands;
+mod computers;
 mod describe;
 mod dms;
 mod game;
@@ -509,6 +510,7 @@ impl Chat {
             Some(prompt::ClickId::Leave { game }) => self.leave_confirmed(req, game),
             Some(prompt::ClickId::Lobby(action)) => match action.as_str() {
                 "join" => self.lobby_join(req),
+                "bot" => self.lobby_add_computer(req),
                 "start" => self.lobby_start(req),
                 _ => Err(self.texts.t("error.stale")),
             },

@@ -1,6 +1,6 @@
-//! Living with a game over days: leaving a running game (the seat falls vacant), kicking an
-//! inactive player, taking a vacant seat over, the bot playing vacant seats safely so the game
-//! never stalls, pausing and resuming, personal settings (away until, time zone, quiet hours)
+//! Living with a game over days: leaving a running game (a computer player takes the seat over),
+//! kicking an inactive player, taking a computer player's seat over (see `computers` for how
+//! they play, so the game never stalls), pausing and resuming, personal settings (away until, time zone, quiet hours)
 //! that delay reminders, and archiving games whose channel or server is gone.
 //!
 //! Who is the host: whoever sits in seat 0 (as for `/skymines abort`); a player who takes seat
@@ -12,9 +12,6 @@ use super::time;
 use super::{Audience, Chat, Choice, Reply, Request};
 use crate::engine;
 use crate::store::{GameId, SeatOwner, UserSettings};
-
-/// At most this many vacant-seat turns in a row (a game of vacant seats ends well before).
-const VACANT_TURNS_MAX: usize = 2_000;
 
 impl Chat {
     /// Whether the user hosts the game (sits in seat 0) or may act for the host.
@@ -61,7 +58,8 @@ impl Chat {
         .with_choices(vec![confirm])])
     }
 
-    /// The confirmation button of `/skymines leave`: the seat falls vacant.
+    /// The confirmation button of `/skymines leave`: a computer player takes the seat over
+    /// (the game's last person cannot leave it: `/skymines abort` ends it).
     pub(crate) fn leave_confirmed(
         &self,
         req: &Request,
@@ -73,9 +71,15 @@ impl Chat {
         self.store
             .vacate_seat(game, seat)
             .map_err(|e| self.err(e))?;
-        let mut replies = vec![Reply::public(self.game_texts(game).f(
+        let texts = self.game_texts(game);
+        let level = texts.t(&format!("bot.level.{}", self.computer_level(game).name()));
+        let mut replies = vec![Reply::public(texts.f(
             "seat.left",
-            &[("name", &req.user.name), ("seat", &(seat + 1))],
+            &[
+                ("name", &req.user.name),
+                ("seat", &(seat + 1)),
+                ("level", &level),
+            ],
         ))];
         replies.extend(self.after_vacancy(game));
         Ok(replies)
@@ -130,14 +134,17 @@ impl Chat {
         self.store
             .vacate_seat(game, seat)
             .map_err(|e| self.err(e))?;
+        let texts = self.game_texts(game);
+        let level = texts.t(&format!("bot.level.{}", self.computer_level(game).name()));
         let mut replies = vec![
-            Reply::public(self.game_texts(game).f(
+            Reply::public(texts.f(
                 "seat.kicked",
                 &[
                     ("name", &record.name),
                     ("by", &req.user.name),
                     ("seat", &(seat + 1)),
                     ("since", &time::marker(since.unwrap_or(now))),
+                    ("level", &level),
                 ],
             )),
             Reply::new(
@@ -150,7 +157,8 @@ impl Chat {
         Ok(replies)
     }
 
-    /// After a seat fell vacant: the new status, and the bot plays the seat if it is waited on.
+    /// After a seat fell vacant: the new status, and the computer player plays the seat if it
+    /// is waited on.
     fn after_vacancy(&self, game: GameId) -> Vec<Reply> {
         let mut replies = Vec::new();
         if let Ok(state) = self.state(game) {
@@ -158,7 +166,7 @@ impl Chat {
             status.status_of = Some(game);
             replies.push(status);
         }
-        replies.extend(self.play_vacant(game));
+        replies.extend(self.play_computers(game));
         replies
     }
 
@@ -182,8 +190,8 @@ impl Chat {
             .ok_or_else(|| self.texts.f("error.no_such_player", &[("name", &wanted)]))
     }
 
-    /// `/skymines join`: joins the lobby, or takes over the first vacant seat of the running
-    /// game. The newcomer's hand is shown to them only, after they sit down.
+    /// `/skymines join`: joins the lobby, or takes over the first computer player's seat of the
+    /// running game. The newcomer's hand is shown to them only, after they sit down.
     pub(crate) fn join(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let in_lobby = self
             .lobbies
@@ -243,34 +251,6 @@ impl Chat {
         Ok(replies)
     }
 
-    /// Plays every vacant seat the game waits on, safely, until it waits on someone else (or
-    /// is paused or over).
-    pub(crate) fn play_vacant(&self, game: GameId) -> Vec<Reply> {
-        let mut replies = Vec::new();
-        for _ in 0..VACANT_TURNS_MAX {
-            if !self.store.is_live(game) || self.refuse_if_paused(game).is_err() {
-                break;
-            }
-            let (Ok(state), Ok(seats)) = (self.state(game), self.store.seats(game)) else {
-                break;
-            };
-            let waiting = engine::waiting_on(&state);
-            let Some(seat) = seats
-                .iter()
-                .find(|s| s.owner == SeatOwner::Vacant && waiting.contains(&s.seat))
-                .map(|s| s.seat)
-            else {
-                break;
-            };
-            let played = self.play_safely(game, &state, seat, "seat.vacant_played");
-            if played.is_empty() {
-                break;
-            }
-            replies.extend(played);
-        }
-        replies
-    }
-
     /// The game of a pause or resume request, once the user may manage it (host or
     /// moderator) and whether it is paused equals `paused`; otherwise the catalog's `refusal`.
     fn game_to_pause_or_resume(
@@ -319,7 +299,7 @@ impl Chat {
         let mut status = self.status_reply(game, &state);
         status.status_of = Some(game);
         replies.push(status);
-        replies.extend(self.play_vacant(game));
+        replies.extend(self.play_computers(game));
         Ok(replies)
     }
 
@@ -441,11 +421,16 @@ impl Chat {
             );
         }
         let seats = self.store.seats(game).unwrap_or_default();
-        for s in seats.iter().filter(|s| s.owner == SeatOwner::Vacant) {
-            notes.push(self.texts.f(
-                "status.vacant",
-                &[("name", &s.name), ("seat", &(s.seat + 1))],
-            ));
+        if seats.iter().any(|s| s.owner == SeatOwner::Vacant) {
+            let level = self
+                .texts
+                .t(&format!("bot.level.{}", self.computer_level(game).name()));
+            for s in seats.iter().filter(|s| s.owner == SeatOwner::Vacant) {
+                notes.push(self.texts.f(
+                    "status.vacant",
+                    &[("name", &s.name), ("seat", &(s.seat + 1)), ("level", &level)],
+                ));
+            }
         }
         for r in self.store.reminders(game).unwrap_or_default() {
             if r.kind != super::game::DEADLINE {

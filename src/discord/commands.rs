@@ -115,10 +115,17 @@ async fn skymines(_ctx: Ctx<'_>) -> Result<(), Error> {
 #[allow(clippy::too_many_arguments)]
 async fn sk_new(
     ctx: Ctx<'_>,
-    #[description = "Human players, 1-4 (default 2)"]
+    #[description = "Players, people and computer players, 1-4 (default 2)"]
     #[min = 1]
     #[max = 4]
     players: Option<u8>,
+    #[description = "Computer players among them, 0-3 (default 0)"]
+    #[min = 0]
+    #[max = 3]
+    bots: Option<u8>,
+    #[description = "Level of the computer players: easy, normal or hard (default normal)"]
+    #[autocomplete = "complete"]
+    bot_level: Option<String>,
     #[description = "Luna the automa: her level 0-8, or none"]
     #[autocomplete = "complete"]
     luna: Option<String>,
@@ -145,6 +152,8 @@ async fn sk_new(
 ) -> Result<(), Error> {
     let opts = options([
         ("players", players.map(|v| v.to_string())),
+        ("bots", bots.map(|v| v.to_string())),
+        ("bot_level", bot_level),
         ("luna", luna),
         ("board", board),
         ("tracks", tracks),

@@ -65,6 +65,14 @@ pub enum StoreError {
     UndoBlocked(String),
     #[error("seat {0} is not in this game")]
     NoSuchSeat(usize),
+    /// A game needs at least one person (DECISIONS B16): a new game of computer players only,
+    /// or the last person leaving a running game, is refused. Nothing was written.
+    #[error("a game needs at least one person among its players")]
+    NoPerson,
+    /// A move worked out on an earlier state of the game ([`crate::store::Store::apply_at`]): the game has
+    /// moved on since. Nothing was written.
+    #[error("game {0} moved on before this move was stored")]
+    MovedOn(GameId),
     #[error("game {game} has no move {back_to}: its log holds moves 0 to {last}")]
     NoSuchMove {
         game: GameId,

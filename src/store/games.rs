@@ -184,6 +184,9 @@ impl Store {
         new: NewGame,
         also: impl FnOnce(&Connection, GameId) -> Result<()>,
     ) -> Result<(GameId, Arc<GameState>)> {
+        if !new.seats.iter().any(|s| s.owner.is_person()) {
+            return Err(StoreError::NoPerson);
+        }
         let names: Vec<String> = new.seats.iter().map(|s| s.name.clone()).collect();
         let state = engine::new_game(&self.data, &new.options, &names)?;
         let owner = |seat: usize| {

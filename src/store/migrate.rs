@@ -76,6 +76,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0010_status_pins.sql",
         sql: include_str!("../../migrations/0010_status_pins.sql"),
     },
+    Migration {
+        version: 11,
+        name: "0011_computer_players.sql",
+        sql: include_str!("../../migrations/0011_computer_players.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").

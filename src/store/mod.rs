@@ -129,8 +129,16 @@ pub enum SeatOwner {
     Local,
     /// The automa.
     Luna,
-    /// Its player left or was kicked: the bot plays it safely until someone joins it.
+    /// No person holds it (it was set up for a computer player, or its player left or was
+    /// kicked): a computer player plays it at the game's level until someone joins it.
     Vacant,
+}
+
+impl SeatOwner {
+    /// Whether a person plays the seat (a Discord user or the terminal's player).
+    pub fn is_person(self) -> bool {
+        matches!(self, SeatOwner::Discord(_) | SeatOwner::Local)
+    }
 }
 
 /// How a seat wants private messages pushed (DECISIONS B1).
@@ -151,7 +159,7 @@ impl Notify {
     }
 }
 
-/// A human seat of a new game, in seat order.
+/// A seat of a new game, in seat order (a person's, or `Vacant` for a computer player).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewSeat {
     pub owner: SeatOwner,
@@ -165,7 +173,8 @@ pub struct NewGame {
     pub location: Location,
     /// The options; `options.seed` is the game's seed.
     pub options: GameOptions,
-    /// The human seats in seat order (Luna, if any, is added by the engine).
+    /// The players' seats in seat order, at least one a person's (Luna, if any, is added by
+    /// the engine).
     pub seats: Vec<NewSeat>,
 }
 

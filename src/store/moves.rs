@@ -211,8 +211,37 @@ impl Store {
         decisions: &[Decision],
         effects: impl FnOnce(&GameState, &[Event]) -> MoveEffects,
     ) -> Result<MoveOutcome> {
+        self.apply_checked(game, seat, decisions, None, effects)
+    }
+
+    /// [`Store::apply`] of decisions worked out on the game at move `seq` (a computer player's
+    /// turn, thought out without the game's lock): refused with [`StoreError::MovedOn`], nothing
+    /// written, when the game has moved on since.
+    pub fn apply_at(
+        &self,
+        game: GameId,
+        seat: usize,
+        decisions: &[Decision],
+        seq: u64,
+    ) -> Result<MoveOutcome> {
+        self.apply_checked(game, seat, decisions, Some(seq), |_, _| {
+            MoveEffects::default()
+        })
+    }
+
+    fn apply_checked(
+        &self,
+        game: GameId,
+        seat: usize,
+        decisions: &[Decision],
+        expected: Option<u64>,
+        effects: impl FnOnce(&GameState, &[Event]) -> MoveEffects,
+    ) -> Result<MoveOutcome> {
         let mut effects = Some(effects);
         self.with_live(game, |live| {
+            if expected.is_some_and(|seq| seq != live.seq) {
+                return Err(StoreError::MovedOn(game));
+            }
             let mut next = (*live.state).clone();
             let events = engine::apply_batch(&self.data, &mut next, seat, decisions)?;
             let fx = effects

@@ -1,11 +1,21 @@
 //! What a game needs to live for days (migration `0003_seats.sql`): seats that fall vacant and
-//! are taken over, the time the game started waiting on each seat, a host's pause, archiving
+//! are taken over, the level of the computer players who play vacant seats (migration
+//! `0011_computer_players.sql`), the time the game started waiting on each seat, a host's pause, archiving
 //! a game whose channel or server is gone, and per-user settings (away until, a fixed UTC
 //! offset, quiet hours). The chat layer decides who may do what; this module only keeps it.
 
 use super::error::{Result, StoreError};
-use super::{now_ms, to_db, GameId, GameStatus, Store};
-use rusqlite::{params, OptionalExtension};
+use super::{now_ms, to_db, GameId, GameStatus, NewGame, Store};
+use crate::engine::GameState;
+use rusqlite::{params, Connection, OptionalExtension};
+use std::sync::Arc;
+
+/// Records the level of a game's computer players (inside the caller's transaction).
+fn write_bot_level(tx: &Connection, game: GameId, level: &str) -> Result<()> {
+    tx.prepare_cached("UPDATE games SET bot_level = ?2 WHERE id = ?1")?
+        .execute(params![game, level])?;
+    Ok(())
+}
 
 /// Why a game was archived.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +54,9 @@ pub struct UserSettings {
 }
 
 impl Store {
-    /// Makes a human seat vacant (its player left or was kicked); its reminders go.
+    /// Makes a person's seat vacant (its player left or was kicked): a computer player plays
+    /// it from now on; its reminders go. The game's last person cannot leave it
+    /// ([`StoreError::NoPerson`], nothing changed).
     pub fn vacate_seat(&self, game: GameId, seat: usize) -> Result<()> {
         let n = self.write(|tx| {
             let n = tx
@@ -53,6 +65,15 @@ impl Store {
                      WHERE game_id = ?1 AND seat = ?2 AND kind = 'discord'",
                 )?
                 .execute(params![game, seat as i64])?;
+            let people: i64 = tx
+                .prepare_cached(
+                    "SELECT COUNT(*) FROM seats WHERE game_id = ?1 AND kind IN ('discord', 'local')",
+                )?
+                .query_row([game], |r| r.get(0))?;
+            if n > 0 && people == 0 {
+                // Rolls the transaction back.
+                return Err(StoreError::NoPerson);
+            }
             tx.prepare_cached("DELETE FROM reminders WHERE game_id = ?1 AND seat = ?2")?
                 .execute(params![game, seat as i64])?;
             Ok(n)
@@ -61,6 +82,27 @@ impl Store {
             return Err(StoreError::NoSuchSeat(seat));
         }
         Ok(())
+    }
+
+    /// Starts a game whose vacant seats are computer players at `bot_level` (`easy`, `normal`
+    /// or `hard`; the database refuses another value): the game and its level in one
+    /// transaction.
+    pub fn create_game_with_bots(
+        &self,
+        new: NewGame,
+        bot_level: &str,
+    ) -> Result<(GameId, Arc<GameState>)> {
+        self.create_game_and(new, |tx, game| write_bot_level(tx, game, bot_level))
+    }
+
+    /// The level of a game's computer players (`easy`, `normal` or `hard`).
+    pub fn bot_level(&self, game: GameId) -> Result<String> {
+        self.read(|c| {
+            c.prepare_cached("SELECT bot_level FROM games WHERE id = ?1")?
+                .query_row([game], |r| r.get::<_, String>(0))
+                .optional()?
+                .ok_or(StoreError::NoSuchGame(game))
+        })
     }
 
     /// Gives a vacant seat to a user (under their name). Fails with `NoSuchSeat` when the seat
