@@ -661,8 +661,11 @@ impl Chat {
                 texts.f("game.seeded", &[("seed", &lobby.options.seed)]),
             ));
         }
+        // Computer players set up and plan at once, before anyone is asked.
+        let computers = self.play_computers(game);
+        let state = self.state(game).unwrap_or(state);
+        replies.extend(computers);
         replies.extend(self.after_move(game, &state, &[], super::game::Actor::Nobody, None));
-        replies.extend(self.play_computers(game));
         Ok(replies)
     }
 }

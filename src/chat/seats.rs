@@ -421,16 +421,22 @@ impl Chat {
             );
         }
         let seats = self.store.seats(game).unwrap_or_default();
-        if seats.iter().any(|s| s.owner == SeatOwner::Vacant) {
+        let computers: Vec<String> = seats
+            .iter()
+            .filter(|s| s.owner == SeatOwner::Vacant)
+            .map(|s| {
+                self.texts
+                    .f("status.computer_seat", &[("name", &s.name), ("seat", &(s.seat + 1))])
+            })
+            .collect();
+        if !computers.is_empty() {
             let level = self
                 .texts
                 .t(&format!("bot.level.{}", self.computer_level(game).name()));
-            for s in seats.iter().filter(|s| s.owner == SeatOwner::Vacant) {
-                notes.push(self.texts.f(
-                    "status.vacant",
-                    &[("name", &s.name), ("seat", &(s.seat + 1)), ("level", &level)],
-                ));
-            }
+            notes.push(self.texts.f(
+                "status.vacant",
+                &[("seats", &computers.join(", ")), ("level", &level)],
+            ));
         }
         for r in self.store.reminders(game).unwrap_or_default() {
             if r.kind != super::game::DEADLINE {
