@@ -153,9 +153,12 @@ fn a_seat_is_taken_over_mid_round_and_the_newcomer_plays_on() {
     let left = leave(&t, leaver);
     let text = public_text(&left);
     assert!(text.contains(&format!("{leaver} left the game")), "{text}");
-    assert!(text.contains("is open"), "{text}");
-    // Not waited on yet: the bot has not played the seat.
-    assert!(!text.contains("played its turn"), "{text}");
+    assert!(
+        text.contains("From now on a computer player (normal) plays seat"),
+        "{text}"
+    );
+    // Not waited on yet: the computer player has not played the seat.
+    assert_eq!(t.waiting(), vec![local_user_id(active)]);
 
     // Before joining, carol sees nothing private.
     let r = t.say("carol /hand");
@@ -238,24 +241,28 @@ fn kicks_need_the_host_and_an_inactive_player() {
     let public = public_text(&r);
     assert!(public.contains("alice removed bob"), "{public}");
     assert!(private_to(&r, "bob").contains("You were removed"), "{r:?}");
-    // bob's seat was waited on: the bot finished its planning at once; the game goes on.
+    // bob's seat was waited on: a computer player planned for it at once; the game goes on.
     assert!(
-        public.contains("Seat bob is open: the bot played its turn safely"),
+        public.contains("From now on a computer player (normal) plays seat 2"),
         "{public}"
     );
+    assert!(public.contains("bob has planned"), "{public}");
     assert!(!t.waiting().contains(&local_user_id("bob")));
     assert!(!t.waiting().is_empty(), "the game goes on");
     let r = t.say("bob /choose option:1");
     assert!(r[0].text.contains("not playing"), "{}", r[0].text);
 }
 
+/// Issue 23: a seat left mid-game is played by a computer player at the game's level (normal
+/// by default): it takes its turns, each announced in one public message, and the game goes on
+/// to the remaining person's turns.
 #[test]
-fn a_vacant_seat_is_played_safely_when_its_turn_comes() {
+fn a_seat_left_mid_game_is_played_by_a_computer_player() {
     let t = table("vacant", config());
     start(&t);
     let (active, leaver) = to_action_phase(&t);
     leave(&t, leaver);
-    let mut bot_turns = 0;
+    let mut computer_turns = 0;
     for _ in 0..200 {
         let waiting = t.waiting();
         assert!(
@@ -266,26 +273,34 @@ fn a_vacant_seat_is_played_safely_when_its_turn_comes() {
             break;
         }
         let r = t.say(&format!("{active} /choose option:1"));
-        bot_turns += public_text(&r)
-            .matches(&format!(
-                "Seat {leaver} is open: the bot played its turn safely"
-            ))
+        computer_turns += r
+            .iter()
+            .filter(|r| r.status_of.is_none() && r.text.starts_with(&format!("{leaver} ")))
             .count();
-        if bot_turns > 0 && t.waiting() == vec![local_user_id(active)] {
+        if computer_turns >= 2 && t.waiting() == vec![local_user_id(active)] {
             break;
         }
     }
-    assert!(bot_turns > 0, "the bot played the vacant seat");
+    assert!(computer_turns >= 2, "the computer player took turns");
     assert_eq!(
         t.waiting(),
         vec![local_user_id(active)],
-        "the game waits on the one player left"
+        "the game waits on the one person left"
     );
     let status = t.say("eve /skymines status");
     assert!(
-        public_text(&status).contains("is open: /skymines join"),
+        public_text(&status).contains(&format!("Computer players (normal): {leaver} (seat")),
         "{status:?}"
     );
+    // The last person cannot leave: refused privately, nothing changed.
+    let r = leave(&t, active);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(
+        matches!(r[0].audience, Audience::Private(_))
+            && r[0].text.contains("A game needs at least one person"),
+        "{r:?}"
+    );
+    assert_eq!(t.waiting(), vec![local_user_id(active)]);
 }
 
 #[test]
