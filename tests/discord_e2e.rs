@@ -2131,3 +2131,123 @@ async fn an_unknown_channel_archives_its_game() {
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
 }
+
+/// Issue 23: a player who leaves mid-game through Discord is replaced by a computer player at
+/// the game's level. The leave is announced publicly; the computer player's turns are posted in
+/// the channel, one message each, pinging only Alice; the game goes on to Alice's next turn
+/// and Bob is never pinged again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_player_who_leaves_is_replaced_by_a_computer_player() {
+    let (_dir, db, fake, clock) = fresh().await;
+    let bot = start_bot(&fake, &db, clock).await;
+    let game = started_game(&fake, &bot).await;
+    drive(&fake, &bot, |st| st.phase == Phase::Action).await;
+    let bob_seat = state(&bot)
+        .seats
+        .iter()
+        .position(|s| s.name == "Bob")
+        .expect("Bob's seat");
+    let round = state(&bot).round;
+    let before = fake.messages().iter().map(|m| m.id).max().unwrap_or(0);
+
+    let t = fake.slash(BOB, CHANNEL, false, &["skymines", "leave"], &[]);
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    let ask = fake
+        .messages()
+        .into_iter()
+        .filter(|m| m.viewer == Some(BOB) && m.id > before)
+        .find(|m| m.buttons.iter().any(|(id, _)| id.starts_with("v:")))
+        .expect("Bob is asked to confirm, privately");
+    let confirm = ask.buttons[0].0.clone();
+    let t = fake.click(BOB, &ask, &confirm);
+    callback(&fake, &t).await;
+    fake.settle(QUIET, WAIT).await;
+    let seats = bot.store.seats(game).expect("seats");
+    assert_eq!(seats[bob_seat].owner, skymines::store::SeatOwner::Vacant);
+    let posts = |after: u64| -> Vec<Msg> {
+        let mut posts: Vec<Msg> = public_in(&fake, CHANNEL)
+            .into_iter()
+            .filter(|m| m.id > after && !m.pinned)
+            .collect();
+        posts.sort_by_key(|m| m.id);
+        posts
+    };
+    let left = posts(before);
+    assert!(
+        left.iter().any(|m| m
+            .content
+            .contains("Bob left the game. From now on a computer player (normal) plays seat")),
+        "{:#?}",
+        left.iter().map(|m| &m.content).collect::<Vec<_>>()
+    );
+
+    // Alice plays on; the computer player takes Bob's turns until it is Alice's turn again
+    // after at least one of them.
+    let mut clicks = 0;
+    let computer_turn = |msgs: &[Msg]| {
+        msgs.iter().any(|m| {
+            without_mentions(&m.content).starts_with("Bob ")
+                && m.content.contains("Alice, it is your turn")
+        })
+    };
+    while !computer_turn(&posts(before)) {
+        assert!(clicks < 60, "the computer player never took Bob's turn");
+        let st = state(&bot);
+        assert!(st.round <= round + 1, "the game stalls");
+        let waiting = bot.chat.waiting_users(&place());
+        assert_eq!(waiting, vec![ALICE], "only Alice is ever waited on");
+        let seat = st
+            .seats
+            .iter()
+            .position(|s| s.name == "Alice")
+            .expect("Alice's seat");
+        let msg = newest_prompt(&fake, ALICE).expect("something for Alice to click");
+        // Alice takes a turn rather than dropping out, so the computer player's turn comes.
+        let id = msg
+            .buttons
+            .iter()
+            .map(|(id, _)| id.clone())
+            .find(|id| !matches!(kind_of(id).as_str(), "drop_out" | "plan_done" | ""))
+            .unwrap_or_else(|| pick(&msg, &st, seat));
+        let token = fake.pick(ALICE, &msg, &[id.as_str()]);
+        callback(&fake, &token).await;
+        fake.settle(QUIET, WAIT).await;
+        clicks += 1;
+    }
+    let after = posts(before);
+    let mut turn = after
+        .iter()
+        .filter(|m| without_mentions(&m.content).starts_with("Bob "))
+        .peekable();
+    assert!(turn.peek().is_some());
+    for m in turn {
+        // One message per computer turn, pinging Alice (its lines, then the ping) or nobody.
+        let mentioned = mentioned_first(&m.content);
+        assert!(
+            mentioned.iter().all(|u| *u == ALICE.to_string()),
+            "{}",
+            m.content
+        );
+    }
+    assert!(
+        after.iter().all(|m| !m.content.contains(&BOB.to_string())),
+        "Bob is not pinged after leaving"
+    );
+    let st = state(&bot);
+    let alice = st.seats.iter().position(|s| s.name == "Alice").expect("seat");
+    assert_eq!(skymines::engine::waiting_on(&st), vec![alice]);
+    bot.running.stop().await.expect("the bot stops");
+}
+
+/// A message's text after its leading mentions (`<@1> <@2> text` → `text`).
+fn without_mentions(content: &str) -> &str {
+    let mut rest = content;
+    while let Some(after) = rest.strip_prefix("<@") {
+        match after.find("> ") {
+            Some(end) => rest = &after[end + 2..],
+            None => break,
+        }
+    }
+    rest
+}
