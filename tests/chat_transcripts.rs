@@ -1455,6 +1455,10 @@ fn live_game(t: &Table) -> skymines::store::GameId {
     store
         .game_in_channel(LOCAL_CHANNEL)
         .expect("store")
-        .or_else(|| store.last_finished_in_channel(LOCAL_CHANNEL).expect("store"))
+        .or_else(|| {
+            store
+                .last_finished_in_channel(LOCAL_CHANNEL)
+                .expect("store")
+        })
         .expect("a game")
 }

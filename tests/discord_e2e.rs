@@ -2235,7 +2235,11 @@ async fn a_player_who_leaves_is_replaced_by_a_computer_player() {
         "Bob is not pinged after leaving"
     );
     let st = state(&bot);
-    let alice = st.seats.iter().position(|s| s.name == "Alice").expect("seat");
+    let alice = st
+        .seats
+        .iter()
+        .position(|s| s.name == "Alice")
+        .expect("seat");
     assert_eq!(skymines::engine::waiting_on(&st), vec![alice]);
     bot.running.stop().await.expect("the bot stops");
 }

@@ -1177,7 +1177,11 @@ fn computer_seats_and_their_level_survive_a_restart_and_need_a_person() {
         .collect();
     assert_eq!(
         owners,
-        vec![SeatOwner::Discord(ann), SeatOwner::Vacant, SeatOwner::Vacant]
+        vec![
+            SeatOwner::Discord(ann),
+            SeatOwner::Vacant,
+            SeatOwner::Vacant
+        ]
     );
 
     // The last person cannot leave: refused, nothing changed.
@@ -1190,8 +1194,12 @@ fn computer_seats_and_their_level_survive_a_restart_and_need_a_person() {
 
     // Bob takes Computer 2's seat over; then Ann may leave, and a computer plays her seat.
     let bob = 0x1111_2222_3333_0002;
-    store.take_seat(game, 2, bob, "Bob").expect("Bob takes seat 3");
-    store.vacate_seat(game, 0).expect("Ann leaves: Bob is still there");
+    store
+        .take_seat(game, 2, bob, "Bob")
+        .expect("Bob takes seat 3");
+    store
+        .vacate_seat(game, 0)
+        .expect("Ann leaves: Bob is still there");
     drop(store);
     let (store, _) = open(&dir.db(), 16);
     let seats = store.seats(game).expect("seats");

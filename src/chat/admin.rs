@@ -263,7 +263,13 @@ impl Chat {
                 ("move", &back_to),
             ],
         ))];
-        replies.extend(self.after_move(game, &outcome.state, &[], super::game::Actor::Nobody, None));
+        replies.extend(self.after_move(
+            game,
+            &outcome.state,
+            &[],
+            super::game::Actor::Nobody,
+            None,
+        ));
         replies.extend(self.play_computers(game));
         let mut replies = in_game_channel(replies, game);
         replies.push(Reply::private(

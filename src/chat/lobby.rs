@@ -688,7 +688,10 @@ pub(crate) fn computers_line(texts: &Texts, lobby: &Lobby) -> String {
         "lobby.bots",
         &[
             ("bots", &lobby.computers.count),
-            ("level", &texts.t(&format!("bot.level.{}", lobby.computers.level.name()))),
+            (
+                "level",
+                &texts.t(&format!("bot.level.{}", lobby.computers.level.name())),
+            ),
         ],
     )
 }

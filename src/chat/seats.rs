@@ -425,8 +425,10 @@ impl Chat {
             .iter()
             .filter(|s| s.owner == SeatOwner::Vacant)
             .map(|s| {
-                self.texts
-                    .f("status.computer_seat", &[("name", &s.name), ("seat", &(s.seat + 1))])
+                self.texts.f(
+                    "status.computer_seat",
+                    &[("name", &s.name), ("seat", &(s.seat + 1))],
+                )
             })
             .collect();
         if !computers.is_empty() {
