@@ -1462,3 +1462,56 @@ fn live_game(t: &Table) -> skymines::store::GameId {
         })
         .expect("a game")
 }
+
+/// Issue 23: the lobby's "Add a computer player" button (the host's) seats computer players,
+/// growing the game while the options allow; a person who joins a full lobby takes a computer
+/// player's seat; the game starts with the people first, then the computer players.
+#[test]
+fn the_lobby_button_seats_computer_players_and_people_take_their_seats() {
+    let mut t = table("computer-lobby");
+    t.say("alice /skymines new players:2 luna:2");
+    let r = t.say("bob /click l:bot");
+    assert!(first_text(&r).contains("Only the host"), "{r:?}");
+    let r = t.say("alice /click l:bot");
+    assert!(
+        public_text(&r).contains("alice added a computer player (2/2)."),
+        "{r:?}"
+    );
+    assert!(r[0]
+        .choices
+        .iter()
+        .any(|c| c.label == "Add a computer player"));
+    // Full: the game grows by a seat (Luna plays with up to three players)…
+    let r = t.say("alice /click l:bot");
+    assert!(public_text(&r).contains("(3/3)"), "{r:?}");
+    assert!(
+        public_text(&r).contains("Computer players: 2, level normal."),
+        "{r:?}"
+    );
+    // …but not past what the options allow.
+    let r = t.say("alice /click l:bot");
+    assert_eq!(first_text(&r), "This game is full.");
+    let r = t.say("bob /skymines join");
+    assert!(
+        public_text(&r).contains("bob joined and takes a computer player's seat (3/3)."),
+        "{r:?}"
+    );
+    let r = t.say("alice /skymines status");
+    assert!(
+        public_text(&r).contains("Computer players: 1, level normal."),
+        "{r:?}"
+    );
+    let r = t.say("alice /skymines start");
+    assert!(public_text(&r).contains("begins"), "{r:?}");
+    let names: Vec<String> = live_state(&t)
+        .seats
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    assert_eq!(names, ["alice", "bob", "Computer 1", "Luna"]);
+    let mut waiting = t.waiting();
+    waiting.sort();
+    let mut people = vec![local_user_id("alice"), local_user_id("bob")];
+    people.sort();
+    assert_eq!(waiting, people, "the computer player planned at once");
+}

@@ -12,7 +12,7 @@
 //! computer turns resumes them at the timer's next tick ([`Chat::resume_computers`]).
 
 use super::game::Actor;
-use super::{Chat, Reply};
+use super::{Chat, Reply, Texts};
 use crate::bots::{self, Budget, Level};
 use crate::data::GameData;
 use crate::engine::state::{GameState, Phase};
@@ -111,6 +111,11 @@ impl Chat {
             Some(&state),
         )))
     }
+}
+
+/// A level in words, in `texts`' language.
+pub(crate) fn level_words(texts: &Texts, level: Level) -> String {
+    texts.t(&format!("bot.level.{}", level.name()))
 }
 
 /// The seed of a computer player's generator for one move: from the game's id, the move number

@@ -690,7 +690,7 @@ pub(crate) fn computers_line(texts: &Texts, lobby: &Lobby) -> String {
             ("bots", &lobby.computers.count),
             (
                 "level",
-                &texts.t(&format!("bot.level.{}", lobby.computers.level.name())),
+                &super::computers::level_words(texts, lobby.computers.level),
             ),
         ],
     )

@@ -72,7 +72,7 @@ impl Chat {
             .vacate_seat(game, seat)
             .map_err(|e| self.err(e))?;
         let texts = self.game_texts(game);
-        let level = texts.t(&format!("bot.level.{}", self.computer_level(game).name()));
+        let level = super::computers::level_words(texts, self.computer_level(game));
         let mut replies = vec![Reply::public(texts.f(
             "seat.left",
             &[
@@ -135,7 +135,7 @@ impl Chat {
             .vacate_seat(game, seat)
             .map_err(|e| self.err(e))?;
         let texts = self.game_texts(game);
-        let level = texts.t(&format!("bot.level.{}", self.computer_level(game).name()));
+        let level = super::computers::level_words(texts, self.computer_level(game));
         let mut replies = vec![
             Reply::public(texts.f(
                 "seat.kicked",
@@ -432,9 +432,7 @@ impl Chat {
             })
             .collect();
         if !computers.is_empty() {
-            let level = self
-                .texts
-                .t(&format!("bot.level.{}", self.computer_level(game).name()));
+            let level = super::computers::level_words(&self.texts, self.computer_level(game));
             notes.push(self.texts.f(
                 "status.vacant",
                 &[("seats", &computers.join(", ")), ("level", &level)],

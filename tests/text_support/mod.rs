@@ -61,13 +61,13 @@ pub fn prose_words(template: &str) -> Vec<String> {
 /// Words German spells as English does, which German players read as German: the German
 /// rulebook's own terms (Shuttle, Asteroid, Slot, Screen, Tank, Station, Marker, Bonus, Plan …),
 /// Discord's German words (Server, Threads, Log) and everyday German (Bot, Export, Phase, Form,
-/// Minute, also, per, was, links, Rest, Hand, Computer, Person, normal …).
-pub const GERMAN_TOO: [&str; 46] = [
-    "admin", "also", "asteroid", "bonus", "bot", "computer", "crypcoin", "discord", "einstein",
-    "export", "form", "hand", "helium", "links", "log", "luna", "marker", "mars", "max", "minute",
-    "normal", "option", "per", "person", "phase", "plan", "plans", "private", "rest", "rosen",
-    "screen", "screens", "server", "servers", "shuttle", "shuttles", "skymines", "slot", "slots",
-    "solo", "start", "station", "tank", "threads", "utc", "was",
+/// Minute, also, per, was, links, Rest, Hand, Bots, Computer, Person, normal …).
+pub const GERMAN_TOO: [&str; 47] = [
+    "admin", "also", "asteroid", "bonus", "bot", "bots", "computer", "crypcoin", "discord",
+    "einstein", "export", "form", "hand", "helium", "links", "log", "luna", "marker", "mars",
+    "max", "minute", "normal", "option", "per", "person", "phase", "plan", "plans", "private",
+    "rest", "rosen", "screen", "screens", "server", "servers", "shuttle", "shuttles", "skymines",
+    "slot", "slots", "solo", "start", "station", "tank", "threads", "utc", "was",
 ];
 
 /// The English catalog's words (3+ letters, lowercased) that German does not share (company
