@@ -576,3 +576,52 @@ fn reminders_can_be_turned_off_or_given_a_personal_delay() {
     let r = t.say("bob /skymines settings reminders:on remind_after:default");
     assert!(private_to(&r, "bob").contains("Reminders: on, 1h"), "{r:?}");
 }
+
+/// Issue 23: a restart between a move and the computer players' turns it led to loses nothing:
+/// the next tick of the new chat layer plays them (here the game was stored but its computer
+/// player had not planned yet).
+#[test]
+fn computer_turns_interrupted_by_a_restart_are_played_at_the_next_tick() {
+    use skymines::store::{NewGame, NewSeat, Notify, SeatOwner};
+    let t = table("computer-restart", config());
+    let store = t.chat.store();
+    let mut options = skymines::store::torture::torture_options(3);
+    options.players = 2;
+    let seat = |owner, name: &str| NewSeat {
+        owner,
+        name: name.to_string(),
+        notify: Notify::Ephemeral,
+    };
+    let (game, state) = store
+        .create_game_with_bots(
+            NewGame {
+                location: place(),
+                options,
+                seats: vec![
+                    seat(SeatOwner::Discord(local_user_id("alice")), "alice"),
+                    seat(SeatOwner::Vacant, "Computer 1"),
+                ],
+            },
+            "easy",
+        )
+        .expect("game");
+    assert!(skymines::engine::waiting_on(&state).contains(&1));
+    let before = store.log(game).expect("log").len();
+    // The restart: a new chat layer over the same store.
+    let chat = Chat::new(store.clone(), t.clock.clone(), config());
+    chat.tick();
+    let state = store.state(game).expect("state");
+    assert!(
+        !skymines::engine::waiting_on(&state).contains(&1),
+        "the computer player moved"
+    );
+    assert_eq!(chat.waiting_users(&place()), vec![local_user_id("alice")]);
+    assert_eq!(
+        store.log(game).expect("log").len(),
+        before + 1,
+        "one stored move"
+    );
+    // Nothing is left to do: another tick changes nothing.
+    chat.tick();
+    assert_eq!(store.log(game).expect("log").len(), before + 1);
+}
