@@ -668,7 +668,7 @@ fn refusals_and_questions_of_a_german_game_come_in_german() {
     let r = t.say("alice /skymines new players:9");
     assert_eq!(
         first_text(&r),
-        "Eine Partie braucht 1 bis 4 menschliche Personen, nicht 9."
+        "Eine Partie braucht 1 bis 4 Mitspielende (Personen und Computer), nicht 9."
     );
     t.say("alice /skymines new players:2 seed:13 language:de");
     t.say("bob /skymines join");

@@ -566,7 +566,7 @@ impl Chat {
         } else {
             "lobby.joined"
         };
-        let text = texts.f(
+        let mut text = texts.f(
             key,
             &[
                 ("name", &req.user.name),
@@ -574,6 +574,9 @@ impl Chat {
                 ("players", &lobby.options.players),
             ],
         );
+        if lobby.computers.count > 0 {
+            text = format!("{text}\n{}", computers_line(texts, lobby));
+        }
         let campaign = lobby.campaign.is_some();
         lobbies.commit().map_err(|e| self.err(e))?;
         Ok(vec![

@@ -4,7 +4,8 @@
 use super::common::{Provenance, Requirement, Reward, Source};
 use serde::{Deserialize, Serialize};
 
-/// How many mission cards lie face up, by number of human players (Luna does not count).
+/// How many mission cards lie face up, by number of players, people and computer players alike
+/// (Luna does not count; DECISIONS B16).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FaceUpCards {
     pub humans_1_to_2: usize,
