@@ -490,6 +490,32 @@ impl Chat {
     /// player takes an open seat; with none open, the game grows by a seat while the options
     /// allow one more player.
     pub(crate) fn lobby_add_computer(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        self.seat_in_lobby(req, |lobby| {
+            if lobby.host != req.user.id && !req.user.moderator {
+                return Err(self.texts.t("error.host_only"));
+            }
+            if lobby.campaign.is_some() {
+                return Err(self.texts.t("error.campaign_bots"));
+            }
+            if lobby.seated() >= lobby.options.players {
+                let mut grown = lobby.options.clone();
+                grown.players += 1;
+                self.check_game_options(&grown)
+                    .map_err(|_| self.texts.t("error.lobby_full"))?;
+                lobby.options = grown;
+            }
+            lobby.computers.count += 1;
+            Ok("lobby.bot_added")
+        })
+    }
+
+    /// Changes who sits in the request's lobby with `seat` (which returns the announcement's
+    /// key, its `{name}` the requester), stores it and announces it with the lobby's buttons.
+    fn seat_in_lobby(
+        &self,
+        req: &Request,
+        seat: impl FnOnce(&mut Lobby) -> Result<&'static str, String>,
+    ) -> Result<Vec<Reply>, String> {
         let mut lobbies = self
             .lobbies
             .lock()
@@ -497,75 +523,8 @@ impl Chat {
         let Some(lobby) = lobbies.get_mut(&req.place.channel) else {
             return Err(self.texts.t("error.no_lobby"));
         };
-        if lobby.host != req.user.id && !req.user.moderator {
-            return Err(self.texts.t("error.host_only"));
-        }
-        if lobby.campaign.is_some() {
-            return Err(self.texts.t("error.campaign_bots"));
-        }
-        if lobby.seated() >= lobby.options.players {
-            let mut grown = lobby.options.clone();
-            grown.players += 1;
-            self.check_game_options(&grown)
-                .map_err(|_| self.texts.t("error.lobby_full"))?;
-            lobby.options = grown;
-        }
-        lobby.computers.count += 1;
+        let key = seat(lobby)?;
         let texts = lobby.texts(self);
-        let text = format!(
-            "{}\n{}",
-            texts.f(
-                "lobby.bot_added",
-                &[
-                    ("name", &req.user.name),
-                    ("joined", &lobby.seated()),
-                    ("players", &lobby.options.players),
-                ],
-            ),
-            computers_line(texts, lobby)
-        );
-        lobbies.commit().map_err(|e| self.err(e))?;
-        Ok(vec![
-            Reply::public(text).with_choices(self.lobby_choices(texts, false))
-        ])
-    }
-
-    /// A seed for an unseeded game: from the clock and the place, with the top bit set so a
-    /// chosen seed (always below 2^63) and a drawn one can be told apart.
-    pub(crate) fn fresh_seed(&self, req: &Request) -> u64 {
-        let now = self.clock.now_ms() as u64;
-        (now.wrapping_mul(6364136223846793005)
-            ^ req.place.channel.rotate_left(17)
-            ^ req.user.id.rotate_left(31))
-            | UNSEEDED_BIT
-    }
-
-    pub(crate) fn lobby_join(&self, req: &Request) -> Result<Vec<Reply>, String> {
-        let mut lobbies = self
-            .lobbies
-            .lock()
-            .map_err(|_| self.texts.t("error.internal"))?;
-        let Some(lobby) = lobbies.get_mut(&req.place.channel) else {
-            return Err(self.texts.t("error.no_lobby"));
-        };
-        if lobby.players.iter().any(|(id, _)| *id == req.user.id) {
-            return Err(self.texts.t("error.already_joined"));
-        }
-        // With no open seat, a person takes a computer player's.
-        let takes_computer = lobby.seated() >= lobby.options.players;
-        if takes_computer && lobby.computers.count == 0 {
-            return Err(self.texts.t("error.lobby_full"));
-        }
-        if takes_computer {
-            lobby.computers.count -= 1;
-        }
-        lobby.players.push((req.user.id, req.user.name.clone()));
-        let texts = lobby.texts(self);
-        let key = if takes_computer {
-            "lobby.joined_for_bot"
-        } else {
-            "lobby.joined"
-        };
         let mut text = texts.f(
             key,
             &[
@@ -582,6 +541,36 @@ impl Chat {
         Ok(vec![
             Reply::public(text).with_choices(self.lobby_choices(texts, campaign))
         ])
+    }
+
+    /// A seed for an unseeded game: from the clock and the place, with the top bit set so a
+    /// chosen seed (always below 2^63) and a drawn one can be told apart.
+    pub(crate) fn fresh_seed(&self, req: &Request) -> u64 {
+        let now = self.clock.now_ms() as u64;
+        (now.wrapping_mul(6364136223846793005)
+            ^ req.place.channel.rotate_left(17)
+            ^ req.user.id.rotate_left(31))
+            | UNSEEDED_BIT
+    }
+
+    pub(crate) fn lobby_join(&self, req: &Request) -> Result<Vec<Reply>, String> {
+        self.seat_in_lobby(req, |lobby| {
+            if lobby.players.iter().any(|(id, _)| *id == req.user.id) {
+                return Err(self.texts.t("error.already_joined"));
+            }
+            // With no open seat, a person takes a computer player's.
+            let takes_computer = lobby.seated() >= lobby.options.players;
+            if takes_computer && lobby.computers.count == 0 {
+                return Err(self.texts.t("error.lobby_full"));
+            }
+            lobby.players.push((req.user.id, req.user.name.clone()));
+            if takes_computer {
+                lobby.computers.count -= 1;
+                Ok("lobby.joined_for_bot")
+            } else {
+                Ok("lobby.joined")
+            }
+        })
     }
 
     pub(crate) fn lobby_leave(&self, req: &Request) -> Result<Vec<Reply>, String> {
