@@ -468,7 +468,10 @@ fn several_processes_writing_one_game_lose_and_duplicate_nothing() {
                             let waiting = engine::waiting_on(&state);
                             let seat = waiting[(w + i) % waiting.len()];
                             let legal = engine::legal_decisions(&data(), &state, seat);
-                            let d = legal[(w * 7 + i) % legal.len().max(1)];
+                            let d = match legal.len() {
+                                0 => Decision::PlanDone,
+                                n => legal[(w * 7 + i) % n],
+                            };
                             match store.apply(game, seat, &[d]) {
                                 Ok(out) => done.push((out.seq, seat, vec![d])),
                                 Err(
