@@ -108,7 +108,7 @@ pub enum StoreError {
     Worker(String),
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
-    #[error("PostgreSQL error: {0}")]
+    #[error("PostgreSQL error: {}", postgres_message(.0))]
     Postgres(postgres::Error),
     /// The PostgreSQL server cannot be reached or refused the connection (`target` is the
     /// address without any password).
@@ -184,5 +184,13 @@ impl From<postgres::Error> for StoreError {
             Some(c) if *c == SqlState::READ_ONLY_SQL_TRANSACTION => StoreError::ReadOnly,
             _ => StoreError::Postgres(e),
         }
+    }
+}
+
+/// The server's own message: a `postgres::Error` shows only "db error" for those.
+fn postgres_message(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{}: {}", db.severity(), db.message()),
+        None => e.to_string(),
     }
 }

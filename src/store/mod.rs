@@ -338,7 +338,8 @@ pub enum FailPoint {
     BeforeCommit,
 }
 
-/// `PRAGMA synchronous` in WAL mode (see the module comment for the choice).
+/// `PRAGMA synchronous` in WAL mode (see the module comment for the choice); on PostgreSQL
+/// `synchronous_commit` off (`Normal`) or on (`Full`), the same promises (see `postgres`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Synchronous {
     #[default]

@@ -23,8 +23,13 @@
 //! connection that broke is replaced on its next use. `lock_timeout` is the store's
 //! `busy_timeout`: a row lock held too long makes the move fail with `Busy` (nothing written).
 //!
-//! Durability: PostgreSQL's default, `synchronous_commit = on` (a commit is on disk when it
-//! returns).
+//! Durability follows the store's [`Synchronous`] setting, as on SQLite. `Normal` (the default)
+//! is `synchronous_commit = off`: a commit returns once it is in the server's WAL buffers,
+//! which the server writes out within a fraction of a second. Nothing is lost when the bot
+//! dies (its commits are the server's), nor ever corrupted; a crash of the database server's
+//! machine may roll back the last moves before it, each game still whole — SQLite's NORMAL
+//! promise. `Full` is `synchronous_commit = on`: every commit waits for its WAL flush (on the
+//! reference VM that flush is most of a move's time: `cargo bench --bench store`).
 
 mod migrate;
 
@@ -42,7 +47,7 @@ use super::restore::{restore_into, restore_raw, RawGame, Restored};
 use super::{
     fire, from_db, json, lock, now_ms, replay, to_db, FailPoint, GameId, GameRecord, GameStatus,
     Location, LogEntry, MoveEffects, MoveOutcome, NewGame, Outbound, Reminder, RestoreReport,
-    SeatRecord, StoreOptions, UndoOutcome,
+    SeatRecord, StoreOptions, Synchronous, UndoOutcome,
 };
 use crate::data::GameData;
 use crate::engine::{self, Decision, Event, GameOptions, GameState, ENGINE_VERSION};
@@ -198,9 +203,13 @@ impl PgStore {
             message: e.to_string(),
         };
         let mut client = self.config.connect(NoTls).map_err(server)?;
+        let synchronous_commit = match self.options.synchronous {
+            Synchronous::Normal => "off",
+            Synchronous::Full => "on",
+        };
         client
             .batch_execute(&format!(
-                "SET lock_timeout = '{}ms'",
+                "SET lock_timeout = '{}ms'; SET synchronous_commit = {synchronous_commit}",
                 self.options.busy_timeout.as_millis()
             ))
             .map_err(server)?;
