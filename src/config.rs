@@ -35,6 +35,9 @@ pub struct Config {
     /// Prefer the `DISCORD_TOKEN` environment variable.
     pub discord_token: Secret,
     pub database_path: PathBuf,
+    /// A database URL: `postgres://…` selects PostgreSQL, anything else is an SQLite path
+    /// (the `DATABASE_URL` environment variable wins). Missing: `database_path`.
+    pub database_url: Option<String>,
     /// A corrected copy of `assets/`; empty = the data built into the binary.
     pub data_dir: String,
     /// Register commands in this guild only (fast updates while developing).
@@ -120,6 +123,7 @@ impl Default for Config {
         Config {
             discord_token: Secret::default(),
             database_path: PathBuf::from("skymines.db"),
+            database_url: None,
             data_dir: String::new(),
             dev_guild_id: None,
             owners: Vec::new(),
@@ -160,6 +164,12 @@ impl Config {
         config
             .sharding()
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        // The bot and the local mode need the whole store, which only SQLite has yet: a
+        // PostgreSQL URL is refused here, at start-up, saying what its backend lacks.
+        config.database_path = config
+            .database()
+            .require_full_store()
+            .map_err(|e| e.to_string())?;
         if let Ok(token) = std::env::var("DISCORD_TOKEN") {
             if !token.trim().is_empty() {
                 config.discord_token = Secret(token);
@@ -191,6 +201,15 @@ impl Config {
             return Err(ShardingError::RangeOutside { first, last, total });
         }
         Ok(Sharding::Range { first, last, total })
+    }
+
+    /// Where the games live: `DATABASE_URL`, else `database_url`, else `database_path`.
+    pub fn database(&self) -> crate::store::Database {
+        crate::store::Database::select(
+            self.database_url.as_deref(),
+            std::env::var("DATABASE_URL").ok().as_deref(),
+            self.database_path.clone(),
+        )
     }
 
     pub fn has_token(&self) -> bool {
@@ -277,5 +296,33 @@ mod tests {
             let e = sharding(text).expect_err(text);
             assert!(e.contains(why), "{text}: {e}");
         }
+    }
+
+    /// A `database_url` path is the SQLite file; a PostgreSQL URL stops start-up with an
+    /// error that names what the PostgreSQL backend lacks (and no password).
+    #[test]
+    fn a_database_url_selects_the_store_and_postgres_is_refused_at_start_up() {
+        if std::env::var_os("DATABASE_URL").is_some() {
+            eprintln!("skipped: DATABASE_URL is set in this environment");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("skymines-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let file = dir.join("config.toml");
+        std::fs::write(&file, "database_url = \"games/other.db\"\n").expect("written");
+        let config = Config::load(&file).expect("an SQLite path loads");
+        assert_eq!(config.database_path, PathBuf::from("games/other.db"));
+        std::fs::write(
+            &file,
+            "database_url = \"postgres://bot:hunter2@db.example/skymines\"\n",
+        )
+        .expect("written");
+        let refused = Config::load(&file).expect_err("PostgreSQL is refused at start-up");
+        assert!(
+            refused.contains("postgres://db.example/skymines") && refused.contains("lobbies"),
+            "{refused}"
+        );
+        assert!(!refused.contains("hunter2"), "{refused}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -154,6 +154,18 @@ impl Store {
         f(&guard.conn)
     }
 
+    /// Runs `f` inside one read transaction, so that all its statements see the same
+    /// committed state: another process may commit between two plain reads, and a game read
+    /// half before and half after a move (its log without the move, its snapshots with it)
+    /// would look damaged.
+    pub(super) fn read_consistent<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let guard = self.conn()?;
+        let tx = guard.conn.unchecked_transaction()?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+
     /// Runs `f` inside one IMMEDIATE transaction and commits; any error rolls everything back.
     pub(super) fn write<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         let mut guard = self.conn()?;
@@ -174,12 +186,7 @@ impl Store {
 
     /// Fires the armed fail point if it is `at`.
     pub(super) fn hit(&self, at: FailPoint) -> Result<()> {
-        let mut armed = lock(&self.fail);
-        if *armed == Some(at) {
-            *armed = None;
-            return Err(StoreError::Injected(at));
-        }
-        Ok(())
+        super::fire(&self.fail, at)
     }
 
     /// Test hook: the next write that reaches `at` fails there and rolls back.

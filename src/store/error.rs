@@ -116,6 +116,15 @@ pub enum StoreError {
     Worker(String),
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
+    #[error("PostgreSQL error: {}", postgres_message(.0))]
+    Postgres(postgres::Error),
+    /// The PostgreSQL server cannot be reached or refused the connection (`target` is the
+    /// address without any password).
+    #[error("{target}: cannot open the game database: {message}")]
+    Server { target: String, message: String },
+    /// The configured backend lacks a store feature this program needs.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 impl StoreError {
@@ -164,3 +173,32 @@ impl From<rusqlite::Error> for StoreError {
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> StoreError {
+        use postgres::error::SqlState;
+        match e.code() {
+            // Another transaction holds what this one needs (a lock wait timed out, a
+            // deadlock, a serialization failure): nothing was written, try again.
+            Some(c)
+                if *c == SqlState::LOCK_NOT_AVAILABLE
+                    || *c == SqlState::T_R_DEADLOCK_DETECTED
+                    || *c == SqlState::T_R_SERIALIZATION_FAILURE
+                    || *c == SqlState::QUERY_CANCELED =>
+            {
+                StoreError::Busy
+            }
+            Some(c) if *c == SqlState::DISK_FULL => StoreError::DiskFull,
+            Some(c) if *c == SqlState::READ_ONLY_SQL_TRANSACTION => StoreError::ReadOnly,
+            _ => StoreError::Postgres(e),
+        }
+    }
+}
+
+/// The server's own message: a `postgres::Error` shows only "db error" for those.
+fn postgres_message(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{}: {}", db.severity(), db.message()),
+        None => e.to_string(),
+    }
+}

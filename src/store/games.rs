@@ -135,28 +135,70 @@ pub(super) fn read_seats(c: &Connection, game: GameId) -> Result<Vec<SeatRecord>
     })?;
     let mut out = Vec::new();
     for row in rows {
-        let (seat, kind, user, name, colour, notify, waiting_since) =
-            row.map_err(|e| StoreError::decoding(game, "a seat", e))?;
-        let owner = match (kind.as_str(), user) {
-            ("discord", Some(u)) => SeatOwner::Discord(from_db(u)),
-            ("local", _) => SeatOwner::Local,
-            ("vacant", _) => SeatOwner::Vacant,
-            _ => SeatOwner::Luna,
-        };
-        out.push(SeatRecord {
-            seat: seat as usize,
-            owner,
-            name,
-            colour: colour as usize,
-            notify: if notify == "dm" {
-                Notify::Dm
-            } else {
-                Notify::Ephemeral
-            },
-            waiting_since,
-        });
+        out.push(seat_record(
+            row.map_err(|e| StoreError::decoding(game, "a seat", e))?,
+        ));
     }
     Ok(out)
+}
+
+/// A seat row: seat, kind, user_id, name, colour, notify, waiting_since.
+pub(super) type SeatRow = (i64, String, Option<i64>, String, i64, String, Option<i64>);
+
+/// A seat from its row (either backend).
+pub(super) fn seat_record(row: SeatRow) -> SeatRecord {
+    let (seat, kind, user, name, colour, notify, waiting_since) = row;
+    let owner = match (kind.as_str(), user) {
+        ("discord", Some(u)) => SeatOwner::Discord(from_db(u)),
+        ("local", _) => SeatOwner::Local,
+        ("vacant", _) => SeatOwner::Vacant,
+        _ => SeatOwner::Luna,
+    };
+    SeatRecord {
+        seat: seat as usize,
+        owner,
+        name,
+        colour: colour as usize,
+        notify: if notify == "dm" {
+            Notify::Dm
+        } else {
+            Notify::Ephemeral
+        },
+        waiting_since,
+    }
+}
+
+/// The `kind` and `user_id` columns of a seat's owner.
+pub(super) fn owner_columns(owner: SeatOwner) -> (&'static str, Option<i64>) {
+    match owner {
+        SeatOwner::Discord(u) => ("discord", Some(to_db(u))),
+        SeatOwner::Local => ("local", None),
+        SeatOwner::Luna => ("luna", None),
+        SeatOwner::Vacant => ("vacant", None),
+    }
+}
+
+/// A seat's owner and how it is notified: Luna's seat is always Luna's.
+pub(super) fn seat_owner(
+    seat: &crate::engine::state::Seat,
+    i: usize,
+    owner: &dyn Fn(usize) -> (SeatOwner, Notify),
+) -> (SeatOwner, Notify) {
+    if seat.is_luna() {
+        (SeatOwner::Luna, Notify::Ephemeral)
+    } else {
+        owner(i)
+    }
+}
+
+/// Who plays each engine seat of a new game (seats past the human ones are Luna's).
+pub(super) fn new_seat_owners(new: &NewGame) -> impl Fn(usize) -> (SeatOwner, Notify) + '_ {
+    |seat: usize| {
+        new.seats
+            .get(seat)
+            .map(|s| (s.owner, s.notify))
+            .unwrap_or((SeatOwner::Luna, Notify::Ephemeral))
+    }
 }
 
 /// The columns of a new game row.
@@ -184,18 +226,17 @@ impl Store {
         new: NewGame,
         also: impl FnOnce(&Connection, GameId) -> Result<()>,
     ) -> Result<(GameId, Arc<GameState>)> {
-        if !new.seats.iter().any(|s| s.owner.is_person()) {
-            return Err(StoreError::NoPerson);
-        }
+        new.check_has_person()?;
         let names: Vec<String> = new.seats.iter().map(|s| s.name.clone()).collect();
         let state = engine::new_game(&self.data, &new.options, &names)?;
-        let owner = |seat: usize| {
-            new.seats
-                .get(seat)
-                .map(|s| (s.owner, s.notify))
-                .unwrap_or((SeatOwner::Luna, Notify::Ephemeral))
-        };
-        let id = self.insert_game(&new.location, &new.options, &names, &state, owner, also)?;
+        let id = self.insert_game(
+            &new.location,
+            &new.options,
+            &names,
+            &state,
+            new_seat_owners(&new),
+            also,
+        )?;
         let state = Arc::new(state);
         self.insert_live(id, state.clone(), 0);
         Ok((id, state))
@@ -270,17 +311,8 @@ impl Store {
         ])?;
         let id = tx.last_insert_rowid();
         for (i, seat) in rows.state.seats.iter().enumerate() {
-            let (owner, notify) = if seat.is_luna() {
-                (SeatOwner::Luna, Notify::Ephemeral)
-            } else {
-                owner(i)
-            };
-            let (kind, user) = match owner {
-                SeatOwner::Discord(u) => ("discord", Some(to_db(u))),
-                SeatOwner::Local => ("local", None),
-                SeatOwner::Luna => ("luna", None),
-                SeatOwner::Vacant => ("vacant", None),
-            };
+            let (owner, notify) = seat_owner(seat, i, owner);
+            let (kind, user) = owner_columns(owner);
             tx.prepare_cached(
                 "INSERT INTO seats (game_id, seat, kind, user_id, name, colour, notify) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -373,12 +405,7 @@ impl Store {
         status: GameStatus,
         archived_reason: Option<&str>,
     ) -> Result<()> {
-        let entry = self
-            .live
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&game)
-            .cloned();
+        let entry = self.live.get(game);
         let mut guard = entry.as_ref().map(|e| lock(e));
         let current = self.game(game)?.status;
         if !matches!(current, GameStatus::Active | GameStatus::Damaged) {

@@ -8,7 +8,8 @@ use super::games::read_game;
 use super::restore::{read_raw, restore_raw, Restored};
 use super::{lock, GameId, GameStatus, Store};
 use crate::engine::GameState;
-use std::sync::{Arc, Mutex};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
 
 /// A game in memory.
 pub(super) struct Live {
@@ -21,7 +22,7 @@ pub(super) struct Live {
 impl Store {
     /// Loads one active game that is not in memory (created by another path, or reloaded).
     fn load_live(&self, game: GameId) -> Result<Arc<Mutex<Live>>> {
-        let raw = self.read(|c| {
+        let raw = self.read_consistent(|c| {
             let rec = read_game(c, game)?;
             match rec.status {
                 GameStatus::Active => read_raw(c, rec).map(Some),
@@ -45,17 +46,7 @@ impl Store {
             Err(e) => return Err(e),
         };
         match restore_raw(&self.data, &raw, self.options.verify_on_restore) {
-            Restored::Ok { state, .. } => {
-                let mut live = self.live.write().unwrap_or_else(|e| e.into_inner());
-                let entry = live.entry(game).or_insert_with(|| {
-                    Arc::new(Mutex::new(Live {
-                        state: Arc::new(*state),
-                        seq: raw.record.seq,
-                        closed: false,
-                    }))
-                });
-                Ok(entry.clone())
-            }
+            Restored::Ok { state, .. } => Ok(self.live.insert_loaded(game, *state, raw.record.seq)),
             Restored::Damaged(report) => {
                 self.mark_damaged(&[(game, report.clone())])?;
                 Err(StoreError::Damaged { game, report })
@@ -64,13 +55,7 @@ impl Store {
     }
 
     pub(super) fn live_game(&self, game: GameId) -> Result<Arc<Mutex<Live>>> {
-        let found = self
-            .live
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&game)
-            .cloned();
-        match found {
+        match self.live.get(game) {
             Some(l) => Ok(l),
             None => self.load_live(game),
         }
@@ -80,38 +65,19 @@ impl Store {
     pub(super) fn with_live<T>(
         &self,
         game: GameId,
-        mut f: impl FnMut(&mut Live) -> Result<T>,
+        f: impl FnMut(&mut Live) -> Result<T>,
     ) -> Result<T> {
-        for _ in 0..3 {
-            let entry = self.live_game(game)?;
-            let mut live = lock(&entry);
-            if live.closed {
-                continue;
-            }
-            return f(&mut live);
-        }
-        Err(StoreError::Conflict(game))
+        self.live.with(game, || self.load_live(game), f)
     }
 
     /// Takes a game out of the live set (finished, abandoned, or to be reloaded).
     pub(super) fn evict(&self, game: GameId, live: &mut Live) {
-        live.closed = true;
-        self.live
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&game);
+        self.live.evict(game, live);
     }
 
     /// Puts a game into the live set.
     pub(super) fn insert_live(&self, game: GameId, state: Arc<GameState>, seq: u64) {
-        self.live.write().unwrap_or_else(|e| e.into_inner()).insert(
-            game,
-            Arc::new(Mutex::new(Live {
-                state,
-                seq,
-                closed: false,
-            })),
-        );
+        self.live.insert(game, state, seq);
     }
 
     /// The current state of a game: the live one for active games, else rebuilt from its
@@ -121,7 +87,7 @@ impl Store {
             Err(StoreError::NotActive { .. }) => {}
             other => return other,
         }
-        let raw = self.read(|c| read_raw(c, read_game(c, game)?))?;
+        let raw = self.read_consistent(|c| read_raw(c, read_game(c, game)?))?;
         match restore_raw(&self.data, &raw, false) {
             Restored::Ok { state, .. } => Ok(Arc::new(*state)),
             Restored::Damaged(report) => Err(StoreError::Corrupt {
@@ -138,22 +104,100 @@ impl Store {
 
     /// Whether a game is in memory (active and restored or created).
     pub fn is_live(&self, game: GameId) -> bool {
-        self.live
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .contains_key(&game)
+        self.live.contains(game)
     }
 
     /// The ids of the games in memory (the active ones restored or created).
     pub fn live_games(&self) -> Vec<GameId> {
-        let mut ids: Vec<GameId> = self
-            .live
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .keys()
-            .copied()
-            .collect();
+        self.live.ids()
+    }
+}
+
+/// The games in memory of one store (either backend), by id.
+#[derive(Default)]
+pub(super) struct LiveSet(RwLock<HashMap<GameId, Arc<Mutex<Live>>>>);
+
+impl LiveSet {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<GameId, Arc<Mutex<Live>>>> {
+        self.0.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(super) fn write(
+        &self,
+    ) -> std::sync::RwLockWriteGuard<'_, HashMap<GameId, Arc<Mutex<Live>>>> {
+        self.0.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(super) fn get(&self, game: GameId) -> Option<Arc<Mutex<Live>>> {
+        self.read().get(&game).cloned()
+    }
+
+    /// Runs `f` with the game's entry locked (loading it with `load` when it is not in memory),
+    /// retrying when the entry closed meanwhile.
+    pub(super) fn with<T>(
+        &self,
+        game: GameId,
+        load: impl Fn() -> Result<Arc<Mutex<Live>>>,
+        mut f: impl FnMut(&mut Live) -> Result<T>,
+    ) -> Result<T> {
+        for _ in 0..3 {
+            let entry = match self.get(game) {
+                Some(e) => e,
+                None => load()?,
+            };
+            let mut live = lock(&entry);
+            if live.closed {
+                continue;
+            }
+            return f(&mut live);
+        }
+        Err(StoreError::Conflict(game))
+    }
+
+    /// Adds a loaded game unless another thread did first; the entry in the set either way.
+    pub(super) fn insert_loaded(
+        &self,
+        game: GameId,
+        state: GameState,
+        seq: u64,
+    ) -> Arc<Mutex<Live>> {
+        self.write()
+            .entry(game)
+            .or_insert_with(|| Arc::new(Mutex::new(Live::new(Arc::new(state), seq))))
+            .clone()
+    }
+
+    pub(super) fn insert(&self, game: GameId, state: Arc<GameState>, seq: u64) {
+        self.write()
+            .insert(game, Arc::new(Mutex::new(Live::new(state, seq))));
+    }
+
+    pub(super) fn evict(&self, game: GameId, live: &mut Live) {
+        live.closed = true;
+        self.write().remove(&game);
+    }
+
+    pub(super) fn contains(&self, game: GameId) -> bool {
+        self.read().contains_key(&game)
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.read().len()
+    }
+
+    pub(super) fn ids(&self) -> Vec<GameId> {
+        let mut ids: Vec<GameId> = self.read().keys().copied().collect();
         ids.sort_unstable();
         ids
+    }
+}
+
+impl Live {
+    pub(super) fn new(state: Arc<GameState>, seq: u64) -> Live {
+        Live {
+            state,
+            seq,
+            closed: false,
+        }
     }
 }

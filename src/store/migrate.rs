@@ -8,7 +8,10 @@
 //! `user_version` bump, so a failure or a crash leaves the file at its old version.
 //!
 //! To change the schema, add `migrations/000N_what.sql` and one line to [`MIGRATIONS`]; a test
-//! checks the list and the folder agree.
+//! checks the list and the folder agree. EVERY new SQLite migration needs its PostgreSQL twin
+//! with the same number and name in `migrations/postgres/` and a line in
+//! `postgres::migrate::PG_MIGRATIONS` (the same tables in PostgreSQL's types): a test fails
+//! until both lists agree.
 
 use super::error::{Result, StoreError};
 use rusqlite::{Connection, TransactionBehavior};

@@ -67,6 +67,7 @@
 //! while the bot runs), `hub` (async access), `discord`, `languages`, `config`, `torture`.
 
 mod admin;
+pub mod backend;
 pub mod backup;
 mod campaigns;
 pub mod config;
@@ -83,6 +84,7 @@ mod lobbies;
 pub mod migrate;
 mod moves;
 mod outbox;
+pub mod postgres;
 pub mod replay;
 mod restore;
 mod seats;
@@ -90,22 +92,23 @@ mod snapshots;
 pub mod torture;
 
 pub use admin::{IdleWatch, RollbackOutcome};
+pub use backend::{Backend, Database, GameStore};
 pub use campaigns::{CampaignId, CampaignRecord, CampaignStatus, ChapterRecord, ChapterWrite};
 pub use discord::StatusMessage;
 pub use error::{Result, StoreError};
 pub use export::GameExport;
 pub use hub::GameHub;
 pub use outbox::{Outbound, Reminder};
+pub use postgres::PgStore;
 pub use seats::{ArchiveReason, UserSettings};
 
 use crate::data::GameData;
 use crate::engine::{Decision, Event, GameOptions, GameState};
 use connection::{configure, open_connection, Checkpointer, Conn};
-use live::Live;
+use live::LiveSet;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// A game's row id.
@@ -176,6 +179,18 @@ pub struct NewGame {
     /// The players' seats in seat order, at least one a person's (Luna, if any, is added by
     /// the engine).
     pub seats: Vec<NewSeat>,
+}
+
+impl NewGame {
+    /// A game needs at least one person among its players (DECISIONS B16): every backend
+    /// refuses a new game of computer players only with [`StoreError::NoPerson`].
+    pub(crate) fn check_has_person(&self) -> Result<()> {
+        if self.seats.iter().any(|s| s.owner.is_person()) {
+            Ok(())
+        } else {
+            Err(StoreError::NoPerson)
+        }
+    }
 }
 
 /// A game's life cycle.
@@ -344,7 +359,8 @@ pub enum FailPoint {
     BeforeCommit,
 }
 
-/// `PRAGMA synchronous` in WAL mode (see the module comment for the choice).
+/// `PRAGMA synchronous` in WAL mode (see the module comment for the choice); on PostgreSQL
+/// `synchronous_commit` off (`Normal`) or on (`Full`), the same promises (see `postgres`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Synchronous {
     #[default]
@@ -459,7 +475,7 @@ pub struct Store {
     data: Arc<GameData>,
     options: StoreOptions,
     conn: Mutex<Conn>,
-    live: RwLock<HashMap<GameId, Arc<Mutex<Live>>>>,
+    live: LiveSet,
     fail: Mutex<Option<FailPoint>>,
     checkpointer: Option<Checkpointer>,
 }
@@ -477,6 +493,16 @@ impl std::fmt::Debug for Store {
 /// (state changes are single assignments after a commit), so poisoning is ignored.
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Fires the armed fail point if it is `at` (both backends' test hook).
+fn fire(armed: &Mutex<Option<FailPoint>>, at: FailPoint) -> Result<()> {
+    let mut armed = lock(armed);
+    if *armed == Some(at) {
+        *armed = None;
+        return Err(StoreError::Injected(at));
+    }
+    Ok(())
 }
 
 pub(crate) fn now_ms() -> i64 {
@@ -534,7 +560,7 @@ impl Store {
                 reopen: false,
                 page_limit: None,
             }),
-            live: RwLock::new(HashMap::new()),
+            live: LiveSet::default(),
             fail: Mutex::new(None),
             checkpointer: None,
         };

@@ -5,6 +5,7 @@
 
 use super::error::{Result, StoreError};
 use super::images::insert_image_row;
+use super::live::Live;
 use super::replay::{self, ReplayError};
 use super::snapshots::{insert_snapshot, prune_snapshots, read_snapshot, snapshot_seqs};
 use super::{
@@ -30,10 +31,10 @@ pub(super) fn read_log(conn: &Connection, game: GameId) -> Result<Vec<LogEntry>>
 }
 
 /// The columns of a log entry, read into an [`EntryRow`].
-const ENTRY_COLUMNS: &str = "seq, kind, seat, decisions, undoes, at, back_to, by_user";
+pub(super) const ENTRY_COLUMNS: &str = "seq, kind, seat, decisions, undoes, at, back_to, by_user";
 
 /// seq, kind, seat, decisions, undoes, at, back_to, by_user.
-type EntryRow = (
+pub(super) type EntryRow = (
     i64,
     String,
     i64,
@@ -57,7 +58,7 @@ fn entry_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
     ))
 }
 
-fn entry_from_row(game: GameId, row: EntryRow) -> Result<LogEntry> {
+pub(super) fn entry_from_row(game: GameId, row: EntryRow) -> Result<LogEntry> {
     let (seq, kind, seat, decisions, undoes, at, back_to, by) = row;
     let corrupt = |message: String| StoreError::Corrupt {
         game,
@@ -90,61 +91,77 @@ fn entry_from_row(game: GameId, row: EntryRow) -> Result<LogEntry> {
     })
 }
 
-pub(super) fn insert_entry(tx: &Connection, game: GameId, entry: &LogEntry) -> Result<()> {
-    let mut stmt = tx.prepare_cached(
-        "INSERT INTO moves (game_id, seq, kind, seat, decisions, undoes, at, back_to, by_user) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?;
-    let r = match entry {
+/// The columns of a log entry after `game_id, seq`: kind, seat, decisions, undoes, at,
+/// back_to, by_user (the order of [`insert_entry`]'s statement).
+pub(super) type EntryValues = (
+    &'static str,
+    i64,
+    Option<String>,
+    Option<i64>,
+    i64,
+    Option<i64>,
+    Option<i64>,
+);
+
+pub(super) fn entry_values(entry: &LogEntry) -> EntryValues {
+    match entry {
         LogEntry::Batch {
-            seq,
             seat,
             decisions,
             at,
-        } => stmt.execute(params![
-            game,
-            to_db(*seq),
+            ..
+        } => (
             "batch",
             *seat as i64,
-            json(decisions),
-            None::<i64>,
-            at,
-            None::<i64>,
-            None::<i64>
-        ]),
+            Some(json(decisions)),
+            None,
+            *at,
+            None,
+            None,
+        ),
         LogEntry::Undo {
-            seq,
-            seat,
-            undoes,
-            at,
-        } => stmt.execute(params![
-            game,
-            to_db(*seq),
+            seat, undoes, at, ..
+        } => (
             "undo",
             *seat as i64,
-            None::<String>,
-            to_db(*undoes),
-            at,
-            None::<i64>,
-            None::<i64>
-        ]),
+            None,
+            Some(to_db(*undoes)),
+            *at,
+            None,
+            None,
+        ),
         LogEntry::Rollback {
-            seq,
-            back_to,
-            by,
-            at,
-        } => stmt.execute(params![
-            game,
-            to_db(*seq),
+            back_to, by, at, ..
+        } => (
             "rollback",
-            0i64,
-            None::<String>,
-            None::<i64>,
+            0,
+            None,
+            None,
+            *at,
+            Some(to_db(*back_to)),
+            Some(to_db(*by)),
+        ),
+    }
+}
+
+pub(super) fn insert_entry(tx: &Connection, game: GameId, entry: &LogEntry) -> Result<()> {
+    let (kind, seat, decisions, undoes, at, back_to, by) = entry_values(entry);
+    let r = tx
+        .prepare_cached(
+            "INSERT INTO moves (game_id, seq, kind, seat, decisions, undoes, at, back_to, by_user) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?
+        .execute(params![
+            game,
+            to_db(entry.seq()),
+            kind,
+            seat,
+            decisions,
+            undoes,
             at,
-            to_db(*back_to),
-            to_db(*by)
-        ]),
-    };
+            back_to,
+            by
+        ]);
     match r {
         Err(e) if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) => {
             Err(StoreError::Conflict(game))
@@ -170,6 +187,16 @@ pub(super) fn check_unchanged(tx: &Connection, game: GameId, seq: u64) -> Result
             ))
         })
         .optional()?;
+    unchanged_verdict(game, seq, row)
+}
+
+/// [`check_unchanged`]'s verdict on the game row read inside the transaction (status,
+/// last_seq, paused_at), for every backend.
+pub(super) fn unchanged_verdict(
+    game: GameId,
+    seq: u64,
+    row: Option<(String, i64, Option<i64>)>,
+) -> Result<()> {
     match row {
         Some((status, last, None)) if status == "active" && from_db(last) == seq => Ok(()),
         Some(_) => Err(StoreError::Changed(game)),
@@ -177,7 +204,12 @@ pub(super) fn check_unchanged(tx: &Connection, game: GameId, seq: u64) -> Result
     }
 }
 
-fn write_effects(tx: &Connection, game: GameId, fx: &MoveEffects, at: i64) -> Result<()> {
+pub(super) fn write_effects(
+    tx: &Connection,
+    game: GameId,
+    fx: &MoveEffects,
+    at: i64,
+) -> Result<()> {
     for payload in &fx.notifications {
         tx.prepare_cached("INSERT INTO outbox (game_id, payload, created_at) VALUES (?1, ?2, ?3)")?
             .execute(params![game, json(payload), at])?;
@@ -193,6 +225,130 @@ fn write_effects(tx: &Connection, game: GameId, fx: &MoveEffects, at: i64) -> Re
         }
     }
     Ok(())
+}
+
+/// A move worked out in memory, not yet stored: the new state, its events, the log entry, the
+/// snapshot when due and what the caller derived from it. Both backends store it the same way.
+pub(super) struct PreparedMove {
+    pub(super) next: GameState,
+    pub(super) events: Vec<Event>,
+    pub(super) fx: MoveEffects,
+    pub(super) entry: LogEntry,
+    pub(super) finished: bool,
+    /// The new state as JSON when a snapshot is due (every K moves, and when the game ends).
+    pub(super) snapshot: Option<String>,
+}
+
+/// Applies a batch to a copy of the live state with the engine (a rule error changes nothing)
+/// and derives the effects from the result.
+pub(super) fn prepare_move(
+    data: &crate::data::GameData,
+    snapshot_every: u64,
+    live: &Live,
+    seat: usize,
+    decisions: &[Decision],
+    effects: impl FnOnce(&GameState, &[Event]) -> MoveEffects,
+) -> Result<PreparedMove> {
+    let mut next = (*live.state).clone();
+    let events = engine::apply_batch(data, &mut next, seat, decisions)?;
+    let fx = effects(&next, &events);
+    let seq = live.seq + 1;
+    let finished = next.phase == Phase::Finished;
+    let snapshot = (finished || seq % snapshot_every == 0).then(|| json(&next));
+    let entry = LogEntry::Batch {
+        seq,
+        seat,
+        decisions: decisions.to_vec(),
+        at: now_ms(),
+    };
+    Ok(PreparedMove {
+        next,
+        events,
+        fx,
+        entry,
+        finished,
+        snapshot,
+    })
+}
+
+/// An undo worked out in memory: its record, the batch it reverts and the rebuilt state
+/// (always stored as a snapshot).
+pub(super) struct PreparedUndo {
+    pub(super) next: GameState,
+    pub(super) record: LogEntry,
+    pub(super) undone: u64,
+    pub(super) fx: MoveEffects,
+    pub(super) snapshot: String,
+}
+
+/// Finds `seat`'s last batch not undone yet in `entries` (the whole log) and rebuilds the state
+/// without it from the latest usable of `snapshots` (read with `read_snapshot`).
+pub(super) fn prepare_undo(
+    data: &crate::data::GameData,
+    game: GameId,
+    seat: usize,
+    live: &Live,
+    (mut entries, snapshots): (Vec<LogEntry>, Vec<u64>),
+    read_snapshot: impl FnOnce(u64) -> Result<String>,
+    effects: impl FnOnce(&GameState) -> MoveEffects,
+) -> Result<PreparedUndo> {
+    if seat >= live.state.seats.len() {
+        return Err(StoreError::NoSuchSeat(seat));
+    }
+    let undone = replay::undone_set(&entries);
+    let target = entries
+        .iter()
+        .rev()
+        .find(|e| {
+            matches!(e, LogEntry::Batch { seat: s, seq, .. } if *s == seat && !undone.contains(seq))
+        })
+        .map(LogEntry::seq)
+        .ok_or(StoreError::NothingToUndo { seat })?;
+    if entries
+        .iter()
+        .any(|e| matches!(e, LogEntry::Undo { undoes, .. } if *undoes == target))
+    {
+        // A rollback brought back a batch that was undone once; the log keeps one undo per
+        // batch, so this one stays.
+        return Err(StoreError::UndoBlocked(format!(
+            "move {target} was undone once already, before a rollback brought it back"
+        )));
+    }
+    let record = LogEntry::Undo {
+        seq: live.seq + 1,
+        seat,
+        undoes: target,
+        at: now_ms(),
+    };
+    entries.push(record.clone());
+    let base = replay::usable_snapshot(&snapshots, &entries).ok_or(StoreError::Corrupt {
+        game,
+        message: "no usable snapshot".to_string(),
+    })?;
+    let base_json = read_snapshot(base)?;
+    let base_state: GameState =
+        serde_json::from_str(&base_json).map_err(|e| StoreError::Corrupt {
+            game,
+            message: format!("the snapshot of move {base}: {e}"),
+        })?;
+    let mut all_undone: BTreeSet<u64> = undone;
+    all_undone.insert(target);
+    let next = replay::replay_onto(
+        data,
+        base_state,
+        entries.iter().filter(|e| e.seq() > base),
+        &all_undone,
+    )
+    .map_err(|e: ReplayError| StoreError::UndoBlocked(e.to_string()))?;
+    let fx = effects(&next);
+    let snapshot = json(&next);
+    Ok(PreparedUndo {
+        next,
+        record,
+        undone: target,
+        fx,
+        snapshot,
+    })
 }
 
 impl Store {
@@ -242,35 +398,28 @@ impl Store {
             if expected.is_some_and(|seq| seq != live.seq) {
                 return Err(StoreError::MovedOn(game));
             }
-            let mut next = (*live.state).clone();
-            let events = engine::apply_batch(&self.data, &mut next, seat, decisions)?;
-            let fx = effects
-                .take()
-                .map(|f| f(&next, &events))
-                .unwrap_or_default();
-            let seq = live.seq + 1;
-            let finished = next.phase == Phase::Finished;
-            let snapshot = finished || seq % self.options.snapshot_every == 0;
-            let snapshot_json = snapshot.then(|| json(&next));
-            let now = now_ms();
-            let entry = LogEntry::Batch {
-                seq,
+            let effects = effects.take().ok_or(StoreError::Conflict(game))?;
+            let m = prepare_move(
+                &self.data,
+                self.options.snapshot_every,
+                live,
                 seat,
-                decisions: decisions.to_vec(),
-                at: now,
-            };
+                decisions,
+                effects,
+            )?;
+            let (seq, now) = (m.entry.seq(), entry_at(&m.entry));
             let result = self.write(|tx| {
                 check_unchanged(tx, game, live.seq)?;
-                insert_entry(tx, game, &entry)?;
+                insert_entry(tx, game, &m.entry)?;
                 self.hit(FailPoint::AfterDecisions)?;
-                if let Some(s) = &snapshot_json {
+                if let Some(s) = &m.snapshot {
                     insert_snapshot(tx, game, seq, s, now)?;
                     prune_snapshots(tx, game, seq, self.options.snapshot_window)?;
                 }
                 self.hit(FailPoint::AfterSnapshot)?;
                 insert_image_row(tx, game, seq)?;
-                write_effects(tx, game, &fx, now)?;
-                let status = if finished { "finished" } else { "active" };
+                write_effects(tx, game, &m.fx, now)?;
+                let status = if m.finished { "finished" } else { "active" };
                 tx.prepare_cached(
                     "UPDATE games SET last_seq = ?2, updated_at = ?3, status = ?4 WHERE id = ?1",
                 )?
@@ -284,19 +433,12 @@ impl Store {
                 }
                 return Err(e);
             }
-            let state = Arc::new(next);
-            live.state = state.clone();
-            live.seq = seq;
+            let finished = m.finished;
+            let outcome = m.commit_to(live);
             if finished {
                 self.evict(game, live);
             }
-            Ok(MoveOutcome {
-                seq,
-                events: events.clone(),
-                state,
-                snapshot,
-                finished,
-            })
+            Ok(outcome)
         })
     }
 
@@ -317,69 +459,31 @@ impl Store {
     ) -> Result<UndoOutcome> {
         let mut effects = Some(effects);
         self.with_live(game, |live| {
+            let effects = effects.take().ok_or(StoreError::Conflict(game))?;
             if seat >= live.state.seats.len() {
                 return Err(StoreError::NoSuchSeat(seat));
             }
-            let (mut entries, snaps) =
-                self.read(|c| Ok((read_log(c, game)?, snapshot_seqs(c, game)?)))?;
-            let undone = replay::undone_set(&entries);
-            let target = entries
-                .iter()
-                .rev()
-                .find(|e| {
-                    matches!(e, LogEntry::Batch { seat: s, seq, .. } if *s == seat && !undone.contains(seq))
-                })
-                .map(LogEntry::seq)
-                .ok_or(StoreError::NothingToUndo { seat })?;
-            if entries
-                .iter()
-                .any(|e| matches!(e, LogEntry::Undo { undoes, .. } if *undoes == target))
-            {
-                // A rollback brought back a batch that was undone once; the log keeps one undo
-                // per batch, so this one stays.
-                return Err(StoreError::UndoBlocked(format!(
-                    "move {target} was undone once already, before a rollback brought it back"
-                )));
-            }
-            let seq = live.seq + 1;
-            let now = now_ms();
-            let record = LogEntry::Undo {
-                seq,
-                seat,
-                undoes: target,
-                at: now,
-            };
-            entries.push(record.clone());
-            let base = replay::usable_snapshot(&snaps, &entries).ok_or(StoreError::Corrupt {
-                game,
-                message: "no usable snapshot".to_string(),
-            })?;
-            let base_json = self.read(|c| read_snapshot(c, game, base))?;
-            let base_state: GameState =
-                serde_json::from_str(&base_json).map_err(|e| StoreError::Corrupt {
-                    game,
-                    message: format!("the snapshot of move {base}: {e}"),
-                })?;
-            let mut all_undone: BTreeSet<u64> = undone;
-            all_undone.insert(target);
-            let next = replay::replay_onto(
+            let log =
+                self.read_consistent(|c| Ok((read_log(c, game)?, snapshot_seqs(c, game)?)))?;
+            let u = prepare_undo(
                 &self.data,
-                base_state,
-                entries.iter().filter(|e| e.seq() > base),
-                &all_undone,
-            )
-            .map_err(|e: ReplayError| StoreError::UndoBlocked(e.to_string()))?;
-            let fx = effects.take().map(|f| f(&next)).unwrap_or_default();
-            let snapshot = json(&next);
+                game,
+                seat,
+                live,
+                log,
+                |base| self.read(|c| read_snapshot(c, game, base)),
+                effects,
+            )?;
+            let (seq, now) = (u.record.seq(), entry_at(&u.record));
             self.write(|tx| {
                 check_unchanged(tx, game, seq - 1)?;
-                insert_entry(tx, game, &record)?;
+                insert_entry(tx, game, &u.record)?;
                 self.hit(FailPoint::AfterDecisions)?;
-                insert_snapshot(tx, game, seq, &snapshot, now)?;
+                insert_snapshot(tx, game, seq, &u.snapshot, now)?;
                 prune_snapshots(tx, game, seq, self.options.snapshot_window)?;
                 self.hit(FailPoint::AfterSnapshot)?;
                 insert_image_row(tx, game, seq)?;
-                write_effects(tx, game, &fx, now)?;
+                write_effects(tx, game, &u.fx, now)?;
                 tx.prepare_cached("UPDATE games SET last_seq = ?2, updated_at = ?3 WHERE id = ?1")?
                     .execute(params![game, to_db(seq), now])?;
                 self.hit(FailPoint::BeforeCommit)?;
@@ -390,14 +494,7 @@ impl Store {
                     self.evict(game, live);
                 }
             })?;
-            let state = Arc::new(next);
-            live.state = state.clone();
-            live.seq = seq;
-            Ok(UndoOutcome {
-                seq,
-                undone: target,
-                state,
-            })
+            Ok(u.commit_to(live))
         })
     }
 
@@ -434,5 +531,44 @@ impl Store {
                 })?;
             Ok((from_db(last), from_db(own)))
         })
+    }
+}
+
+/// When an entry was made (Unix ms).
+pub(super) fn entry_at(entry: &LogEntry) -> i64 {
+    match entry {
+        LogEntry::Batch { at, .. } | LogEntry::Undo { at, .. } | LogEntry::Rollback { at, .. } => {
+            *at
+        }
+    }
+}
+
+impl PreparedMove {
+    /// After the commit: the live game takes the new state and version.
+    pub(super) fn commit_to(self, live: &mut Live) -> MoveOutcome {
+        let state = Arc::new(self.next);
+        live.state = state.clone();
+        live.seq = self.entry.seq();
+        MoveOutcome {
+            seq: live.seq,
+            events: self.events,
+            state,
+            snapshot: self.snapshot.is_some(),
+            finished: self.finished,
+        }
+    }
+}
+
+impl PreparedUndo {
+    /// After the commit: the live game takes the rebuilt state and version.
+    pub(super) fn commit_to(self, live: &mut Live) -> UndoOutcome {
+        let state = Arc::new(self.next);
+        live.state = state.clone();
+        live.seq = self.record.seq();
+        UndoOutcome {
+            seq: live.seq,
+            undone: self.undone,
+            state,
+        }
     }
 }

@@ -115,21 +115,21 @@ impl Store {
     /// Reminders due at or before `now` (Unix ms, the caller's clock), of active games that are
     /// not paused.
     pub fn due_reminders(&self, now: i64) -> Result<Vec<Reminder>> {
-        self.read(|c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT r.game_id, r.seat, r.kind, r.due_at FROM reminders r \
-                 JOIN games g ON g.id = r.game_id \
-                 WHERE r.due_at <= ?1 AND g.status = 'active' AND g.paused_at IS NULL ORDER BY r.due_at, r.game_id, r.seat",
-            )?;
-            let rows = stmt.query_map([now], |r| {
-                Ok(Reminder {
-                    game: r.get(0)?,
-                    seat: r.get::<_, i64>(1)? as usize,
-                    kind: r.get(2)?,
-                    due_at: r.get(3)?,
-                })
-            })?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        self.read(|c| due_reminders(c, now))
+    }
+
+    /// Claims the reminders due at `now`: returns them and moves each one's due time
+    /// `lease_ms` on, in one transaction (see [`super::GameStore::claim_due_reminders`]).
+    pub fn claim_due_reminders(&self, now: i64, lease_ms: i64) -> Result<Vec<Reminder>> {
+        self.write(|tx| {
+            let due = due_reminders(tx, now)?;
+            for r in &due {
+                tx.prepare_cached(
+                    "UPDATE reminders SET due_at = ?4 WHERE game_id = ?1 AND seat = ?2 AND kind = ?3",
+                )?
+                .execute(params![r.game, r.seat as i64, r.kind, now + lease_ms])?;
+            }
+            Ok(due)
         })
     }
 
@@ -150,4 +150,25 @@ impl Store {
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
+}
+
+/// Which reminders are due at `now`: of active games that are not paused, soonest first (the
+/// rule for both backends; PostgreSQL adds its row locks).
+pub(super) const DUE_REMINDERS: &str =
+    "SELECT r.game_id, r.seat, r.kind, r.due_at FROM reminders r \
+     JOIN games g ON g.id = r.game_id \
+     WHERE r.due_at <= $1 AND g.status = 'active' AND g.paused_at IS NULL \
+     ORDER BY r.due_at, r.game_id, r.seat";
+
+fn due_reminders(c: &rusqlite::Connection, now: i64) -> Result<Vec<Reminder>> {
+    let mut stmt = c.prepare_cached(DUE_REMINDERS)?;
+    let rows = stmt.query_map([now], |r| {
+        Ok(Reminder {
+            game: r.get(0)?,
+            seat: r.get::<_, i64>(1)? as usize,
+            kind: r.get(2)?,
+            due_at: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }

@@ -5,7 +5,7 @@
 
 use super::error::{Result, StoreError};
 use super::games::{read_game, read_seats};
-use super::live::Live;
+use super::live::{Live, LiveSet};
 use super::moves::read_log;
 use super::replay;
 use super::snapshots::{read_snapshot, snapshot_seqs};
@@ -128,98 +128,113 @@ pub(super) fn restore_raw(data: &GameData, raw: &RawGame, verify: bool) -> Resto
     }
 }
 
+/// Start-up's pipeline for either backend: `read_games` reads the games (handing each to
+/// `send`, which says false once the workers are gone, and noting the unreadable ones in its
+/// second argument) while `threads` worker threads rebuild and check them into `live`.
+/// Returns the report and the games found damaged, sorted (the caller marks them).
+pub(super) fn restore_into(
+    data: &GameData,
+    live: &LiveSet,
+    threads: usize,
+    verify: bool,
+    read_games: impl FnOnce(&mut dyn FnMut(RawGame) -> bool, &mut Vec<(GameId, String)>) -> Result<()>,
+) -> Result<RestoreReport> {
+    let mut report = RestoreReport::default();
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let mut damaged = Vec::new();
+    let (work_tx, work_rx) = std::sync::mpsc::sync_channel::<RawGame>(256);
+    let work_rx = Mutex::new(work_rx);
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(GameId, u64, Restored)>();
+    let read_result = std::thread::scope(|s| {
+        for _ in 0..threads {
+            let done_tx = done_tx.clone();
+            let work_rx = &work_rx;
+            s.spawn(move || loop {
+                let next = lock(work_rx).recv();
+                let Ok(raw) = next else { return };
+                let restored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    restore_raw(data, &raw, verify)
+                }))
+                .unwrap_or_else(|_| {
+                    Restored::Damaged("the engine panicked while restoring it".to_string())
+                });
+                if done_tx
+                    .send((raw.record.id, raw.record.seq, restored))
+                    .is_err()
+                {
+                    return;
+                }
+            });
+        }
+        drop(done_tx);
+        let mut send = |raw: RawGame| work_tx.send(raw).is_ok();
+        let result = read_games(&mut send, &mut damaged);
+        drop(work_tx);
+        result
+    });
+    read_result?;
+    let mut games = live.write();
+    for (id, seq, restored) in done_rx {
+        match restored {
+            Restored::Ok {
+                state,
+                verified,
+                note,
+            } => {
+                report.restored += 1;
+                report.verified += usize::from(verified);
+                if let Some(n) = note {
+                    report.unverified.push((id, n));
+                }
+                games.insert(id, Arc::new(Mutex::new(Live::new(Arc::new(*state), seq))));
+            }
+            Restored::Damaged(r) => damaged.push((id, r)),
+        }
+    }
+    drop(games);
+    damaged.sort_by_key(|(id, _)| *id);
+    report.unverified.sort_by_key(|(id, _)| *id);
+    report.damaged = damaged;
+    Ok(report)
+}
+
 impl Store {
     /// Restores every active game: this thread reads the games from the file and hands them
     /// to worker threads that rebuild and check them (reading and replaying overlap).
     pub(super) fn restore_all(&self) -> Result<RestoreReport> {
-        let mut report = RestoreReport::default();
         let ids: Vec<GameId> = self.read(|c| {
             let mut stmt = c.prepare("SELECT id FROM games WHERE status = 'active' ORDER BY id")?;
             let ids = stmt.query_map([], |r| r.get(0))?;
             ids.collect::<rusqlite::Result<Vec<GameId>>>()
                 .map_err(StoreError::from)
         })?;
-        let threads = match self.options.restore_threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        };
-        let verify = self.options.verify_on_restore;
-        let data = &*self.data;
-        let mut damaged = Vec::new();
-        let (work_tx, work_rx) = std::sync::mpsc::sync_channel::<RawGame>(256);
-        let work_rx = Mutex::new(work_rx);
-        let (done_tx, done_rx) = std::sync::mpsc::channel::<(GameId, u64, Restored)>();
-        let read_result = std::thread::scope(|s| {
-            for _ in 0..threads {
-                let done_tx = done_tx.clone();
-                let work_rx = &work_rx;
-                s.spawn(move || loop {
-                    let next = lock(work_rx).recv();
-                    let Ok(raw) = next else { return };
-                    let restored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        restore_raw(data, &raw, verify)
-                    }))
-                    .unwrap_or_else(|_| {
-                        Restored::Damaged("the engine panicked while restoring it".to_string())
-                    });
-                    if done_tx
-                        .send((raw.record.id, raw.record.seq, restored))
-                        .is_err()
-                    {
-                        return;
-                    }
-                });
-            }
-            drop(done_tx);
-            let result = self.read(|c| {
-                for &id in &ids {
-                    match read_game(c, id).and_then(|rec| read_raw(c, rec)) {
-                        Ok(raw) => {
-                            if work_tx.send(raw).is_err() {
-                                break;
+        let report = restore_into(
+            &self.data,
+            &self.live,
+            self.options.restore_threads,
+            self.options.verify_on_restore,
+            |send, damaged| {
+                self.read_consistent(|c| {
+                    for &id in &ids {
+                        match read_game(c, id).and_then(|rec| read_raw(c, rec)) {
+                            Ok(raw) => {
+                                if !send(raw) {
+                                    break;
+                                }
                             }
+                            Err(StoreError::Corrupt { message, .. }) => damaged.push((id, message)),
+                            Err(e) => return Err(e),
                         }
-                        Err(StoreError::Corrupt { message, .. }) => damaged.push((id, message)),
-                        Err(e) => return Err(e),
                     }
-                }
-                Ok(())
-            });
-            drop(work_tx);
-            result
-        });
-        read_result?;
-        let mut live = self.live.write().unwrap_or_else(|e| e.into_inner());
-        for (id, seq, restored) in done_rx {
-            match restored {
-                Restored::Ok {
-                    state,
-                    verified,
-                    note,
-                } => {
-                    report.restored += 1;
-                    report.verified += usize::from(verified);
-                    if let Some(n) = note {
-                        report.unverified.push((id, n));
-                    }
-                    live.insert(
-                        id,
-                        Arc::new(Mutex::new(Live {
-                            state: Arc::new(*state),
-                            seq,
-                            closed: false,
-                        })),
-                    );
-                }
-                Restored::Damaged(r) => damaged.push((id, r)),
-            }
-        }
-        drop(live);
-        damaged.sort_by_key(|(id, _)| *id);
-        report.unverified.sort_by_key(|(id, _)| *id);
-        if !damaged.is_empty() {
-            self.mark_damaged(&damaged)?;
-            report.damaged = damaged;
+                    Ok(())
+                })
+            },
+        )?;
+        if !report.damaged.is_empty() {
+            self.mark_damaged(&report.damaged)?;
         }
         Ok(report)
     }

@@ -6,6 +6,7 @@
 //! is killed and started again continues the very same game, and the engine-only reference
 //! after `n` moves is what the store must restore after `n` committed moves.
 
+use super::backend::GameStore;
 use super::error::Result;
 use super::{
     GameId, Location, LogEntry, NewGame, NewSeat, Notify, SeatOwner, Store, StoreError,
@@ -141,6 +142,11 @@ pub fn reference_trace(data: &GameData, seed: u64, moves: u64) -> Vec<GameState>
 
 /// Finds or creates torture game `seed` (in channel `seed`).
 pub fn torture_game(store: &Store, seed: u64) -> Result<GameId> {
+    torture_game_on(store, seed)
+}
+
+/// [`torture_game`] on either backend.
+pub fn torture_game_on(store: &dyn GameStore, seed: u64) -> Result<GameId> {
     if let Some(id) = store.game_in_channel(seed)? {
         return Ok(id);
     }
@@ -168,6 +174,17 @@ pub fn torture_game(store: &Store, seed: u64) -> Result<GameId> {
 /// `after` with each committed sequence number. Returns the last sequence number.
 pub fn drive(
     store: &Store,
+    game: GameId,
+    seed: u64,
+    moves: u64,
+    after: impl FnMut(u64),
+) -> Result<u64> {
+    drive_on(store, game, seed, moves, after)
+}
+
+/// [`drive`] on either backend.
+pub fn drive_on(
+    store: &dyn GameStore,
     game: GameId,
     seed: u64,
     moves: u64,

@@ -1,0 +1,591 @@
+//! The store's contract on both backends: one set of tests, run on SQLite always and on
+//! PostgreSQL when `SKYMINES_TEST_PG_URL` names a server (CI starts a throw-away one: see
+//! `.ci/pg-cluster`; without it the PostgreSQL runs are skipped with a printed line). Each
+//! PostgreSQL run gets a database of its own, dropped at the end.
+//!
+//! Moves are numbered, logged, snapshotted and restored with the check against a replay;
+//! undo; a failed write changes nothing; one game per channel; notifications and reminders
+//! commit with the move; board images; a damaged game is set aside; two processes on one
+//! database never both accept a move (the loser is refused and retries against the fresh
+//! state); several writers on one game lose and duplicate nothing; reminders and messages are
+//! claimed by one process only.
+
+mod store_support;
+
+use skymines::engine::{self, Decision};
+use skymines::store::torture::{drive_on, torture_game_on};
+use skymines::store::{
+    replay, Backend, FailPoint, GameId, GameStatus, GameStore, LogEntry, MoveEffects, PgStore,
+    RestoreReport, Store, StoreError, StoreOptions,
+};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use store_support::{data, TempDir};
+
+/// The server for the PostgreSQL runs.
+const PG_URL: &str = "SKYMINES_TEST_PG_URL";
+
+/// One database on one backend, opened as often as a test likes (each store a "process").
+enum Place {
+    Sqlite(TempDir),
+    Postgres {
+        admin: String,
+        url: String,
+        db: String,
+    },
+}
+
+fn options(k: u64) -> StoreOptions {
+    StoreOptions {
+        snapshot_every: k,
+        restore_threads: 2,
+        ..StoreOptions::default()
+    }
+}
+
+impl Place {
+    fn open(&self, k: u64) -> (Box<dyn GameStore>, RestoreReport) {
+        match self {
+            Place::Sqlite(dir) => {
+                let (s, r) = Store::open(dir.db(), data(), options(k)).expect("SQLite opens");
+                (Box::new(s), r)
+            }
+            Place::Postgres { url, .. } => {
+                let (s, r) = PgStore::open(url, data(), options(k)).expect("PostgreSQL opens");
+                (Box::new(s), r)
+            }
+        }
+    }
+
+    /// Runs one statement written in the SQL both backends understand (tampering).
+    fn execute(&self, sql: &str) {
+        match self {
+            Place::Sqlite(dir) => {
+                rusqlite::Connection::open(dir.db())
+                    .expect("open")
+                    .execute_batch(sql)
+                    .expect("SQL runs");
+            }
+            Place::Postgres { url, .. } => {
+                postgres::Client::connect(url, postgres::NoTls)
+                    .expect("connect")
+                    .batch_execute(sql)
+                    .expect("SQL runs");
+            }
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Place::Sqlite(_) => "sqlite",
+            Place::Postgres { .. } => "postgres",
+        }
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        if let Place::Postgres { admin, db, .. } = self {
+            if let Ok(mut c) = postgres::Client::connect(admin, postgres::NoTls) {
+                let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"));
+            }
+        }
+    }
+}
+
+/// The URL of database `db` on the server of `admin` (the same URL with another path).
+fn with_database(admin: &str, db: &str) -> String {
+    let (base, query) = match admin.split_once('?') {
+        Some((b, q)) => (b, format!("?{q}")),
+        None => (admin, String::new()),
+    };
+    let (scheme, rest) = base.split_once("://").expect("a URL");
+    let server = rest.split_once('/').map_or(rest, |(s, _)| s);
+    format!("{scheme}://{server}/{db}{query}")
+}
+
+/// SQLite, and PostgreSQL when the server is configured (a fresh database per call).
+fn places(test: &str) -> Vec<Place> {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let mut out = vec![Place::Sqlite(TempDir::new(test))];
+    match std::env::var(PG_URL) {
+        Ok(admin) if !admin.trim().is_empty() => {
+            let db = format!(
+                "skymines_t{}_{}_{}",
+                std::process::id(),
+                N.fetch_add(1, Ordering::Relaxed),
+                test.chars()
+                    .filter(char::is_ascii_alphanumeric)
+                    .take(24)
+                    .collect::<String>()
+            );
+            let mut c = postgres::Client::connect(&admin, postgres::NoTls)
+                .unwrap_or_else(|e| panic!("{PG_URL} is set but the server is not reachable: {e}"));
+            c.batch_execute(&format!("CREATE DATABASE {db}"))
+                .expect("a test database");
+            let url = with_database(&admin, &db);
+            out.push(Place::Postgres { admin, url, db });
+        }
+        _ => println!(
+            "{test}: PostgreSQL run skipped: set {PG_URL} (see README, \"Testing on PostgreSQL\")"
+        ),
+    }
+    out
+}
+
+/// Every entry numbered 1, 2, … and the state the replay of the log from the seed.
+fn check_log_and_state(store: &dyn GameStore, game: GameId, place: &str) {
+    let log = store.log(game).expect("log");
+    let seqs: Vec<u64> = log.iter().map(LogEntry::seq).collect();
+    assert_eq!(seqs, (1..=log.len() as u64).collect::<Vec<_>>(), "{place}");
+    let rec = store.game(game).expect("game");
+    assert_eq!(rec.seq, log.len() as u64, "{place}");
+    let replayed =
+        replay::replay_from_seed(&data(), &rec.options, &rec.seat_names, &log).expect("replays");
+    assert_eq!(*store.state(game).expect("state"), replayed, "{place}");
+}
+
+/// A move of the seat the game waits on.
+fn a_move(store: &dyn GameStore, game: GameId) -> (usize, Vec<Decision>) {
+    let (state, _) = store.live_state(game).expect("live");
+    let seat = engine::waiting_on(&state)[0];
+    let d = engine::legal_decisions(&data(), &state, seat)[0];
+    (seat, vec![d])
+}
+
+#[test]
+fn moves_are_numbered_snapshotted_and_restored_checked() {
+    for place in places("restore") {
+        let name = place.name();
+        let (store, report) = place.open(8);
+        assert_eq!(report.restored, 0, "{name}");
+        let a = torture_game_on(&*store, 11).expect("game");
+        let b = torture_game_on(&*store, 12).expect("game");
+        assert_eq!(drive_on(&*store, a, 11, 40, |_| {}).expect("plays"), 40);
+        assert_eq!(drive_on(&*store, b, 12, 17, |_| {}).expect("plays"), 17);
+        check_log_and_state(&*store, a, name);
+        let before = (
+            store.live_state(a).expect("a"),
+            store.live_state(b).expect("b"),
+        );
+        drop(store);
+        let (store, report) = place.open(8);
+        assert_eq!((report.restored, report.verified), (2, 2), "{name}");
+        assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
+        assert_eq!(store.live_games(), vec![a, b], "{name}");
+        assert_eq!(
+            (
+                store.live_state(a).expect("a"),
+                store.live_state(b).expect("b")
+            ),
+            before,
+            "{name}"
+        );
+        // And it plays on from there.
+        assert_eq!(drive_on(&*store, a, 11, 45, |_| {}).expect("plays"), 45);
+        check_log_and_state(&*store, a, name);
+    }
+}
+
+#[test]
+fn undo_is_recorded_replayed_and_restored() {
+    for place in places("undo") {
+        let name = place.name();
+        let (store, _) = place.open(4);
+        let game = torture_game_on(&*store, 21).expect("game");
+        drive_on(&*store, game, 21, 6, |_| {}).expect("plays");
+        let (before, seq) = store.live_state(game).expect("live");
+        let (seat, decisions) = a_move(&*store, game);
+        store.apply(game, seat, &decisions).expect("move");
+        let undo = store.undo(game, seat).expect("undo");
+        assert_eq!((undo.seq, undo.undone), (seq + 2, seq + 1), "{name}");
+        assert_eq!(*undo.state, *before, "{name}: the state before the batch");
+        assert!(
+            matches!(store.last_entry(game).expect("last"), Some(LogEntry::Undo { undoes, .. }) if undoes == seq + 1),
+            "{name}"
+        );
+        check_log_and_state(&*store, game, name);
+        drop(store);
+        let (store, report) = place.open(4);
+        assert_eq!(report.verified, 1, "{name}");
+        assert_eq!(*store.live_state(game).expect("live").0, *before, "{name}");
+    }
+}
+
+#[test]
+fn a_failed_write_changes_nothing_and_the_move_then_succeeds() {
+    for place in places("failpoints") {
+        let name = place.name();
+        let (store, _) = place.open(2);
+        let game = torture_game_on(&*store, 31).expect("game");
+        drive_on(&*store, game, 31, 3, |_| {}).expect("plays");
+        for at in [
+            FailPoint::AfterDecisions,
+            FailPoint::AfterSnapshot,
+            FailPoint::BeforeCommit,
+        ] {
+            let seq = store.live_state(game).expect("live").1;
+            let log = store.log(game).expect("log");
+            let (seat, decisions) = a_move(&*store, game);
+            store.fail_next(at);
+            let fx = |_: &_, _: &[_]| MoveEffects {
+                notifications: vec![serde_json::json!({"text": "moved"})],
+                reminders: Some(vec![(seat, "turn".to_string(), 5)]),
+            };
+            let err = store.apply_with(game, seat, &decisions, &fx).unwrap_err();
+            assert!(
+                matches!(err, StoreError::Injected(p) if p == at),
+                "{name}: {err}"
+            );
+            assert_eq!(store.log(game).expect("log"), log, "{name}: {at:?}");
+            assert_eq!(store.game(game).expect("row").seq, seq, "{name}: {at:?}");
+            assert_eq!(store.live_state(game).expect("live").1, seq, "{name}");
+            assert!(
+                store.reminders(game).expect("reminders").is_empty(),
+                "{name}"
+            );
+            let out = store.apply(game, seat, &decisions).expect("the same move");
+            assert_eq!(out.seq, seq + 1, "{name}");
+        }
+        assert!(store
+            .claim_notifications(10, Duration::from_secs(60))
+            .expect("outbox")
+            .is_empty());
+        check_log_and_state(&*store, game, name);
+    }
+}
+
+#[test]
+fn one_running_game_per_channel() {
+    for place in places("channel") {
+        let name = place.name();
+        let (store, _) = place.open(8);
+        let game = torture_game_on(&*store, 41).expect("game");
+        let options = skymines::store::torture::torture_options(42);
+        let seats = (0..options.players)
+            .map(|i| skymines::store::NewSeat {
+                owner: if i == 0 {
+                    skymines::store::SeatOwner::Discord(7)
+                } else {
+                    skymines::store::SeatOwner::Local
+                },
+                name: format!("P{i}"),
+                notify: skymines::store::Notify::Dm,
+            })
+            .collect();
+        let again = skymines::store::NewGame {
+            location: store.game(game).expect("row").location,
+            options,
+            seats,
+        };
+        let busy = store.create_game(again.clone());
+        assert!(
+            matches!(busy, Err(StoreError::ChannelBusy)),
+            "{name}: {busy:?}"
+        );
+        store.abandon(game).expect("abandon");
+        assert_eq!(store.game(game).expect("row").status, GameStatus::Abandoned);
+        assert!(matches!(
+            store.apply(game, 0, &[Decision::PlanDone]),
+            Err(StoreError::NotActive { .. })
+        ));
+        let (other, _) = store.create_game(again).expect("the channel is free");
+        let seats = store.seats(other).expect("seats");
+        assert_eq!(
+            seats[0].owner,
+            skymines::store::SeatOwner::Discord(7),
+            "{name}"
+        );
+        assert_eq!(seats[0].notify, skymines::store::Notify::Dm, "{name}");
+        let players = skymines::store::torture::torture_options(42).players;
+        assert_eq!(
+            seats.len(),
+            players + usize::from(seats.len() > players),
+            "{name}"
+        );
+        if let Some(luna) = seats.get(players) {
+            assert_eq!(luna.owner, skymines::store::SeatOwner::Luna, "{name}");
+        }
+    }
+}
+
+#[test]
+fn notifications_reminders_and_images_commit_with_the_move() {
+    for place in places("effects") {
+        let name = place.name();
+        let (store, _) = place.open(8);
+        let game = torture_game_on(&*store, 51).expect("game");
+        let (seat, decisions) = a_move(&*store, game);
+        let fx = |_: &_, _: &[_]| MoveEffects {
+            notifications: vec![serde_json::json!({"n": 1}), serde_json::json!({"n": 2})],
+            reminders: Some(vec![
+                (seat, "turn".to_string(), 1_000),
+                (seat, "deadline".to_string(), 9_000),
+            ]),
+        };
+        let out = store.apply_with(game, seat, &decisions, &fx).expect("move");
+        let queued = store
+            .claim_notifications(10, Duration::from_secs(60))
+            .expect("claim");
+        let payloads: Vec<_> = queued.iter().map(|o| o.payload.clone()).collect();
+        assert_eq!(
+            payloads,
+            vec![serde_json::json!({"n": 1}), serde_json::json!({"n": 2})],
+            "{name}"
+        );
+        store.mark_sent(queued[0].id).expect("sent");
+        assert_eq!(store.reminders(game).expect("reminders").len(), 2, "{name}");
+        // Due at 1,000: claimed once, due again after the lease unless set meanwhile.
+        let due = store.claim_due_reminders(1_500, 10_000).expect("claim");
+        assert_eq!(
+            due.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>(),
+            ["turn"],
+            "{name}"
+        );
+        assert!(store
+            .claim_due_reminders(1_600, 10_000)
+            .expect("claim")
+            .is_empty());
+        let again = store.claim_due_reminders(11_500, 10_000).expect("claim");
+        assert_eq!(
+            again.len(),
+            2,
+            "{name}: the lease ran out, the deadline is due"
+        );
+        // Board images: a row per stored state, filled in by the renderer.
+        let pending = store.pending_renders(10).expect("pending");
+        assert!(
+            pending.contains(&(game, 0)) && pending.contains(&(game, out.seq)),
+            "{name}"
+        );
+        store.store_board_png(game, out.seq, b"png").expect("png");
+        assert_eq!(
+            store.board_png(game, out.seq).expect("png").as_deref(),
+            Some(&b"png"[..])
+        );
+        assert!(!store
+            .pending_renders(10)
+            .expect("pending")
+            .contains(&(game, out.seq)));
+        // Abandoning the game drops its reminders.
+        store.abandon(game).expect("abandon");
+        assert!(
+            store.reminders(game).expect("reminders").is_empty(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_game_whose_row_disagrees_with_its_log_is_set_aside() {
+    for place in places("damaged") {
+        let name = place.name();
+        let (store, _) = place.open(8);
+        let good = torture_game_on(&*store, 61).expect("game");
+        let bad = torture_game_on(&*store, 62).expect("game");
+        drive_on(&*store, bad, 62, 5, |_| {}).expect("plays");
+        drop(store);
+        place.execute(&format!("UPDATE games SET last_seq = 9 WHERE id = {bad}"));
+        let (store, report) = place.open(8);
+        assert_eq!(report.restored, 1, "{name}");
+        assert_eq!(report.damaged.len(), 1, "{name}");
+        assert!(
+            report.damaged[0].1.contains("log holds 5"),
+            "{name}: {:?}",
+            report.damaged
+        );
+        assert_eq!(store.game(bad).expect("row").status, GameStatus::Damaged);
+        assert!(matches!(
+            store.live_state(bad),
+            Err(StoreError::Damaged { .. })
+        ));
+        assert!(store.live_state(good).is_ok());
+    }
+}
+
+/// Two stores on one database are two processes: a move built on a state the other changed
+/// is refused (nothing written) and the game reloaded; the retry builds on the fresh state.
+#[test]
+fn two_processes_never_both_accept_a_move() {
+    for place in places("twoproc") {
+        let name = place.name();
+        let (a, _) = place.open(8);
+        let game = torture_game_on(&*a, 71).expect("game");
+        drive_on(&*a, game, 71, 3, |_| {}).expect("plays");
+        let (b, report) = place.open(8);
+        assert_eq!(report.restored, 1, "{name}");
+        // Both see move 3; a moves first.
+        let (seat, decisions) = a_move(&*a, game);
+        assert_eq!(a.apply(game, seat, &decisions).expect("a moves").seq, 4);
+        let (seat_b, decisions_b) = a_move(&*b, game);
+        let err = b.apply(game, seat_b, &decisions_b).unwrap_err();
+        assert!(
+            matches!(err, StoreError::Changed(g) | StoreError::Conflict(g) if g == game),
+            "{name}: {err}"
+        );
+        assert_eq!(
+            a.log(game).expect("log").len(),
+            4,
+            "{name}: nothing of b's was written"
+        );
+        // b reloaded the game: its retry is move 5, on a's move.
+        let (seat_b, decisions_b) = a_move(&*b, game);
+        assert_eq!(
+            b.apply(game, seat_b, &decisions_b).expect("retry").seq,
+            5,
+            "{name}"
+        );
+        // And a, in turn, is refused once and then follows.
+        let (seat, decisions) = a_move(&*a, game);
+        assert!(a.apply(game, seat, &decisions).is_err(), "{name}");
+        drive_on(&*a, game, 71, 8, |_| {}).expect("a plays on");
+        check_log_and_state(&*a, game, name);
+    }
+}
+
+/// Several writers, each a store of its own (a process), on one game at once: every move
+/// accepted is in the log exactly once at its number; the others were refused cleanly.
+#[test]
+fn several_processes_writing_one_game_lose_and_duplicate_nothing() {
+    for place in places("writers") {
+        let name = place.name();
+        let (first, _) = place.open(8);
+        let game = torture_game_on(&*first, 81).expect("game");
+        let stores: Vec<Box<dyn GameStore>> = (0..4).map(|_| place.open(8).0).collect();
+        let done: Vec<(u64, usize, Vec<Decision>)> = std::thread::scope(|s| {
+            let handles: Vec<_> = stores
+                .iter()
+                .enumerate()
+                .map(|(w, store)| {
+                    s.spawn(move || {
+                        let mut done = Vec::new();
+                        for i in 0..25 {
+                            let (state, _) = match store.live_state(game) {
+                                Ok(x) => x,
+                                Err(StoreError::NotActive { .. }) => break,
+                                Err(e) => panic!("reading failed: {e}"),
+                            };
+                            let waiting = engine::waiting_on(&state);
+                            let seat = waiting[(w + i) % waiting.len()];
+                            let legal = engine::legal_decisions(&data(), &state, seat);
+                            let d = match legal.len() {
+                                0 => Decision::PlanDone,
+                                n => legal[(w * 7 + i) % n],
+                            };
+                            match store.apply(game, seat, &[d]) {
+                                Ok(out) => done.push((out.seq, seat, vec![d])),
+                                Err(
+                                    StoreError::Changed(_)
+                                    | StoreError::Conflict(_)
+                                    | StoreError::Busy
+                                    | StoreError::Rule(_),
+                                ) => {}
+                                Err(StoreError::NotActive { .. }) => break,
+                                Err(e) => panic!("an error other than a refusal: {e}"),
+                            }
+                        }
+                        done
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("writer"))
+                .collect()
+        });
+        let mut done = done;
+        done.sort_by_key(|d| d.0);
+        let log = first.log(game).expect("log");
+        assert!(done.len() >= 10, "{name}: only {} moves", done.len());
+        assert_eq!(
+            done.iter().map(|d| d.0).collect::<Vec<_>>(),
+            (1..=log.len() as u64).collect::<Vec<_>>(),
+            "{name}: every accepted move once, nothing else"
+        );
+        for ((seq, seat, decisions), entry) in done.iter().zip(&log) {
+            assert!(
+                matches!(entry, LogEntry::Batch { seq: s, seat: t, decisions: d, .. } if (s, t, d) == (seq, seat, decisions)),
+                "{name}: {entry:?}"
+            );
+        }
+        drop(stores);
+        drop(first);
+        let (store, report) = place.open(8);
+        assert_eq!(report.verified, 1, "{name}");
+        check_log_and_state(&*store, game, name);
+    }
+}
+
+/// Reminders and queued messages go to one process each (PostgreSQL: `FOR UPDATE SKIP
+/// LOCKED`). SQLite has one process per file, so this runs on PostgreSQL only.
+#[test]
+fn reminders_and_messages_are_claimed_by_one_process() {
+    for place in places("claims") {
+        let name = place.name();
+        let (a, _) = place.open(8);
+        if a.backend() == Backend::Sqlite {
+            println!("claims: SQLite skipped (one process owns an SQLite file)");
+            continue;
+        }
+        let (b, _) = place.open(8);
+        let games: Vec<GameId> = (0..10)
+            .map(|i| torture_game_on(&*a, 90 + i).expect("game"))
+            .collect();
+        for (i, &g) in games.iter().enumerate() {
+            for n in 0..10 {
+                a.queue_notification(Some(g), &serde_json::json!({ "g": g, "n": n }))
+                    .expect("queued");
+            }
+            a.set_reminder(g, 0, "turn", 100 + i as i64)
+                .expect("reminder");
+            a.set_reminder(g, 1, "turn", 200 + i as i64)
+                .expect("reminder");
+        }
+        let (ids, reminders) = std::thread::scope(|s| {
+            let ha = s.spawn(|| claim_all(&*a));
+            let hb = s.spawn(|| claim_all(&*b));
+            let (ia, ra) = ha.join().expect("a");
+            let (ib, rb) = hb.join().expect("b");
+            ([ia, ib].concat(), [ra, rb].concat())
+        });
+        let mut sorted = ids.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(
+            (ids.len(), sorted.len()),
+            (100, 100),
+            "{name}: each message once"
+        );
+        let mut r = reminders.clone();
+        r.sort_unstable();
+        r.dedup();
+        assert_eq!(
+            (reminders.len(), r.len()),
+            (20, 20),
+            "{name}: each reminder once"
+        );
+    }
+}
+
+/// One process's claims: 20 rounds of up to 3 messages and the due reminders.
+fn claim_all(store: &dyn GameStore) -> (Vec<i64>, Vec<(GameId, usize)>) {
+    let mut ids = Vec::new();
+    let mut reminders = Vec::new();
+    for _ in 0..20 {
+        ids.extend(
+            store
+                .claim_notifications(3, Duration::from_secs(600))
+                .expect("claim")
+                .into_iter()
+                .map(|o| o.id),
+        );
+        reminders.extend(
+            store
+                .claim_due_reminders(1_000, 600_000)
+                .expect("claim")
+                .into_iter()
+                .map(|r| (r.game, r.seat)),
+        );
+    }
+    (ids, reminders)
+}
