@@ -7,6 +7,7 @@
 mod easy;
 mod hard;
 mod normal;
+pub mod value;
 pub mod weighted;
 
 use crate::data::GameData;
@@ -122,19 +123,4 @@ fn best_by_value(
         .map(|(d, _)| *d)
         .collect();
     weighted::choose(rng, data, state, seat, &tied)
-}
-
-/// How good a finished (or scored-as-it-stands) game is for `seat`: its lead over the best
-/// other seat, in points.
-fn margin(data: &GameData, state: &GameState, seat: usize) -> f64 {
-    let scores = engine::final_scores(data, state);
-    let own = scores.get(seat).map_or(0, |s| s.total) as f64;
-    let best_other = scores
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != seat)
-        .map(|(_, s)| s.total)
-        .max()
-        .unwrap_or(0) as f64;
-    own - best_other
 }

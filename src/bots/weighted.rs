@@ -842,7 +842,12 @@ fn research_reach(data: &GameData, state: &GameState, seat: usize, extra: Option
     research_reach_with(data, state, seat, &extra)
 }
 
-fn research_reach_with(data: &GameData, state: &GameState, seat: usize, extra: &[CardId]) -> i32 {
+pub(crate) fn research_reach_with(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    extra: &[CardId],
+) -> i32 {
     use crate::engine::state::AreaTotals;
     let s = &state.seats[seat];
     let mut t = AreaTotals::default();
