@@ -17,7 +17,7 @@ use std::time::Instant;
 
 /// Options played on to the end of the round (the rest are the normal player's judgement's
 /// losers).
-const CANDIDATES: usize = 4;
+const CANDIDATES: usize = 3;
 /// Decisions a round's playout makes at most (a round is about 50 for two players).
 const ROUND_STEPS: usize = 400;
 
@@ -29,8 +29,7 @@ pub(super) fn decide(
     rng: &mut ChaCha8Rng,
     budget: Budget,
 ) -> Option<Decision> {
-    let chooses_action = known.phase == Phase::Action && known.agenda.is_empty();
-    if !chooses_action || budget.playouts < 2 {
+    if !chooses_action(legal) || budget.playouts < 2 {
         return normal::decide(data, known, seat, legal, rng);
     }
     let started = Instant::now();
@@ -73,6 +72,12 @@ pub(super) fn decide(
     let options: Vec<Decision> = judged.iter().map(|(i, _)| legal[*i]).collect();
     let values: Vec<Option<f64>> = totals.iter().map(|t| Some(t / samples as f64)).collect();
     best_by_value(data, &sampled, seat, &options, &values, 1e-9, rng)
+}
+
+/// Whether these options are a turn's choice of action (dropping out is always one of them),
+/// not a step inside an action.
+pub fn chooses_action(legal: &[Decision]) -> bool {
+    legal.contains(&Decision::DropOut)
 }
 
 /// Plays the round on to its end, every seat's turns as the normal player's judgement plays

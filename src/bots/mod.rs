@@ -6,6 +6,7 @@
 
 mod easy;
 mod hard;
+pub use hard::chooses_action;
 mod normal;
 pub mod value;
 pub mod weighted;

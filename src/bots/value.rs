@@ -15,8 +15,9 @@
 //!
 //! The weights are estimates from self-play (see BENCHMARKS.md), not rules.
 
+use super::weighted;
 use crate::data::{CardId, Company, GameData};
-use crate::engine::state::SlotCard;
+use crate::engine::state::{SlotCard, TileKind};
 use crate::engine::{self, GameState, Phase};
 
 /// Rounds after which an owned card is back in hand, on average (five resting decks, one taken
@@ -36,13 +37,15 @@ const FIELD: f64 = 4.0;
 /// Share of the next scoring step that progress toward it is worth (progress is kept; the rest
 /// of the way still has to be made).
 const PROGRESS: f64 = 0.9;
-/// Points a plan lying ready ahead of the upload marker is worth (less than passing it, so the
-/// marker moves on).
+/// Points a plan lying ready ahead of the upload marker, that the seat's own cards can meet, is
+/// worth (less than passing it, so the marker moves on).
 const PLAN_READY: f64 = 1.5;
 /// Plans ahead of the marker that count as ready (more are rarely passed in one round).
 const PLANS_AHEAD: usize = 4;
 /// Share of a share icon one step short of it that counts.
 const NEXT_SHARE: f64 = 0.5;
+/// Points each research screen an unused research scientist could pass now is worth.
+const PENDING_SCREEN: f64 = 2.5;
 /// Points an unplaced bonus marker is worth in the Action phase.
 const MARKER: f64 = 2.0;
 /// Points an extra action slot is worth each later round.
@@ -108,12 +111,14 @@ fn estimate_with(
     }
     let board = &data.player_board;
     value += PROGRESS * progress(&board.tank_track.score_by_step, s.tank as usize);
-    let screen = s.upload.map_or(0, |u| u as usize + 1);
-    let ready = s.research.iter().skip(screen).take_while(|p| p.is_some());
-    value += PLAN_READY * ready.count().min(PLANS_AHEAD) as f64;
-    if let Some(u) = s.upload {
-        value += PROGRESS * progress(&board.research_track.score_by_screen, u as usize);
-    }
+    let ready = weighted::plans_within_reach(data, state, seat);
+    value += PLAN_READY * ready.min(PLANS_AHEAD) as f64;
+    // Screens entered (the marker starts before the starting token's plan on screen 0).
+    let entered = s.upload.map_or(0, |u| u as usize + 1);
+    let by_entered: Vec<u32> = std::iter::once(0)
+        .chain(board.research_track.score_by_screen.iter().copied())
+        .collect();
+    value += PROGRESS * progress(&by_entered, entered);
     let card = |c: CardId| use_value(data, c);
     // Every owned card, for the rounds after the next.
     let owned: f64 = s.owned_cards().map(card).sum();
@@ -131,6 +136,16 @@ fn estimate_with(
             .map(|c| card(c.card()))
             .sum();
         value += unused + MARKER * s.markers_reserve as f64;
+        // An unused research scientist will carry the marker as far as the face-up cards
+        // allow: flipping a card those plans need loses that.
+        let scientist = s
+            .up_cards()
+            .any(|(_, c)| data.card(c).is_research_scientist())
+            || state.holds_unused_tile(seat, TileKind::ResearchScientist);
+        if scientist {
+            let reach = weighted::research_reach_with(data, state, seat, &[]).max(0);
+            value += PENDING_SCREEN * reach as f64;
+        }
     } else if state.phase == Phase::Planning {
         let planned: f64 = s.slots.iter().flatten().map(|c| card(c.card())).sum();
         value += planned;
