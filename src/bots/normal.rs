@@ -111,11 +111,11 @@ fn subsets(
         visit(chosen);
         return;
     }
-    for i in from..cards.len() {
+    for (i, card) in cards.iter().enumerate().skip(from) {
         if cards.len() - i < size - chosen.len() {
             return;
         }
-        chosen.push(cards[i]);
+        chosen.push(*card);
         subsets(cards, size, i + 1, chosen, visit);
         chosen.pop();
     }
