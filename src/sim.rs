@@ -1159,8 +1159,7 @@ pub fn balance(
         winning.push(best as f64);
         rounds.push(state.round as f64);
         decisions.push(game.decisions.len() as f64);
-        for seat in 0..n {
-            let score = &final_scores[seat];
+        for (seat, score) in final_scores.iter().enumerate().take(n) {
             let win = if score.total == best {
                 1.0 / sharing
             } else {
