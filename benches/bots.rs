@@ -6,6 +6,7 @@
 //!   with the level: a real ladder falls as the level rises);
 //! - hard at its full budget of play (`Budget::for_play`: 400 playouts within 900 ms) against
 //!   normal on a small sample.
+//!
 //! The tables use a fixed playout budget (the same games on every machine). Every game must be
 //! played to its end with no refused decision (`sim::bot_match` fails otherwise, and so does
 //! this benchmark). `cargo bench --bench bots` (`BENCH_QUICK=1`: a handful of games, and a few
