@@ -1,8 +1,8 @@
 //! Computer players: the levels a seat can be played at (easy, normal, hard), behind one entry
 //! point, [`decide`]. A player never sees the real game: `decide` first rewrites it into what the
 //! seat knows (`engine::sample::canonical`, DECISIONS B16), and the players search on samples of
-//! that, dealt from their own generator. `weighted` is the self-play policy the invariant harness
-//! and the players' rollouts use.
+//! that, dealt from their own generator. `value` estimates a position's final score for them;
+//! `weighted` is the self-play policy the invariant harness uses and the players' tie-breaker.
 
 mod easy;
 mod hard;
@@ -23,10 +23,13 @@ use std::time::{Duration, Instant};
 pub enum Level {
     /// One step ahead: the decision that scores most as the game stands.
     Easy,
-    /// Plays each of its turns to the end in thought and weighs where it leaves the seat.
+    /// Plans the cards that promise most this round, plays each of its turns to the end in
+    /// thought and weighs where it leaves the seat by an estimate of the final score
+    /// (`value`).
     #[default]
     Normal,
-    /// Thinks its turns through on many samples of the hidden cards at once.
+    /// As normal, but at a turn's choice of action it plays its best few options on to the end
+    /// of the round on samples of the hidden cards, every seat answering.
     Hard,
 }
 
