@@ -230,10 +230,14 @@ struct SimulateArgs {
     #[arg(long, alias = "no_check")]
     no_check: bool,
     /// Computer players instead of the self-play policy, one level per player (easy, normal,
-    /// hard), e.g. hard,easy; they change seats from game to game. Reports wins, scores and
-    /// thinking time per player
+    /// hard), e.g. hard,easy; they change seats from game to game. One level alone plays every
+    /// one of the --players seats. Reports wins, scores and thinking time per player
     #[arg(long, value_name = "LEVELS", value_delimiter = ',', value_parser = parse_level)]
     bots: Vec<crate::bots::Level>,
+    /// With --bots: the balance report instead (score distribution, game length, action mix,
+    /// win rate by seat, starting token, company focus and its track)
+    #[arg(long)]
+    stats: bool,
     /// Playouts a hard player makes per decision (the same on every machine)
     #[arg(long, value_name = "N", default_value_t = 64)]
     playouts: u32,
@@ -395,12 +399,19 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
         playouts: args.playouts,
         time: args.think_ms.map(std::time::Duration::from_millis),
     };
-    let players: Vec<_> = args.bots.iter().map(|l| (*l, budget)).collect();
+    let levels = match args.bots.as_slice() {
+        [one] => vec![*one; args.game.players],
+        many => many.to_vec(),
+    };
+    let players: Vec<_> = levels.iter().map(|l| (*l, budget)).collect();
     let options = GameOptions {
         players: players.len(),
         ..args.options()
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if args.stats {
+        return balance_report(args, data, &options, &players, threads, out);
+    }
     let started = std::time::Instant::now();
     let report = match crate::sim::bot_match(data, &options, &players, args.games, threads) {
         Ok(r) => r,
@@ -445,6 +456,92 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
             100.0 * report.luna_wins / report.games.max(1) as f64,
             report.luna_mean_score
         );
+    }
+    0
+}
+
+/// `simulate --bots … --stats`: the balance report.
+fn balance_report(
+    args: &SimulateArgs,
+    data: &GameData,
+    options: &GameOptions,
+    players: &[(crate::bots::Level, crate::bots::Budget)],
+    threads: usize,
+    out: &mut dyn Write,
+) -> i32 {
+    let report = match crate::sim::balance(data, options, players, args.games, threads) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("the games stopped: {e}");
+            return 1;
+        }
+    };
+    if args.json {
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&report).unwrap_or_default()
+        );
+        return 0;
+    }
+    let levels: Vec<&str> = players.iter().map(|(l, _)| l.name()).collect();
+    let dist = |d: &crate::sim::Distribution| {
+        format!(
+            "mean {:.1} (sd {:.1}), min {:.0}, p10 {:.0}, median {:.0}, p90 {:.0}, max {:.0}",
+            d.mean, d.sd, d.min, d.p10, d.p50, d.p90, d.max
+        )
+    };
+    let rate = |r: &crate::sim::WinRate| {
+        format!(
+            "{:.0} % of {} ({:.1} wins)",
+            100.0 * r.win_rate,
+            r.players,
+            r.wins
+        )
+    };
+    let mut lines =
+        vec![
+            format!(
+            "{} games, {} seats ({}{}), {} playouts a hard decision; fair share of wins {:.0} %",
+            report.games,
+            report.seats,
+            levels.join(","),
+            options.luna.map_or(String::new(), |l| format!(", Luna {l}")),
+            args.playouts,
+            100.0 * report.fair_share
+        ),
+            format!("score: {}", dist(&report.score)),
+            format!("winning score: {}", dist(&report.winning_score)),
+        ];
+    let from: Vec<String> = report
+        .points_from
+        .iter()
+        .map(|(k, v)| format!("{k} {v:.1}"))
+        .collect();
+    lines.push(format!("points from (mean): {}", from.join(", ")));
+    lines.push(format!("rounds: {}", dist(&report.rounds)));
+    lines.push(format!("decisions a game: {}", dist(&report.decisions)));
+    lines.push(format!("turns a player: {}", dist(&report.turns)));
+    let mix: Vec<String> = report
+        .action_mix
+        .iter()
+        .map(|(k, v)| format!("{k} {v:.1}"))
+        .collect();
+    lines.push(format!("action mix (a player, a game): {}", mix.join(", ")));
+    for (seat, r) in report.by_seat.iter().enumerate() {
+        lines.push(format!("seat {} wins {}", seat + 1, rate(r)));
+    }
+    for (title, table) in [
+        ("starting token", &report.by_token),
+        ("company focus", &report.by_focus),
+        ("focus track", &report.by_focus_track),
+    ] {
+        for (key, r) in table {
+            lines.push(format!("{title} {key} wins {}", rate(r)));
+        }
+    }
+    for line in lines {
+        let _ = writeln!(out, "{line}");
     }
     0
 }

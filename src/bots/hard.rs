@@ -1,21 +1,25 @@
-//! The hard player: the normal player's way of thinking a turn through, on many samples of the
-//! hidden cards at once (determinized search). In the Action phase every option is played to the
-//! end of the seat's turn on each sample, the samples shared by all options so they compare on
-//! equal cards, and the option with the best mean lead over the best other seat wins (ties to the
-//! self-play policy's taste). It plans as the normal player does. Measured (closing note of
-//! session 7): about as strong as the normal player so far; a search that looks past the turn is
-//! the next step.
+//! The hard player: the normal player's judgement, then a look past its own turn. When it
+//! chooses a turn's action it takes the few options the normal player values most and plays
+//! each on to the end of the round in thought — every seat, itself included, playing its turns
+//! as the normal player would, on samples of the hidden cards dealt from its own generator (so
+//! what the others plan and buy answers its choice) — and keeps the option with the best mean
+//! estimated lead at the end of the round. The samples are shared by the options, so they
+//! compare on equal cards. Inside an action, and while planning, it decides as the normal
+//! player does.
 
-use super::normal::finish_turn;
-use super::{best_by_value, margin, weighted, Budget};
+use super::normal::{self, finish_turn};
+use super::{best_by_value, value, Budget};
 use crate::data::GameData;
 use crate::engine::{self, Decision, GameState, Phase};
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
-/// Means closer than this (points of lead) count as a tie.
-const TIE: f64 = 0.01;
+/// Options played on to the end of the round (the rest are the normal player's judgement's
+/// losers).
+const CANDIDATES: usize = 3;
+/// Decisions a round's playout makes at most (a round is about 50 for two players).
+const ROUND_STEPS: usize = 400;
 
 pub(super) fn decide(
     data: &GameData,
@@ -25,54 +29,77 @@ pub(super) fn decide(
     rng: &mut ChaCha8Rng,
     budget: Budget,
 ) -> Option<Decision> {
-    match known.phase {
-        Phase::Action => think_turns_through(data, known, seat, legal, rng, budget),
-        _ => {
-            let sampled = engine::sample::sample(data, known, seat, rng);
-            weighted::choose(rng, data, &sampled, seat, legal)
-        }
+    if !chooses_action(legal) || budget.playouts < 2 {
+        return normal::decide(data, known, seat, legal, rng);
     }
-}
-
-/// Action phase: each option's mean lead after the seat's turn, over shared samples.
-fn think_turns_through(
-    data: &GameData,
-    known: &GameState,
-    seat: usize,
-    legal: &[Decision],
-    rng: &mut ChaCha8Rng,
-    budget: Budget,
-) -> Option<Decision> {
     let started = Instant::now();
-    let mut totals = vec![0f64; legal.len()];
-    let mut samples = 0u32;
-    while samples == 0 || !budget.spent(samples * legal.len() as u32, started) {
-        let sampled = engine::sample::sample(data, known, seat, rng);
-        let seed: u64 = rng.gen();
-        for (i, d) in legal.iter().enumerate() {
+    let sampled = engine::sample::sample(data, known, seat, rng);
+    // The normal player's judgement picks the candidates.
+    let mut judged: Vec<(usize, f64)> = legal
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| {
             let mut next = sampled.clone();
-            totals[i] += match engine::apply(data, &mut next, seat, *d) {
+            engine::apply(data, &mut next, seat, *d).ok()?;
+            finish_turn(data, &mut next, seat, rng);
+            Some((i, value::lead(data, &next, seat)))
+        })
+        .collect();
+    judged.sort_by(|a, b| b.1.total_cmp(&a.1));
+    judged.truncate(CANDIDATES);
+    if judged.len() < 2 {
+        return judged.first().map(|(i, _)| legal[*i]);
+    }
+    let mut totals = vec![0f64; judged.len()];
+    let mut samples = 0u32;
+    while samples == 0 || !budget.spent(samples * judged.len() as u32, started) {
+        let sample = engine::sample::sample(data, known, seat, rng);
+        let seed: u64 = rng.gen();
+        for (k, (i, _)) in judged.iter().enumerate() {
+            let mut next = sample.clone();
+            totals[k] += match engine::apply(data, &mut next, seat, legal[*i]) {
                 Ok(_) => {
-                    // The same continuation generator for every option: they differ only by
-                    // the option.
-                    let mut turn_rng = rand::SeedableRng::seed_from_u64(seed);
-                    finish_turn(data, &mut next, seat, &mut turn_rng);
-                    margin(data, &next, seat)
+                    // The same generator for every option's playout: they differ by the option.
+                    let mut playout_rng = ChaCha8Rng::seed_from_u64(seed);
+                    finish_round(data, &mut next, &mut playout_rng);
+                    value::lead(data, &next, seat)
                 }
                 Err(_) => f64::MIN / 4.0,
             };
         }
         samples += 1;
     }
-    let values: Vec<Option<f64>> = totals.into_iter().map(Some).collect();
-    let sampled = engine::sample::sample(data, known, seat, rng);
-    best_by_value(
-        data,
-        &sampled,
-        seat,
-        legal,
-        &values,
-        TIE * samples as f64,
-        rng,
-    )
+    let options: Vec<Decision> = judged.iter().map(|(i, _)| legal[*i]).collect();
+    let values: Vec<Option<f64>> = totals.iter().map(|t| Some(t / samples as f64)).collect();
+    best_by_value(data, &sampled, seat, &options, &values, 1e-9, rng)
+}
+
+/// Whether these options are a turn's choice of action (dropping out is always one of them),
+/// not a step inside an action.
+pub fn chooses_action(legal: &[Decision]) -> bool {
+    legal.contains(&Decision::DropOut)
+}
+
+/// Plays the round on to its end, every seat's turns as the normal player's judgement plays
+/// them (each step the best lead one step ahead), Luna by her own rules.
+fn finish_round(data: &GameData, state: &mut GameState, rng: &mut ChaCha8Rng) {
+    let round = state.round;
+    for _ in 0..ROUND_STEPS {
+        if state.phase != Phase::Action || state.round != round {
+            return;
+        }
+        let Some(&seat) = engine::waiting_on(state).first() else {
+            return;
+        };
+        let before = state.decisions_applied;
+        finish_turn(data, state, seat, rng);
+        if state.decisions_applied == before {
+            // Nothing to decide by judgement (a single option is still a step).
+            let legal = engine::legal_decisions(data, state, seat);
+            let Some(d) = legal.first() else { return };
+            if engine::apply(data, state, seat, *d).is_err() {
+                return;
+            }
+        }
+    }
 }

@@ -1,12 +1,14 @@
 //! Computer players: the levels a seat can be played at (easy, normal, hard), behind one entry
 //! point, [`decide`]. A player never sees the real game: `decide` first rewrites it into what the
 //! seat knows (`engine::sample::canonical`, DECISIONS B16), and the players search on samples of
-//! that, dealt from their own generator. `weighted` is the self-play policy the invariant harness
-//! and the players' rollouts use.
+//! that, dealt from their own generator. `value` estimates a position's final score for them;
+//! `weighted` is the self-play policy the invariant harness uses and the players' tie-breaker.
 
 mod easy;
 mod hard;
+pub use hard::chooses_action;
 mod normal;
+pub mod value;
 pub mod weighted;
 
 use crate::data::GameData;
@@ -21,10 +23,13 @@ use std::time::{Duration, Instant};
 pub enum Level {
     /// One step ahead: the decision that scores most as the game stands.
     Easy,
-    /// Plays each of its turns to the end in thought and weighs where it leaves the seat.
+    /// Plans the cards that promise most this round, plays each of its turns to the end in
+    /// thought and weighs where it leaves the seat by an estimate of the final score
+    /// (`value`).
     #[default]
     Normal,
-    /// Thinks its turns through on many samples of the hidden cards at once.
+    /// As normal, but at a turn's choice of action it plays its best few options on to the end
+    /// of the round on samples of the hidden cards, every seat answering.
     Hard,
 }
 
@@ -122,19 +127,4 @@ fn best_by_value(
         .map(|(d, _)| *d)
         .collect();
     weighted::choose(rng, data, state, seat, &tied)
-}
-
-/// How good a finished (or scored-as-it-stands) game is for `seat`: its lead over the best
-/// other seat, in points.
-fn margin(data: &GameData, state: &GameState, seat: usize) -> f64 {
-    let scores = engine::final_scores(data, state);
-    let own = scores.get(seat).map_or(0, |s| s.total) as f64;
-    let best_other = scores
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != seat)
-        .map(|(_, s)| s.total)
-        .max()
-        .unwrap_or(0) as f64;
-    own - best_other
 }

@@ -1,16 +1,22 @@
-//! The normal player: it thinks each of its turns through to the end. For every option it plays
-//! the rest of its own turn in thought (one step ahead, as the easy player) on a sample of the
-//! hidden cards and keeps the option that leaves it furthest ahead of the best other seat. While
-//! planning, where nothing scores until the reveal, it plans as the self-play policy does: a
-//! research scientist with the cards its next plans need, energy and resources for its track.
+//! The normal player: it plans a round and thinks each of its turns through to the end.
+//!
+//! Planning: it places the hand cards that promise most this round ([`plan_cards`]): what each
+//! card brings when used, plus the research screens a research scientist could carry the upload
+//! marker through with those cards face up. Action phase: for every option it plays the rest of
+//! its own turn in thought on a sample of the hidden cards (each later step the best by the
+//! estimate) and keeps the option that leaves it furthest ahead of the best other seat by
+//! [`value::lead`], the estimated final score: the score as it stands plus what the seat has
+//! built for later rounds.
 
-use super::{best_by_value, easy, margin, weighted};
-use crate::data::GameData;
+use super::{best_by_value, value, weighted};
+use crate::data::{CardId, GameData};
 use crate::engine::{self, Decision, GameState, Phase};
 use rand_chacha::ChaCha8Rng;
 
 /// Steps of its own turn the player thinks ahead at most (a turn is rarely longer).
 const TURN_STEPS: usize = 40;
+/// Points one research screen the upload marker can pass this round is worth when planning.
+const SCREEN: f64 = 4.0;
 
 pub(super) fn decide(
     data: &GameData,
@@ -20,23 +26,103 @@ pub(super) fn decide(
     rng: &mut ChaCha8Rng,
 ) -> Option<Decision> {
     let sampled = engine::sample::sample(data, known, seat, rng);
-    if sampled.phase != Phase::Action {
-        return weighted::choose(rng, data, &sampled, seat, legal);
+    match sampled.phase {
+        Phase::Action => {
+            let values: Vec<Option<f64>> = legal
+                .iter()
+                .map(|d| {
+                    let mut next = sampled.clone();
+                    engine::apply(data, &mut next, seat, *d).ok()?;
+                    finish_turn(data, &mut next, seat, rng);
+                    Some(value::lead(data, &next, seat))
+                })
+                .collect();
+            best_by_value(data, &sampled, seat, legal, &values, 1e-9, rng)
+        }
+        Phase::Planning => plan(data, &sampled, seat, legal, rng),
+        _ => weighted::choose(rng, data, &sampled, seat, legal),
     }
-    let values: Vec<Option<f64>> = legal
-        .iter()
-        .map(|d| {
-            let mut next = sampled.clone();
-            engine::apply(data, &mut next, seat, *d).ok()?;
-            finish_turn(data, &mut next, seat, rng);
-            Some(margin(data, &next, seat))
-        })
-        .collect();
-    best_by_value(data, &sampled, seat, legal, &values, 0.0, rng)
 }
 
-/// Plays `seat`'s decisions one step ahead until the game waits on someone else (or the round
-/// ends).
+/// Planning: the next card of the best plan, or done once it is all placed.
+pub(super) fn plan(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    legal: &[Decision],
+    rng: &mut ChaCha8Rng,
+) -> Option<Decision> {
+    let wanted = plan_cards(data, state, seat);
+    let places: Vec<Decision> = legal
+        .iter()
+        .filter(|d| matches!(d, Decision::PlanCard { card, .. } if wanted.contains(card)))
+        .copied()
+        .collect();
+    if places.is_empty() {
+        if legal.contains(&Decision::PlanDone) {
+            return Some(Decision::PlanDone);
+        }
+        return weighted::choose(rng, data, state, seat, legal);
+    }
+    // Which slot (it matters with linked slots) is the self-play policy's taste.
+    weighted::choose(rng, data, state, seat, &places)
+}
+
+/// The hand cards to place now: of the sets that fill the free slots, the one whose cards
+/// bring most when used this round, counting the research screens a research scientist could
+/// then pass.
+pub(super) fn plan_cards(data: &GameData, state: &GameState, seat: usize) -> Vec<CardId> {
+    let s = &state.seats[seat];
+    let free = (0..5)
+        .filter(|i| s.slot_on[*i] && s.slots[*i].is_none())
+        .count();
+    let mut hand: Vec<CardId> = s
+        .hand
+        .iter()
+        .copied()
+        .filter(|c| data.card(*c).is_playable())
+        .collect();
+    // The best cards first, so the search below can stop at a bounded number of sets.
+    hand.sort_by(|a, b| value::use_value(data, *b).total_cmp(&value::use_value(data, *a)));
+    hand.truncate(14);
+    let size = free.min(hand.len());
+    let mut best: (f64, Vec<CardId>) = (f64::MIN, Vec::new());
+    let mut chosen = Vec::with_capacity(size);
+    subsets(&hand, size, 0, &mut chosen, &mut |set| {
+        let used: f64 = set.iter().map(|c| value::use_value(data, *c)).sum();
+        let reach = weighted::research_reach_with(data, state, seat, set).max(0);
+        let v = used + SCREEN * reach as f64;
+        if v > best.0 {
+            best = (v, set.to_vec());
+        }
+    });
+    best.1
+}
+
+/// Calls `visit` with every set of `size` cards from `cards[from..]` added to `chosen`.
+fn subsets(
+    cards: &[CardId],
+    size: usize,
+    from: usize,
+    chosen: &mut Vec<CardId>,
+    visit: &mut dyn FnMut(&[CardId]),
+) {
+    if chosen.len() == size {
+        visit(chosen);
+        return;
+    }
+    for (i, card) in cards.iter().enumerate().skip(from) {
+        if cards.len() - i < size - chosen.len() {
+            return;
+        }
+        chosen.push(*card);
+        subsets(cards, size, i + 1, chosen, visit);
+        chosen.pop();
+    }
+}
+
+/// Plays `seat`'s decisions, each the best lead by the estimate one step ahead, until the game waits
+/// on someone else (or the round ends).
 pub(super) fn finish_turn(
     data: &GameData,
     state: &mut GameState,
@@ -52,7 +138,15 @@ pub(super) fn finish_turn(
             return;
         }
         let legal = engine::legal_decisions(data, state, seat);
-        let Some(d) = easy::best_now(data, state, seat, &legal, rng) else {
+        let values: Vec<Option<f64>> = legal
+            .iter()
+            .map(|d| {
+                let mut next = state.clone();
+                engine::apply(data, &mut next, seat, *d).ok()?;
+                Some(value::lead(data, &next, seat))
+            })
+            .collect();
+        let Some(d) = best_by_value(data, state, seat, &legal, &values, 1e-9, rng) else {
             return;
         };
         if engine::apply(data, state, seat, d).is_err() {

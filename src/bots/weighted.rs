@@ -796,6 +796,8 @@ impl CardPool {
 struct ResearchChain {
     requirements: Vec<crate::data::Requirement>,
     blocked_at: Option<u8>,
+    /// Plans in the chain.
+    plans: usize,
 }
 
 impl ResearchChain {
@@ -804,6 +806,7 @@ impl ResearchChain {
         let mut chain = ResearchChain {
             requirements: Vec::new(),
             blocked_at: None,
+            plans: 0,
         };
         let next = s.upload.map(|u| u as usize + 1).unwrap_or(0);
         for (screen, placed) in s.research.iter().enumerate().skip(next) {
@@ -815,6 +818,7 @@ impl ResearchChain {
                 break;
             }
             chain.requirements = with;
+            chain.plans += 1;
         }
         chain
     }
@@ -825,6 +829,13 @@ impl ResearchChain {
         with.extend_from_slice(reqs);
         pool.slots_for(&with).is_some()
     }
+}
+
+/// How many plans ahead of the upload marker the seat's own cards could carry it through in one
+/// research scientist action (the specialist's chain; an estimate, not a rule).
+pub(crate) fn plans_within_reach(data: &GameData, state: &GameState, seat: usize) -> usize {
+    let pool = CardPool::of(data, &state.seats[seat]);
+    ResearchChain::of(data, state, seat, &pool).plans
 }
 
 fn field_scientist_on_display(data: &GameData, state: &GameState) -> bool {
@@ -842,7 +853,12 @@ fn research_reach(data: &GameData, state: &GameState, seat: usize, extra: Option
     research_reach_with(data, state, seat, &extra)
 }
 
-fn research_reach_with(data: &GameData, state: &GameState, seat: usize, extra: &[CardId]) -> i32 {
+pub(crate) fn research_reach_with(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    extra: &[CardId],
+) -> i32 {
     use crate::engine::state::AreaTotals;
     let s = &state.seats[seat];
     let mut t = AreaTotals::default();
