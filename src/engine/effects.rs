@@ -365,13 +365,17 @@ pub(crate) fn effective_bonuses<'d>(
 ) -> impl Iterator<Item = &'d crate::data::tracks::TrackBonusEntry> + 'd {
     let active = state.seats[seat].bonus_active;
     let bonuses = &data.tracks.bonuses;
-    bonuses.iter().enumerate().filter_map(move |(i, b)| {
-        let on = active & (1 << i) != 0;
-        let better_on = bonuses
-            .iter()
-            .enumerate()
-            .any(|(j, o)| active & (1 << j) != 0 && o.pair == b.pair && o.order > b.order);
-        (on && !better_on).then_some(b)
+    // Only the unlocked bonuses are visited (a few of the twenty): this runs inside every check.
+    let on = move || set_bits(active).filter_map(|i| bonuses.get(i));
+    on().filter(move |b| !on().any(|o| o.pair == b.pair && o.order > b.order))
+}
+
+/// The indices of the bits set in `mask`, lowest first.
+fn set_bits(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = mask.trailing_zeros();
+        mask &= mask.checked_sub(1)?;
+        Some(i as usize)
     })
 }
 

@@ -4,7 +4,7 @@
 
 use super::decision::{Decision, Task};
 use super::state::{GameState, Phase};
-use super::{actions, planning, setup, Event, Message, RuleError, Visibility};
+use super::{actions, planning, setup, Event, RuleError, Visibility};
 use crate::data::GameData;
 
 /// The context of one application: the data, the events it produced, and coverage notes.
@@ -34,12 +34,14 @@ impl<'a> Ctx<'a> {
     }
 
     fn push(&mut self, visibility: Visibility, key: &str, args: &[(&str, &dyn std::fmt::Display)]) {
-        let Message { key, args } = Message::new(key, args);
-        let text = crate::text::english().render(&key, &args);
+        let text = crate::text::english().f(key, args);
         self.events.push(Event {
             visibility,
-            key,
-            args,
+            key: key.to_string(),
+            args: args
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
             text,
         });
     }

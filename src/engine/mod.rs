@@ -139,27 +139,32 @@ impl Event {
 /// A sentence of the message catalog with its arguments: why a decision was refused or a game
 /// cannot be set up. The chat layer renders it in the reader's language; its `Display` is the
 /// English rendering (logs, the CLI).
+///
+/// Keys and argument names are the source's literals: finding the legal decisions builds a
+/// refusal for every candidate that is not, so only the values are formatted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
     /// The catalog key (`rule.*`, `setup.*`).
-    pub key: String,
-    pub args: Vec<(String, String)>,
+    pub key: &'static str,
+    pub args: Vec<(&'static str, String)>,
 }
 
 impl Message {
-    pub fn new(key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> Message {
+    pub fn new(key: &'static str, args: &[(&'static str, &dyn std::fmt::Display)]) -> Message {
         Message {
-            key: key.to_string(),
-            args: args
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
+            key,
+            args: args.iter().map(|(k, v)| (*k, v.to_string())).collect(),
         }
     }
 
     /// The sentence in the language of `texts`.
     pub fn render(&self, texts: &crate::text::Texts) -> String {
-        texts.render(&self.key, &self.args)
+        let args: Vec<(&str, &dyn std::fmt::Display)> = self
+            .args
+            .iter()
+            .map(|(k, v)| (*k, v as &dyn std::fmt::Display))
+            .collect();
+        texts.f(self.key, &args)
     }
 }
 
@@ -256,7 +261,10 @@ impl RuleError {
 }
 
 /// A refusal: the catalog sentence `key` (`rule.*`) with its arguments.
-pub(crate) fn illegal(key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> RuleError {
+pub(crate) fn illegal(
+    key: &'static str,
+    args: &[(&'static str, &dyn std::fmt::Display)],
+) -> RuleError {
     RuleError::Illegal(Message::new(key, args))
 }
 

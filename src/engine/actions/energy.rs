@@ -141,20 +141,8 @@ pub(super) fn check(
             },
             Decision::EnterSector { sector, column },
         ) => {
-            if column > 2 || state.stations[company.index()][column as usize].outposts == 0 {
-                return Err(illegal(
-                    "rule.column_empty",
-                    &[("column", &numbering::ordinal(usize::from(column)))],
-                ));
-            }
-            let cost = sector_cost(data, state, *company, sector, entered)?;
-            if cost > *energy {
-                return Err(illegal(
-                    "rule.sector_too_costly",
-                    &[("energy", &energy), ("sector", &sector), ("cost", &cost)],
-                ));
-            }
-            Ok(())
+            check_column(state, *company, column)?;
+            check_sector(data, state, *company, *energy, entered, sector)
         }
         (Task::Expand { .. }, Decision::StopExpanding) => Ok(()),
         (Task::ReturnOusted { .. }, Decision::ReturnOutpost { column })
@@ -328,29 +316,61 @@ fn sector_columns(
     task: &Task,
     sector: u8,
 ) -> Result<Vec<u8>, RuleError> {
-    let mut columns = Vec::new();
-    let mut why: Option<RuleError> = None;
-    for column in 0..3 {
-        match check(
-            data,
-            state,
-            seat,
-            task,
-            Decision::EnterSector { sector, column },
-        ) {
-            Ok(()) => columns.push(column),
-            Err(e) => {
-                let empty = matches!(&e, RuleError::Illegal(m) if m.key == "rule.column_empty");
-                if why.is_none() || !empty {
-                    why = Some(e);
-                }
+    match task {
+        Task::Expand {
+            company,
+            energy,
+            entered,
+            ..
+        } if state.belt.is_none() => {
+            // `EnterSector`'s check per column, with the sector's part (the same for every
+            // column) asked once: this runs for every sector whenever expansions are listed.
+            let columns: Vec<u8> = (0..3)
+                .filter(|c| check_column(state, *company, *c).is_ok())
+                .collect();
+            if columns.is_empty() {
+                return check_column(state, *company, 0).map(|()| Vec::new());
             }
+            check_sector(data, state, *company, *energy, entered, sector)?;
+            Ok(columns)
         }
+        // Not a Moon expansion: the same refusal for every column.
+        _ => check(data, state, seat, task, first_column(sector)).map(|()| Vec::new()),
     }
-    match why {
-        Some(e) if columns.is_empty() => Err(e),
-        _ => Ok(columns),
+}
+
+fn first_column(sector: u8) -> Decision {
+    Decision::EnterSector { sector, column: 0 }
+}
+
+/// Whether the outpost entering a Moon sector may come from station column `column`.
+fn check_column(state: &GameState, company: Company, column: u8) -> Result<(), RuleError> {
+    if column > 2 || state.stations[company.index()][column as usize].outposts == 0 {
+        return Err(illegal(
+            "rule.column_empty",
+            &[("column", &numbering::ordinal(usize::from(column)))],
+        ));
     }
+    Ok(())
+}
+
+/// Whether `company` may enter Moon `sector` with `energy` left, whatever the column.
+fn check_sector(
+    data: &GameData,
+    state: &GameState,
+    company: Company,
+    energy: u32,
+    entered: &[(u8, Option<Company>)],
+    sector: u8,
+) -> Result<(), RuleError> {
+    let cost = sector_cost(data, state, company, sector, entered)?;
+    if cost > energy {
+        return Err(illegal(
+            "rule.sector_too_costly",
+            &[("energy", &energy), ("sector", &sector), ("cost", &cost)],
+        ));
+    }
+    Ok(())
 }
 
 /// Whether it matters which of `columns` the outpost comes from: the station's share value or
