@@ -254,7 +254,7 @@ pub(super) fn prepare_move(
     let fx = effects(&next, &events);
     let seq = live.seq + 1;
     let finished = next.phase == Phase::Finished;
-    let snapshot = (finished || seq % snapshot_every == 0).then(|| json(&next));
+    let snapshot = (finished || seq.is_multiple_of(snapshot_every)).then(|| json(&next));
     let entry = LogEntry::Batch {
         seq,
         seat,

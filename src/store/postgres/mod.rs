@@ -992,7 +992,7 @@ impl GameStore for PgStore {
                 .map(reminder_from_row)
                 .collect::<Result<_>>()
         })?;
-        due.sort_by(|a, b| (a.due_at, a.game, a.seat).cmp(&(b.due_at, b.game, b.seat)));
+        due.sort_by_key(|r| (r.due_at, r.game, r.seat));
         Ok(due)
     }
 
