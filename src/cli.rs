@@ -413,21 +413,15 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
         return balance_report(args, data, &options, &players, threads, out);
     }
     let started = std::time::Instant::now();
-    let report = match crate::sim::bot_match(data, &options, &players, args.games, threads) {
+    let report = match report_unless_done(
+        crate::sim::bot_match(data, &options, &players, args.games, threads),
+        "the match stopped",
+        args.json,
+        out,
+    ) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("the match stopped: {e}");
-            return 1;
-        }
+        Err(code) => return code,
     };
-    if args.json {
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&report).unwrap_or_default()
-        );
-        return 0;
-    }
     let _ = writeln!(
         out,
         "{} games, {} playouts a hard decision, {:.1} s",
@@ -460,6 +454,29 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
     0
 }
 
+/// The report of a run of games to print as text, or the exit code when nothing is left to
+/// print: the run failed (said on stderr, code 1) or `--json` printed the report (code 0).
+fn report_unless_done<T: serde::Serialize, E: std::fmt::Display>(
+    run: Result<T, E>,
+    failed: &str,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<T, i32> {
+    let report = run.map_err(|e| {
+        eprintln!("{failed}: {e}");
+        1
+    })?;
+    if json {
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&report).unwrap_or_default()
+        );
+        return Err(0);
+    }
+    Ok(report)
+}
+
 /// `simulate --bots … --stats`: the balance report.
 fn balance_report(
     args: &SimulateArgs,
@@ -469,21 +486,15 @@ fn balance_report(
     threads: usize,
     out: &mut dyn Write,
 ) -> i32 {
-    let report = match crate::sim::balance(data, options, players, args.games, threads) {
+    let report = match report_unless_done(
+        crate::sim::balance(data, options, players, args.games, threads),
+        "the games stopped",
+        args.json,
+        out,
+    ) {
         Ok(r) => r,
-        Err(e) => {
-            eprintln!("the games stopped: {e}");
-            return 1;
-        }
+        Err(code) => return code,
     };
-    if args.json {
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&report).unwrap_or_default()
-        );
-        return 0;
-    }
     let levels: Vec<&str> = players.iter().map(|(l, _)| l.name()).collect();
     let dist = |d: &crate::sim::Distribution| {
         format!(
