@@ -1862,7 +1862,11 @@ async fn a_rate_limit_is_waited_out_as_discord_says() {
         })));
     })
     .await;
-    started_game(&fake, &bot).await;
+    let game = started_game(&fake, &bot).await;
+    // The game's status message goes out after the start's replies: the fault is for the
+    // reminder, so wait for the status (and quiet) first.
+    status_message(&bot, game).await;
+    fake.settle(QUIET, WAIT).await;
     let path = format!("/channels/{CHANNEL}/messages");
     fake.inject(Fault::rate_limited("POST", &path, 1.5, 1));
     let mark = fake.request_count();
