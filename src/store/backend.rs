@@ -11,9 +11,12 @@
 //! with an error naming what is missing, rather than letting a command fail later.
 
 use super::error::{Result, StoreError};
+use super::replay::History;
 use super::{
-    FailPoint, GameId, GameRecord, LogEntry, MoveEffects, MoveOutcome, NewGame, Outbound, Reminder,
-    SeatRecord, Store, UndoOutcome,
+    ArchiveReason, CampaignId, CampaignRecord, CampaignStatus, ChapterWrite, FailPoint, GameExport,
+    GameId, GameRecord, IdleWatch, Location, LogEntry, MoveEffects, MoveOutcome, NewGame, Notify,
+    Outbound, Reminder, RollbackOutcome, SeatOwner, SeatRecord, StatusMessage, Store, UndoOutcome,
+    UserSettings,
 };
 use crate::data::GameData;
 use crate::engine::{Decision, Event, GameState};
@@ -164,7 +167,166 @@ pub trait GameStore: Send + Sync {
     fn pending_renders(&self, limit: usize) -> Result<Vec<(GameId, u64)>>;
     /// Test hook: the next write that reaches `at` fails there and rolls back.
     fn fail_next(&self, at: FailPoint);
+
+    // The rest of the store, which the chat layer and the Discord adapter use: games and seats,
+    // languages, lobbies, campaigns, Discord's messages and the admin tools.
+
+    /// Starts a game whose seats without a person are computer players at `bot_level`.
+    fn create_game_with_bots(
+        &self,
+        new: NewGame,
+        bot_level: &str,
+    ) -> Result<(GameId, Arc<GameState>)>;
+    /// [`GameStore::apply`], refused (`MovedOn`) unless the game's last move is `seq`: a click on an outdated message changes nothing.
+    fn apply_at(
+        &self,
+        game: GameId,
+        seat: usize,
+        decisions: &[Decision],
+        seq: u64,
+    ) -> Result<MoveOutcome>;
+    /// Whether the game is active and held in memory.
+    fn is_live(&self, game: GameId) -> bool;
+    /// The channel's most recently ended game.
+    fn last_finished_in_channel(&self, channel: u64) -> Result<Option<GameId>>;
+    /// Where a seat's private messages go.
+    fn set_notify(&self, game: GameId, seat: usize, notify: Notify) -> Result<()>;
+    /// The seat's log marks (see `Store::log_marks`).
+    fn log_marks(&self, game: GameId, seat: usize) -> Result<(u64, u64)>;
+    /// A game as a self-contained document.
+    fn export(&self, game: GameId) -> Result<GameExport>;
+    /// Starts a game from an exported document, checked by replaying it.
+    fn import(
+        &self,
+        doc: &GameExport,
+        location: Location,
+        owners: &[SeatOwner],
+    ) -> Result<(GameId, Arc<GameState>)>;
+    /// Clears a game's reminders: one seat's, or all of them.
+    fn clear_reminders(&self, game: GameId, seat: Option<usize>) -> Result<()>;
+    /// Removes one kind of reminder of one seat.
+    fn clear_reminder(&self, game: GameId, seat: usize, kind: &str) -> Result<()>;
+    /// A seat left or kicked: played by a computer player from now on.
+    fn vacate_seat(&self, game: GameId, seat: usize) -> Result<()>;
+    /// The level the game's computer players play at.
+    fn bot_level(&self, game: GameId) -> Result<String>;
+    /// A person takes over a computer player's seat.
+    fn take_seat(&self, game: GameId, seat: usize, user: u64, name: &str) -> Result<()>;
+    /// Since when the game waits on the seat (None: not waiting).
+    fn set_waiting_since(&self, game: GameId, seat: usize, since: Option<i64>) -> Result<()>;
+    /// Since when the game waits on the seat.
+    fn waiting_since(&self, game: GameId, seat: usize) -> Result<Option<i64>>;
+    /// Pauses (since a time) or resumes a game.
+    fn set_paused(&self, game: GameId, since: Option<i64>) -> Result<()>;
+    /// Since when a game is paused.
+    fn paused_at(&self, game: GameId) -> Result<Option<i64>>;
+    /// Why a game was archived, if it was.
+    fn archived_reason(&self, game: GameId) -> Result<Option<String>>;
+    /// Archives one game (its channel or server is gone).
+    fn archive(&self, game: GameId, reason: ArchiveReason) -> Result<()>;
+    /// Archives the games of a deleted channel.
+    fn archive_channel(&self, channel: u64) -> Result<Vec<GameId>>;
+    /// Archives the games of a server the bot left.
+    fn archive_guild(&self, guild: u64) -> Result<Vec<GameId>>;
+    /// A user's settings (defaults when never set).
+    fn user_settings(&self, user: u64) -> Result<UserSettings>;
+    /// Saves a user's settings.
+    fn set_user_settings(&self, user: u64, settings: &UserSettings) -> Result<()>;
+    /// A user's language, if chosen.
+    fn user_language(&self, user: u64) -> Result<Option<String>>;
+    /// Sets a user's language.
+    fn set_user_language(&self, user: u64, language: &str) -> Result<()>;
+    /// A game's language, if chosen.
+    fn game_language(&self, game: GameId) -> Result<Option<String>>;
+    /// The language of the channel's latest game, if chosen.
+    fn channel_language(&self, channel: u64) -> Result<Option<String>>;
+    /// Sets a game's language.
+    fn set_game_language(&self, game: GameId, language: &str) -> Result<()>;
+    /// Saves a channel's lobby (JSON).
+    fn save_lobby(&self, channel: u64, body: &str) -> Result<()>;
+    /// Deletes a channel's lobby.
+    fn delete_lobby(&self, channel: u64) -> Result<()>;
+    /// Every saved lobby: its channel and JSON.
+    fn lobbies(&self) -> Result<Vec<(u64, String)>>;
+    /// Starts a campaign.
+    fn create_campaign(
+        &self,
+        location: Location,
+        options: &serde_json::Value,
+    ) -> Result<CampaignId>;
+    /// Starts a campaign and its first chapter's game in one transaction; `options` gets the game's id.
+    fn create_campaign_game(
+        &self,
+        new: NewGame,
+        options: CampaignOptions<'_>,
+    ) -> Result<(CampaignId, GameId, Arc<GameState>)>;
+    /// Starts a chapter's game of a campaign in one transaction; `options` gets the game's id.
+    fn create_chapter_game(
+        &self,
+        new: NewGame,
+        campaign: CampaignId,
+        chapter: u8,
+        options: CampaignOptions<'_>,
+    ) -> Result<(GameId, Arc<GameState>)>;
+    /// Links a chapter to its game.
+    fn set_chapter_game(&self, campaign: CampaignId, chapter: u8, game: GameId) -> Result<()>;
+    /// Records a chapter's result.
+    fn record_chapter_result(
+        &self,
+        campaign: CampaignId,
+        chapter: u8,
+        result: &serde_json::Value,
+    ) -> Result<()>;
+    /// Sets a campaign's status.
+    fn set_campaign_status(&self, campaign: CampaignId, status: CampaignStatus) -> Result<()>;
+    /// Saves a campaign's options, status and a chapter in one transaction.
+    fn save_campaign(
+        &self,
+        campaign: CampaignId,
+        options: &serde_json::Value,
+        status: CampaignStatus,
+        chapter: Option<ChapterWrite<'_>>,
+    ) -> Result<()>;
+    /// A campaign with its chapters.
+    fn campaign(&self, campaign: CampaignId) -> Result<Option<CampaignRecord>>;
+    /// The channel's latest campaign.
+    fn last_campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>>;
+    /// The channel's running campaign.
+    fn campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>>;
+    /// The game's status message on Discord.
+    fn discord_status(&self, game: GameId) -> Result<Option<StatusMessage>>;
+    /// Records the game's status message.
+    fn set_discord_status(&self, game: GameId, status: StatusMessage) -> Result<()>;
+    /// Records whether the status message is pinned.
+    fn set_status_pinned(&self, game: GameId, pinned: bool) -> Result<()>;
+    /// Status messages still pinned of games that ended.
+    fn pinned_status_of_ended_games(&self) -> Result<Vec<(GameId, StatusMessage)>>;
+    /// A value the Discord adapter keeps (e.g. the registered commands' hash).
+    fn discord_meta(&self, key: &str) -> Result<Option<String>>;
+    /// Sets a value the Discord adapter keeps.
+    fn set_discord_meta(&self, key: &str, value: &str) -> Result<()>;
+    /// Since when a user's DMs are refused.
+    fn dm_refused_at(&self, user: u64) -> Result<Option<i64>>;
+    /// Records whether DMs to a user are refused; true when that changed.
+    fn set_dm_refused(&self, user: u64, refused: bool) -> Result<bool>;
+    /// Games, newest first (of one server, or all).
+    fn list_games(&self, guild: Option<u64>, limit: usize) -> Result<Vec<GameRecord>>;
+    /// A game's history: every state version with its entry.
+    fn history(&self, game: GameId) -> Result<History>;
+    /// Rolls a game back to move `back_to` (a record in the log, by a moderator).
+    fn rollback(&self, game: GameId, back_to: u64, by: u64) -> Result<RollbackOutcome>;
+    /// The idle-game watches.
+    fn idle_watches(&self) -> Result<Vec<IdleWatch>>;
+    /// Sets a game's idle watch.
+    fn set_idle_watch(&self, watch: &IdleWatch) -> Result<()>;
+    /// Clears a game's idle watch.
+    fn clear_idle_watch(&self, game: GameId) -> Result<()>;
 }
+
+/// How a campaign's options are made once its game has an id (see
+/// [`GameStore::create_campaign_game`]).
+pub type CampaignOptions<'a> =
+    Box<dyn FnOnce(GameId) -> std::result::Result<serde_json::Value, String> + 'a>;
 
 impl GameStore for Store {
     fn backend(&self) -> Backend {
@@ -249,6 +411,212 @@ impl GameStore for Store {
     }
     fn fail_next(&self, at: FailPoint) {
         Store::fail_next(self, at)
+    }
+
+    fn create_game_with_bots(
+        &self,
+        new: NewGame,
+        bot_level: &str,
+    ) -> Result<(GameId, Arc<GameState>)> {
+        Store::create_game_with_bots(self, new, bot_level)
+    }
+    fn apply_at(
+        &self,
+        game: GameId,
+        seat: usize,
+        decisions: &[Decision],
+        seq: u64,
+    ) -> Result<MoveOutcome> {
+        Store::apply_at(self, game, seat, decisions, seq)
+    }
+    fn is_live(&self, game: GameId) -> bool {
+        Store::is_live(self, game)
+    }
+    fn last_finished_in_channel(&self, channel: u64) -> Result<Option<GameId>> {
+        Store::last_finished_in_channel(self, channel)
+    }
+    fn set_notify(&self, game: GameId, seat: usize, notify: Notify) -> Result<()> {
+        Store::set_notify(self, game, seat, notify)
+    }
+    fn log_marks(&self, game: GameId, seat: usize) -> Result<(u64, u64)> {
+        Store::log_marks(self, game, seat)
+    }
+    fn export(&self, game: GameId) -> Result<GameExport> {
+        Store::export(self, game)
+    }
+    fn import(
+        &self,
+        doc: &GameExport,
+        location: Location,
+        owners: &[SeatOwner],
+    ) -> Result<(GameId, Arc<GameState>)> {
+        Store::import(self, doc, location, owners)
+    }
+    fn clear_reminders(&self, game: GameId, seat: Option<usize>) -> Result<()> {
+        Store::clear_reminders(self, game, seat)
+    }
+    fn clear_reminder(&self, game: GameId, seat: usize, kind: &str) -> Result<()> {
+        Store::clear_reminder(self, game, seat, kind)
+    }
+    fn vacate_seat(&self, game: GameId, seat: usize) -> Result<()> {
+        Store::vacate_seat(self, game, seat)
+    }
+    fn bot_level(&self, game: GameId) -> Result<String> {
+        Store::bot_level(self, game)
+    }
+    fn take_seat(&self, game: GameId, seat: usize, user: u64, name: &str) -> Result<()> {
+        Store::take_seat(self, game, seat, user, name)
+    }
+    fn set_waiting_since(&self, game: GameId, seat: usize, since: Option<i64>) -> Result<()> {
+        Store::set_waiting_since(self, game, seat, since)
+    }
+    fn waiting_since(&self, game: GameId, seat: usize) -> Result<Option<i64>> {
+        Store::waiting_since(self, game, seat)
+    }
+    fn set_paused(&self, game: GameId, since: Option<i64>) -> Result<()> {
+        Store::set_paused(self, game, since)
+    }
+    fn paused_at(&self, game: GameId) -> Result<Option<i64>> {
+        Store::paused_at(self, game)
+    }
+    fn archived_reason(&self, game: GameId) -> Result<Option<String>> {
+        Store::archived_reason(self, game)
+    }
+    fn archive(&self, game: GameId, reason: ArchiveReason) -> Result<()> {
+        Store::archive(self, game, reason)
+    }
+    fn archive_channel(&self, channel: u64) -> Result<Vec<GameId>> {
+        Store::archive_channel(self, channel)
+    }
+    fn archive_guild(&self, guild: u64) -> Result<Vec<GameId>> {
+        Store::archive_guild(self, guild)
+    }
+    fn user_settings(&self, user: u64) -> Result<UserSettings> {
+        Store::user_settings(self, user)
+    }
+    fn set_user_settings(&self, user: u64, settings: &UserSettings) -> Result<()> {
+        Store::set_user_settings(self, user, settings)
+    }
+    fn user_language(&self, user: u64) -> Result<Option<String>> {
+        Store::user_language(self, user)
+    }
+    fn set_user_language(&self, user: u64, language: &str) -> Result<()> {
+        Store::set_user_language(self, user, language)
+    }
+    fn game_language(&self, game: GameId) -> Result<Option<String>> {
+        Store::game_language(self, game)
+    }
+    fn channel_language(&self, channel: u64) -> Result<Option<String>> {
+        Store::channel_language(self, channel)
+    }
+    fn set_game_language(&self, game: GameId, language: &str) -> Result<()> {
+        Store::set_game_language(self, game, language)
+    }
+    fn save_lobby(&self, channel: u64, body: &str) -> Result<()> {
+        Store::save_lobby(self, channel, body)
+    }
+    fn delete_lobby(&self, channel: u64) -> Result<()> {
+        Store::delete_lobby(self, channel)
+    }
+    fn lobbies(&self) -> Result<Vec<(u64, String)>> {
+        Store::lobbies(self)
+    }
+    fn create_campaign(
+        &self,
+        location: Location,
+        options: &serde_json::Value,
+    ) -> Result<CampaignId> {
+        Store::create_campaign(self, location, options)
+    }
+    fn create_campaign_game(
+        &self,
+        new: NewGame,
+        options: CampaignOptions<'_>,
+    ) -> Result<(CampaignId, GameId, Arc<GameState>)> {
+        Store::create_campaign_game(self, new, options)
+    }
+    fn create_chapter_game(
+        &self,
+        new: NewGame,
+        campaign: CampaignId,
+        chapter: u8,
+        options: CampaignOptions<'_>,
+    ) -> Result<(GameId, Arc<GameState>)> {
+        Store::create_chapter_game(self, new, campaign, chapter, options)
+    }
+    fn set_chapter_game(&self, campaign: CampaignId, chapter: u8, game: GameId) -> Result<()> {
+        Store::set_chapter_game(self, campaign, chapter, game)
+    }
+    fn record_chapter_result(
+        &self,
+        campaign: CampaignId,
+        chapter: u8,
+        result: &serde_json::Value,
+    ) -> Result<()> {
+        Store::record_chapter_result(self, campaign, chapter, result)
+    }
+    fn set_campaign_status(&self, campaign: CampaignId, status: CampaignStatus) -> Result<()> {
+        Store::set_campaign_status(self, campaign, status)
+    }
+    fn save_campaign(
+        &self,
+        campaign: CampaignId,
+        options: &serde_json::Value,
+        status: CampaignStatus,
+        chapter: Option<ChapterWrite<'_>>,
+    ) -> Result<()> {
+        Store::save_campaign(self, campaign, options, status, chapter)
+    }
+    fn campaign(&self, campaign: CampaignId) -> Result<Option<CampaignRecord>> {
+        Store::campaign(self, campaign)
+    }
+    fn last_campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>> {
+        Store::last_campaign_in_channel(self, channel)
+    }
+    fn campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>> {
+        Store::campaign_in_channel(self, channel)
+    }
+    fn discord_status(&self, game: GameId) -> Result<Option<StatusMessage>> {
+        Store::discord_status(self, game)
+    }
+    fn set_discord_status(&self, game: GameId, status: StatusMessage) -> Result<()> {
+        Store::set_discord_status(self, game, status)
+    }
+    fn set_status_pinned(&self, game: GameId, pinned: bool) -> Result<()> {
+        Store::set_status_pinned(self, game, pinned)
+    }
+    fn pinned_status_of_ended_games(&self) -> Result<Vec<(GameId, StatusMessage)>> {
+        Store::pinned_status_of_ended_games(self)
+    }
+    fn discord_meta(&self, key: &str) -> Result<Option<String>> {
+        Store::discord_meta(self, key)
+    }
+    fn set_discord_meta(&self, key: &str, value: &str) -> Result<()> {
+        Store::set_discord_meta(self, key, value)
+    }
+    fn dm_refused_at(&self, user: u64) -> Result<Option<i64>> {
+        Store::dm_refused_at(self, user)
+    }
+    fn set_dm_refused(&self, user: u64, refused: bool) -> Result<bool> {
+        Store::set_dm_refused(self, user, refused)
+    }
+    fn list_games(&self, guild: Option<u64>, limit: usize) -> Result<Vec<GameRecord>> {
+        Store::list_games(self, guild, limit)
+    }
+    fn history(&self, game: GameId) -> Result<History> {
+        Store::history(self, game)
+    }
+    fn rollback(&self, game: GameId, back_to: u64, by: u64) -> Result<RollbackOutcome> {
+        Store::rollback(self, game, back_to, by)
+    }
+    fn idle_watches(&self) -> Result<Vec<IdleWatch>> {
+        Store::idle_watches(self)
+    }
+    fn set_idle_watch(&self, watch: &IdleWatch) -> Result<()> {
+        Store::set_idle_watch(self, watch)
+    }
+    fn clear_idle_watch(&self, game: GameId) -> Result<()> {
+        Store::clear_idle_watch(self, game)
     }
 }
 

@@ -32,10 +32,11 @@
 //! reference VM that flush is most of a move's time: `cargo bench --bench store`).
 
 mod migrate;
+mod pending;
 
 pub use migrate::PG_MIGRATIONS;
 
-use super::backend::{redact_url, Backend, GameStore};
+use super::backend::{redact_url, Backend, CampaignOptions, GameStore};
 use super::error::{Result, StoreError};
 use super::games::{new_seat_owners, owner_columns, seat_owner, seat_record};
 use super::live::{Live, LiveSet};
@@ -43,11 +44,16 @@ use super::moves::{
     entry_from_row, entry_values, prepare_move, prepare_undo, unchanged_verdict, ENTRY_COLUMNS,
 };
 use super::outbox::DUE_REMINDERS;
+use super::replay::History;
 use super::restore::{restore_into, restore_raw, RawGame, Restored};
 use super::{
     fire, from_db, json, lock, now_ms, replay, to_db, FailPoint, GameId, GameRecord, GameStatus,
     Location, LogEntry, MoveEffects, MoveOutcome, NewGame, Outbound, Reminder, RestoreReport,
     SeatRecord, StoreOptions, Synchronous, UndoOutcome,
+};
+use super::{
+    ArchiveReason, CampaignId, CampaignRecord, CampaignStatus, ChapterWrite, GameExport, IdleWatch,
+    Notify, RollbackOutcome, SeatOwner, StatusMessage, UserSettings,
 };
 use crate::data::GameData;
 use crate::engine::{self, Decision, Event, GameOptions, GameState, ENGINE_VERSION};
@@ -1035,5 +1041,211 @@ impl GameStore for PgStore {
 
     fn fail_next(&self, at: FailPoint) {
         *lock(&self.fail) = Some(at);
+    }
+
+    fn create_game_with_bots(
+        &self,
+        new: NewGame,
+        bot_level: &str,
+    ) -> Result<(GameId, Arc<GameState>)> {
+        PgStore::create_game_with_bots(self, new, bot_level)
+    }
+    fn apply_at(
+        &self,
+        game: GameId,
+        seat: usize,
+        decisions: &[Decision],
+        seq: u64,
+    ) -> Result<MoveOutcome> {
+        PgStore::apply_at(self, game, seat, decisions, seq)
+    }
+    fn is_live(&self, game: GameId) -> bool {
+        PgStore::is_live(self, game)
+    }
+    fn last_finished_in_channel(&self, channel: u64) -> Result<Option<GameId>> {
+        PgStore::last_finished_in_channel(self, channel)
+    }
+    fn set_notify(&self, game: GameId, seat: usize, notify: Notify) -> Result<()> {
+        PgStore::set_notify(self, game, seat, notify)
+    }
+    fn log_marks(&self, game: GameId, seat: usize) -> Result<(u64, u64)> {
+        PgStore::log_marks(self, game, seat)
+    }
+    fn export(&self, game: GameId) -> Result<GameExport> {
+        PgStore::export(self, game)
+    }
+    fn import(
+        &self,
+        doc: &GameExport,
+        location: Location,
+        owners: &[SeatOwner],
+    ) -> Result<(GameId, Arc<GameState>)> {
+        PgStore::import(self, doc, location, owners)
+    }
+    fn clear_reminders(&self, game: GameId, seat: Option<usize>) -> Result<()> {
+        PgStore::clear_reminders(self, game, seat)
+    }
+    fn clear_reminder(&self, game: GameId, seat: usize, kind: &str) -> Result<()> {
+        PgStore::clear_reminder(self, game, seat, kind)
+    }
+    fn vacate_seat(&self, game: GameId, seat: usize) -> Result<()> {
+        PgStore::vacate_seat(self, game, seat)
+    }
+    fn bot_level(&self, game: GameId) -> Result<String> {
+        PgStore::bot_level(self, game)
+    }
+    fn take_seat(&self, game: GameId, seat: usize, user: u64, name: &str) -> Result<()> {
+        PgStore::take_seat(self, game, seat, user, name)
+    }
+    fn set_waiting_since(&self, game: GameId, seat: usize, since: Option<i64>) -> Result<()> {
+        PgStore::set_waiting_since(self, game, seat, since)
+    }
+    fn waiting_since(&self, game: GameId, seat: usize) -> Result<Option<i64>> {
+        PgStore::waiting_since(self, game, seat)
+    }
+    fn set_paused(&self, game: GameId, since: Option<i64>) -> Result<()> {
+        PgStore::set_paused(self, game, since)
+    }
+    fn paused_at(&self, game: GameId) -> Result<Option<i64>> {
+        PgStore::paused_at(self, game)
+    }
+    fn archived_reason(&self, game: GameId) -> Result<Option<String>> {
+        PgStore::archived_reason(self, game)
+    }
+    fn archive(&self, game: GameId, reason: ArchiveReason) -> Result<()> {
+        PgStore::archive(self, game, reason)
+    }
+    fn archive_channel(&self, channel: u64) -> Result<Vec<GameId>> {
+        PgStore::archive_channel(self, channel)
+    }
+    fn archive_guild(&self, guild: u64) -> Result<Vec<GameId>> {
+        PgStore::archive_guild(self, guild)
+    }
+    fn user_settings(&self, user: u64) -> Result<UserSettings> {
+        PgStore::user_settings(self, user)
+    }
+    fn set_user_settings(&self, user: u64, settings: &UserSettings) -> Result<()> {
+        PgStore::set_user_settings(self, user, settings)
+    }
+    fn user_language(&self, user: u64) -> Result<Option<String>> {
+        PgStore::user_language(self, user)
+    }
+    fn set_user_language(&self, user: u64, language: &str) -> Result<()> {
+        PgStore::set_user_language(self, user, language)
+    }
+    fn game_language(&self, game: GameId) -> Result<Option<String>> {
+        PgStore::game_language(self, game)
+    }
+    fn channel_language(&self, channel: u64) -> Result<Option<String>> {
+        PgStore::channel_language(self, channel)
+    }
+    fn set_game_language(&self, game: GameId, language: &str) -> Result<()> {
+        PgStore::set_game_language(self, game, language)
+    }
+    fn save_lobby(&self, channel: u64, body: &str) -> Result<()> {
+        PgStore::save_lobby(self, channel, body)
+    }
+    fn delete_lobby(&self, channel: u64) -> Result<()> {
+        PgStore::delete_lobby(self, channel)
+    }
+    fn lobbies(&self) -> Result<Vec<(u64, String)>> {
+        PgStore::lobbies(self)
+    }
+    fn create_campaign(
+        &self,
+        location: Location,
+        options: &serde_json::Value,
+    ) -> Result<CampaignId> {
+        PgStore::create_campaign(self, location, options)
+    }
+    fn create_campaign_game(
+        &self,
+        new: NewGame,
+        options: CampaignOptions<'_>,
+    ) -> Result<(CampaignId, GameId, Arc<GameState>)> {
+        PgStore::create_campaign_game(self, new, options)
+    }
+    fn create_chapter_game(
+        &self,
+        new: NewGame,
+        campaign: CampaignId,
+        chapter: u8,
+        options: CampaignOptions<'_>,
+    ) -> Result<(GameId, Arc<GameState>)> {
+        PgStore::create_chapter_game(self, new, campaign, chapter, options)
+    }
+    fn set_chapter_game(&self, campaign: CampaignId, chapter: u8, game: GameId) -> Result<()> {
+        PgStore::set_chapter_game(self, campaign, chapter, game)
+    }
+    fn record_chapter_result(
+        &self,
+        campaign: CampaignId,
+        chapter: u8,
+        result: &serde_json::Value,
+    ) -> Result<()> {
+        PgStore::record_chapter_result(self, campaign, chapter, result)
+    }
+    fn set_campaign_status(&self, campaign: CampaignId, status: CampaignStatus) -> Result<()> {
+        PgStore::set_campaign_status(self, campaign, status)
+    }
+    fn save_campaign(
+        &self,
+        campaign: CampaignId,
+        options: &serde_json::Value,
+        status: CampaignStatus,
+        chapter: Option<ChapterWrite<'_>>,
+    ) -> Result<()> {
+        PgStore::save_campaign(self, campaign, options, status, chapter)
+    }
+    fn campaign(&self, campaign: CampaignId) -> Result<Option<CampaignRecord>> {
+        PgStore::campaign(self, campaign)
+    }
+    fn last_campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>> {
+        PgStore::last_campaign_in_channel(self, channel)
+    }
+    fn campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>> {
+        PgStore::campaign_in_channel(self, channel)
+    }
+    fn discord_status(&self, game: GameId) -> Result<Option<StatusMessage>> {
+        PgStore::discord_status(self, game)
+    }
+    fn set_discord_status(&self, game: GameId, status: StatusMessage) -> Result<()> {
+        PgStore::set_discord_status(self, game, status)
+    }
+    fn set_status_pinned(&self, game: GameId, pinned: bool) -> Result<()> {
+        PgStore::set_status_pinned(self, game, pinned)
+    }
+    fn pinned_status_of_ended_games(&self) -> Result<Vec<(GameId, StatusMessage)>> {
+        PgStore::pinned_status_of_ended_games(self)
+    }
+    fn discord_meta(&self, key: &str) -> Result<Option<String>> {
+        PgStore::discord_meta(self, key)
+    }
+    fn set_discord_meta(&self, key: &str, value: &str) -> Result<()> {
+        PgStore::set_discord_meta(self, key, value)
+    }
+    fn dm_refused_at(&self, user: u64) -> Result<Option<i64>> {
+        PgStore::dm_refused_at(self, user)
+    }
+    fn set_dm_refused(&self, user: u64, refused: bool) -> Result<bool> {
+        PgStore::set_dm_refused(self, user, refused)
+    }
+    fn list_games(&self, guild: Option<u64>, limit: usize) -> Result<Vec<GameRecord>> {
+        PgStore::list_games(self, guild, limit)
+    }
+    fn history(&self, game: GameId) -> Result<History> {
+        PgStore::history(self, game)
+    }
+    fn rollback(&self, game: GameId, back_to: u64, by: u64) -> Result<RollbackOutcome> {
+        PgStore::rollback(self, game, back_to, by)
+    }
+    fn idle_watches(&self) -> Result<Vec<IdleWatch>> {
+        PgStore::idle_watches(self)
+    }
+    fn set_idle_watch(&self, watch: &IdleWatch) -> Result<()> {
+        PgStore::set_idle_watch(self, watch)
+    }
+    fn clear_idle_watch(&self, game: GameId) -> Result<()> {
+        PgStore::clear_idle_watch(self, game)
     }
 }
