@@ -1332,8 +1332,9 @@ fn public_posts(t: &Table) -> Vec<&Reply> {
 
 /// Issue 23: one person and two computer players play a whole game through the chat. The
 /// computer players are seated by `/skymines new bots:2`, plan at once, and take their turns
-/// one after another until the person must act, each turn in one public message that pings
-/// nobody but the person whose turn comes next; bob takes a computer player's seat over in the
+/// one after another until the person must act, in one public message (a turn, or the turns
+/// in a row once the people have dropped out) that pings nobody but the person whose turn
+/// comes next; bob takes a computer player's seat over in the
 /// middle of the game, and the game goes on to its final scores.
 #[test]
 fn one_person_and_two_computer_players_play_a_whole_game() {
@@ -1373,6 +1374,7 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
     let alice = ["alice"];
     play_until(&mut t, &alice, 12, |t| live_state(t).round >= 3);
     let joined = t.say("bob /skymines join");
+    let joined_at = t.log.len();
     assert!(
         public_text(&joined).contains("bob takes over seat 2 (Computer 1)"),
         "{joined:?}"
@@ -1399,40 +1401,55 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
             Audience::Public => {}
         }
     }
-    // Each turn Computer 2 played in the action phase is one public message, opened by that
-    // turn's first line (its action), however many steps it took. (Computer 1's seat keeps its
-    // name after bob took it over.)
+    // From round 3 on (bob in seat 2), each run of turns Computer 2 played in a row in the
+    // action phase is one public message, opened by the run's first line (its action), however
+    // many steps and turns it took: one turn while a person plays too, several once the people
+    // have dropped out, which go out together when a person must act or the phase ends.
     let store = t.chat_store();
     let game = live_game(&t);
     let export = store.export(game).expect("export");
     let data = game_data();
     let mut replay =
         skymines::engine::new_game(&data, &export.options, &export.seat_names).expect("set-up");
-    let (mut computer_turns, mut computer_steps) = (0, 0);
+    let (mut computer_turns, mut computer_runs, mut computer_steps) = (0, 0, 0);
+    let mut run_goes_on = false;
     for entry in &export.log {
         if let skymines::store::LogEntry::Batch {
             seat, decisions, ..
         } = entry
         {
-            if *seat == 2 && replay.phase == Phase::Action {
+            let (phase, round) = (replay.phase.clone(), replay.round);
+            let counted = phase == Phase::Action && round >= 3;
+            if counted && *seat == 2 {
                 computer_turns += 1;
                 computer_steps += decisions.len();
+                if !run_goes_on {
+                    computer_runs += 1;
+                }
             }
             skymines::engine::apply_batch(&data, &mut replay, *seat, decisions).expect("replays");
+            run_goes_on = counted && *seat == 2 && replay.phase == phase && replay.round == round;
         }
     }
-    assert!(computer_turns >= 14, "computer turns: {computer_turns}");
+    assert!(computer_turns >= 10, "computer turns: {computer_turns}");
+    assert!(
+        computer_runs < computer_turns,
+        "some turns came in a row ({computer_runs} runs of {computer_turns} turns)"
+    );
     assert!(
         computer_steps > computer_turns,
         "some turns took several steps"
     );
-    let computer_posts = public_posts(&t)
-        .into_iter()
+    let computer_posts = t.log[joined_at..]
+        .iter()
+        .map(|(_, r)| r)
+        .filter(|r| matches!(r.audience, Audience::Public | Audience::Ping(_)))
+        .filter(|r| r.status_of.is_none())
         .filter(|r| r.text.starts_with("Computer 2 ") && !r.text.contains("has planned"))
         .count();
     assert_eq!(
-        computer_posts, computer_turns,
-        "one message per computer turn"
+        computer_posts, computer_runs,
+        "one message per run of computer turns"
     );
     let scores = public_posts(&t)
         .into_iter()

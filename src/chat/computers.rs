@@ -5,7 +5,9 @@
 //! person (or is paused or over). Each computer move is one seat's whole turn (or its planning
 //! or set-up), thought out on the game at one move number and stored as one move in one
 //! transaction, refused if the game moved on meanwhile; it is announced like anyone's turn, in
-//! one public message, pinging only the person whose turn comes next.
+//! one public message, pinging only the person whose turn comes next. Computer turns in a row
+//! (once the people have dropped out) share that message: it goes out when a person is waited
+//! on again or the phase ends, so the channel does not fill with one message per computer turn.
 //!
 //! The chat runs on the Discord adapter's blocking pool, never on the async workers, and holds
 //! no game's lock while a computer player thinks: other games go on. A restart in the middle of

@@ -242,11 +242,16 @@ impl Chat {
             self.schedule_reminders(game, &waiting, !same_phase);
         }
         // Planning and the set-up are simultaneous: their lines go out with the phase's end. A
-        // computer player's move in the action phase is its whole turn.
+        // computer player's move in the action phase is its whole turn; computer turns in a row
+        // (the people have dropped out) go out together when a person is waited on again or
+        // the phase ends, not as a message each.
         let turn_over = match actor {
             Actor::Nobody => true,
             _ if !same_phase => true,
-            Actor::Computer { .. } => state.phase == Phase::Action,
+            Actor::Computer { .. } => {
+                state.phase == Phase::Action
+                    && waiting.iter().any(|s| self.user_of(game, *s).is_some())
+            }
             Actor::Person { .. } => state.phase == Phase::Action && waiting != waiting_before,
         };
         let lines = self.gather_turn(
