@@ -497,3 +497,37 @@ fn apply_batch_is_all_or_nothing() {
     assert_eq!(s.sectors[20], Some(Minerva));
     assert_eq!(s.decisions_applied, before.decisions_applied + 3);
 }
+
+#[test]
+fn replay_batch_reaches_apply_batch_state_and_refuses_what_it_refuses() {
+    let mut s = blank(2);
+    up(&mut s, 0, 1, energy_card(3));
+    let batch = [
+        D::UseEnergy,
+        D::ChooseCompany { company: Minerva },
+        D::EnterSector {
+            sector: 21,
+            column: 0,
+        },
+    ];
+    let mut applied = s.clone();
+    engine::apply_batch(data(), &mut applied, 0, &batch).expect("legal batch");
+    let mut replayed = s.clone();
+    engine::replay_batch(data(), &mut replayed, 0, &batch).expect("the same batch replays");
+    assert!(
+        replayed == applied,
+        "the replay reaches the very same state"
+    );
+    // The rules run as in `apply_batch`: the same refusal, with its message.
+    let mut bad = batch.to_vec();
+    bad.push(D::EnterSector {
+        sector: 1,
+        column: 0,
+    });
+    let err = engine::replay_batch(data(), &mut s.clone(), 0, &bad).expect_err("not adjacent");
+    illegal_with(&err, "not adjacent");
+    assert_eq!(
+        Err(err),
+        engine::apply_batch(data(), &mut s, 0, &bad).map(|_| ())
+    );
+}
