@@ -84,7 +84,12 @@ impl Command {
                 out,
             ),
             Command::StoreTorture(a) => {
-                crate::store::torture::run(&a.db, a.seed, a.moves, a.snapshot_every, out)
+                let db = crate::store::Database::select(
+                    a.database_url.as_deref(),
+                    None,
+                    a.db.unwrap_or_default(),
+                );
+                crate::store::torture::run(&db, a.seed, a.moves, a.snapshot_every, out)
             }
             Command::Backup(a) => backup(&a, out),
         }
@@ -299,9 +304,17 @@ struct RenderArgs {
 
 #[derive(Debug, Args)]
 struct TortureArgs {
-    /// The database file
-    #[arg(long, value_name = "PATH")]
-    db: PathBuf,
+    /// The SQLite database file
+    #[arg(long, value_name = "PATH", required_unless_present = "database_url")]
+    db: Option<PathBuf>,
+    /// A PostgreSQL database instead (`postgres://…`; anything else is an SQLite path)
+    #[arg(
+        long,
+        alias = "database_url",
+        value_name = "URL",
+        conflicts_with = "db"
+    )]
+    database_url: Option<String>,
     /// The game's seed
     #[arg(long, value_name = "S")]
     seed: u64,

@@ -471,11 +471,11 @@ fn stopping_track_steps_while_a_track_is_free() {
     assert_eq!(err, RuleError::Waiting("task.spend_units"));
 }
 
-#[test]
-fn apply_batch_is_all_or_nothing() {
+/// Seat 0 with an energy card to use, and a batch of four: use it, choose Minerva, enter
+/// sector 21, then sector 1 (not adjacent: refused).
+fn energy_position_and_batch() -> (engine::GameState, [D; 4]) {
     let mut s = blank(2);
     up(&mut s, 0, 1, energy_card(3));
-    let before = s.clone();
     let batch = [
         D::UseEnergy,
         D::ChooseCompany { company: Minerva },
@@ -488,6 +488,13 @@ fn apply_batch_is_all_or_nothing() {
             column: 0,
         }, // not adjacent
     ];
+    (s, batch)
+}
+
+#[test]
+fn apply_batch_is_all_or_nothing() {
+    let (mut s, batch) = energy_position_and_batch();
+    let before = s.clone();
     let err = engine::apply_batch(data(), &mut s, 0, &batch).expect_err("the last one is illegal");
     illegal_with(&err, "not adjacent");
     assert!(s == before, "nothing of the batch was applied");
@@ -496,4 +503,25 @@ fn apply_batch_is_all_or_nothing() {
     assert!(!events.is_empty());
     assert_eq!(s.sectors[20], Some(Minerva));
     assert_eq!(s.decisions_applied, before.decisions_applied + 3);
+}
+
+#[test]
+fn replay_batch_reaches_apply_batch_state_and_refuses_what_it_refuses() {
+    let (mut s, batch) = energy_position_and_batch();
+    let good = &batch[..3];
+    let mut applied = s.clone();
+    engine::apply_batch(data(), &mut applied, 0, good).expect("legal batch");
+    let mut replayed = s.clone();
+    engine::replay_batch(data(), &mut replayed, 0, good).expect("the same batch replays");
+    assert!(
+        replayed == applied,
+        "the replay reaches the very same state"
+    );
+    // The rules run as in `apply_batch`: the same refusal, with its message.
+    let err = engine::replay_batch(data(), &mut s.clone(), 0, &batch).expect_err("not adjacent");
+    illegal_with(&err, "not adjacent");
+    assert_eq!(
+        Err(err),
+        engine::apply_batch(data(), &mut s, 0, &batch).map(|_| ())
+    );
 }

@@ -20,7 +20,7 @@ use skymines::store::{
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-use store_support::{data, TempDir};
+use store_support::{data, with_database, TempDir};
 
 /// The server for the PostgreSQL runs.
 const PG_URL: &str = "SKYMINES_TEST_PG_URL";
@@ -91,17 +91,6 @@ impl Drop for Place {
             }
         }
     }
-}
-
-/// The URL of database `db` on the server of `admin` (the same URL with another path).
-fn with_database(admin: &str, db: &str) -> String {
-    let (base, query) = match admin.split_once('?') {
-        Some((b, q)) => (b, format!("?{q}")),
-        None => (admin, String::new()),
-    };
-    let (scheme, rest) = base.split_once("://").expect("a URL");
-    let server = rest.split_once('/').map_or(rest, |(s, _)| s);
-    format!("{scheme}://{server}/{db}{query}")
 }
 
 /// SQLite, and PostgreSQL when the server is configured (a fresh database per call).

@@ -12,6 +12,9 @@ pub(crate) struct Ctx<'a> {
     pub data: &'a GameData,
     pub events: Vec<Event>,
     pub notes: Vec<&'static str>,
+    /// No events: a replay throws them away, and rendering their English text was about a
+    /// third of a replay's time.
+    quiet: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -20,6 +23,15 @@ impl<'a> Ctx<'a> {
             data,
             events: Vec::new(),
             notes: Vec::new(),
+            quiet: false,
+        }
+    }
+
+    /// A context that records no events (the rules run the same).
+    fn quiet(data: &'a GameData) -> Ctx<'a> {
+        Ctx {
+            quiet: true,
+            ..Ctx::new(data)
         }
     }
 
@@ -34,6 +46,9 @@ impl<'a> Ctx<'a> {
     }
 
     fn push(&mut self, visibility: Visibility, key: &str, args: &[(&str, &dyn std::fmt::Display)]) {
+        if self.quiet {
+            return;
+        }
         let text = crate::text::english().f(key, args);
         self.events.push(Event {
             visibility,
@@ -157,6 +172,27 @@ pub(crate) fn apply_traced(
     seat: usize,
     d: Decision,
 ) -> Result<(Vec<Event>, Vec<&'static str>), RuleError> {
+    let mut ctx = Ctx::new(data);
+    apply_in(&mut ctx, state, seat, d)?;
+    Ok((ctx.events, ctx.notes))
+}
+
+/// Applies a decision without recording its events (a replay's).
+pub(crate) fn apply_quietly(
+    data: &GameData,
+    state: &mut GameState,
+    seat: usize,
+    d: Decision,
+) -> Result<(), RuleError> {
+    apply_in(&mut Ctx::quiet(data), state, seat, d)
+}
+
+fn apply_in(
+    ctx: &mut Ctx,
+    state: &mut GameState,
+    seat: usize,
+    d: Decision,
+) -> Result<(), RuleError> {
     if seat >= state.seats.len() {
         return Err(RuleError::NoSuchSeat(seat));
     }
@@ -171,18 +207,17 @@ pub(crate) fn apply_traced(
             .collect();
         return Err(RuleError::NotYourTurn(names.join(", ")));
     }
-    let mut ctx = Ctx::new(data);
-    resolve_dry(&mut ctx, state, seat, d)?;
+    resolve_dry(ctx, state, seat, d)?;
     ctx.count(d.kind());
     match state.phase {
-        Phase::Setup => setup::perform_decision(&mut ctx, state, seat, d),
-        Phase::Planning => planning::perform(&mut ctx, state, seat, d),
-        Phase::Action => actions::perform(&mut ctx, state, seat, d),
+        Phase::Setup => setup::perform_decision(ctx, state, seat, d),
+        Phase::Planning => planning::perform(ctx, state, seat, d),
+        Phase::Action => actions::perform(ctx, state, seat, d),
         Phase::Finished => return Err(RuleError::GameOver),
     }
-    run_agenda(&mut ctx, state);
+    run_agenda(ctx, state);
     state.decisions_applied += 1;
-    Ok((ctx.events, ctx.notes))
+    Ok(())
 }
 
 /// Runs automatic tasks and resolves tasks with a single legal option, until a real choice is

@@ -1,5 +1,6 @@
 //! Rebuilding a game's state from its log: pure functions, no database. It owns the meaning of
-//! the log: batches apply atomically with `engine::apply_batch`; an undo record reverts one
+//! the log: a batch is one unit (accepted whole by `engine::apply_batch`, replayed with
+//! `engine::replay_batch`, the same rules without the events); an undo record reverts one
 //! earlier batch, and "replay" is a rebuild that skips every reverted batch (DECISIONS B6).
 //! A rollback record (an admin's order) returns the game to the state after an earlier entry:
 //! the batches in effect then are in effect again and every later batch is reverted. So the
@@ -83,7 +84,7 @@ pub fn replay_onto<'a>(
             if undone.contains(seq) {
                 continue;
             }
-            engine::apply_batch(data, &mut state, *seat, decisions).map_err(|e| ReplayError {
+            engine::replay_batch(data, &mut state, *seat, decisions).map_err(|e| ReplayError {
                 seq: *seq,
                 message: format!("seat {seat}: {e}"),
             })?;

@@ -6,11 +6,11 @@
 //! is killed and started again continues the very same game, and the engine-only reference
 //! after `n` moves is what the store must restore after `n` committed moves.
 
-use super::backend::GameStore;
+use super::backend::{Database, GameStore};
 use super::error::Result;
 use super::{
-    GameId, Location, LogEntry, NewGame, NewSeat, Notify, SeatOwner, Store, StoreError,
-    StoreOptions,
+    GameId, Location, LogEntry, NewGame, NewSeat, Notify, PgStore, RestoreReport, SeatOwner, Store,
+    StoreError, StoreOptions,
 };
 use crate::data::GameData;
 use crate::engine::{self, Decision, GameOptions, GameState, Phase, TokenSetup, TrackSetup};
@@ -212,16 +212,29 @@ pub fn drive_on(
     }
 }
 
-/// `skymines store-torture` (options parsed in `crate::cli`): opens (and
-/// restores) the store, plays game `seed` to N moves printing `move <seq>` after each commit,
-/// then `done <seq>`. A test helper: the kill tests SIGKILL it at random points.
-pub fn run(
-    db: &std::path::Path,
-    seed: u64,
-    moves: u64,
-    snapshot_every: u64,
-    out: &mut dyn Write,
-) -> i32 {
+/// Opens (and restores) the store at `db` on its backend, as a `dyn GameStore`.
+pub fn open_store(
+    db: &Database,
+    data: Arc<GameData>,
+    options: StoreOptions,
+) -> Result<(Box<dyn GameStore>, RestoreReport)> {
+    Ok(match db {
+        Database::Sqlite(path) => {
+            let (store, report) = Store::open(path, data, options)?;
+            (Box::new(store), report)
+        }
+        Database::Postgres(url) => {
+            let (store, report) = PgStore::open(url, data, options)?;
+            (Box::new(store), report)
+        }
+    })
+}
+
+/// `skymines store-torture` (options parsed in `crate::cli`): opens (and restores) the store
+/// (an SQLite file or a PostgreSQL database), plays game `seed` to N moves printing
+/// `move <seq>` after each commit, then `done <seq>`. A test helper: the kill tests SIGKILL it
+/// at random points.
+pub fn run(db: &Database, seed: u64, moves: u64, snapshot_every: u64, out: &mut dyn Write) -> i32 {
     let data = match GameData::embedded() {
         Ok(d) => Arc::new(d),
         Err(e) => {
@@ -234,17 +247,18 @@ pub fn run(
         ..StoreOptions::default()
     };
     let run = || -> Result<u64> {
-        let (store, report) = Store::open(db, data, options)?;
+        let (store, report) = open_store(db, data, options)?;
         if let Some((id, why)) = report.damaged.first() {
             return Err(StoreError::Damaged {
                 game: *id,
                 report: why.clone(),
             });
         }
-        let game = torture_game(&store, seed)?;
+        let store = store.as_ref();
+        let game = torture_game_on(store, seed)?;
         let _ = writeln!(out, "ready {}", store.game(game)?.seq);
         let _ = out.flush();
-        drive(&store, game, seed, moves, |seq| {
+        drive_on(store, game, seed, moves, |seq| {
             let _ = writeln!(out, "move {seq}");
             let _ = out.flush();
         })

@@ -5,7 +5,9 @@
 use skymines::data::GameData;
 use skymines::engine::GameState;
 use skymines::store::torture::{next_move, reference, torture_game, Move};
-use skymines::store::{GameId, LogEntry, RestoreReport, Store, StoreError, StoreOptions};
+use skymines::store::{
+    GameId, GameStore, LogEntry, RestoreReport, Store, StoreError, StoreOptions,
+};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -68,7 +70,7 @@ pub fn open(path: &Path, k: u64) -> (Store, RestoreReport) {
 }
 
 /// One driver move of torture game `seed` through the store (None: the game is over).
-pub fn step(store: &Store, game: GameId, seed: u64) -> Option<Result<u64, StoreError>> {
+pub fn step(store: &dyn GameStore, game: GameId, seed: u64) -> Option<Result<u64, StoreError>> {
     let (state, seq) = store.live_state(game).ok()?;
     let undoable = match store.last_entry(game) {
         Ok(Some(LogEntry::Batch { seat, .. })) => Some(seat),
@@ -126,4 +128,81 @@ pub fn tamper_latest_snapshot(conn: &rusqlite::Connection, game: i64) -> (i64, S
     )
     .expect("tamper");
     (seq, text)
+}
+
+/// The server for the PostgreSQL runs of the store tests (CI starts a throw-away one:
+/// `.ci/pg-cluster`).
+pub const PG_URL: &str = "SKYMINES_TEST_PG_URL";
+
+/// The server's URL from `SKYMINES_TEST_PG_URL`; None, with a printed line saying the
+/// PostgreSQL run of `test` is skipped, when it is not set.
+pub fn pg_server(test: &str) -> Option<String> {
+    match std::env::var(PG_URL) {
+        Ok(admin) if !admin.trim().is_empty() => Some(admin),
+        _ => {
+            println!(
+                "{test}: PostgreSQL run skipped: set {PG_URL} (see README, \"Testing on PostgreSQL\")"
+            );
+            None
+        }
+    }
+}
+
+/// A database of its own on the server `admin` names, dropped when this is dropped.
+pub struct PgTestDb {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+impl PgTestDb {
+    pub fn create(admin: &str, label: &str) -> PgTestDb {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let name = format!(
+            "skymines_t{}_{}_{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed),
+            label
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .take(24)
+                .collect::<String>()
+        );
+        postgres::Client::connect(admin, postgres::NoTls)
+            .unwrap_or_else(|e| panic!("{PG_URL} is set but the server is not reachable: {e}"))
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("a test database");
+        PgTestDb {
+            url: with_database(admin, &name),
+            admin: admin.to_string(),
+            name,
+        }
+    }
+
+    /// The database's URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl Drop for PgTestDb {
+    fn drop(&mut self) {
+        if let Ok(mut c) = postgres::Client::connect(&self.admin, postgres::NoTls) {
+            let _ = c.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ));
+        }
+    }
+}
+
+/// The URL of database `db` on the server of `admin` (the same URL with another path).
+pub fn with_database(admin: &str, db: &str) -> String {
+    let (base, query) = match admin.split_once('?') {
+        Some((b, q)) => (b, format!("?{q}")),
+        None => (admin, String::new()),
+    };
+    let (scheme, rest) = base.split_once("://").expect("a URL");
+    let server = rest.split_once('/').map_or(rest, |(s, _)| s);
+    format!("{scheme}://{server}/{db}{query}")
 }
