@@ -2,8 +2,8 @@
 //! players change seats from game to game:
 //! - hard vs easy, normal vs easy and hard vs normal (win rates, mean scores, and the time a
 //!   decision takes, p50 and p99, per level);
-//! - hard alone against Luna at each level 0–8 (win rates and their Spearman rank correlation
-//!   with the level: a real ladder falls as the level rises);
+//! - hard alone against Luna at each level 0–8, 100 games a level (win rates and their Spearman
+//!   rank correlation with the level: a real ladder falls as the level rises);
 //! - hard at its full budget of play (`Budget::for_play`: 400 playouts within 900 ms) against
 //!   normal on a small sample.
 //!
@@ -34,7 +34,7 @@ fn main() {
     let data = assert_accepted("the built-in data", GameData::embedded());
     let started = Instant::now();
     let games = size(200, 4);
-    let luna_games = size(40, 2);
+    let luna_games = size(100, 2);
     let hard = (Level::Hard, Budget::playouts(HARD_PLAYOUTS));
     let normal = (Level::Normal, Budget::playouts(1));
     let easy = (Level::Easy, Budget::playouts(1));

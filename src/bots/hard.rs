@@ -17,7 +17,7 @@ use std::time::Instant;
 
 /// Options played on to the end of the round (the rest are the normal player's judgement's
 /// losers).
-const CANDIDATES: usize = 3;
+const CANDIDATES: usize = 5;
 /// Decisions a round's playout makes at most (a round is about 50 for two players).
 const ROUND_STEPS: usize = 400;
 

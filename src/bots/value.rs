@@ -7,8 +7,8 @@
 //! - shares at the value their company is likely to reach by the end (its value now plus a
 //!   share of what the coming rounds' expansions uncover), and half a share for a track marker
 //!   one step short of its next share icon;
-//! - tank and research progress toward their next scoring step, and plans lying ready ahead of
-//!   the upload marker;
+//! - tank and research progress toward their next scoring step, every research screen the upload
+//!   marker has entered, and plans lying ready ahead of the upload marker;
 //! - what the seat's cards will still do: the unused cards in its action area this round, the
 //!   cards in its hand next round, and every owned card for the rounds after (a card comes back
 //!   about every [`CARD_CYCLE`] rounds); switched-on slots and unplaced bonus markers likewise.
@@ -23,8 +23,10 @@ use crate::engine::{self, GameState, Phase};
 /// Rounds after which an owned card is back in hand, on average (five resting decks, one taken
 /// back a round, three to five cards planned).
 const CARD_CYCLE: f64 = 2.5;
-/// Coin icons a station uncovers per round on average, per seat in the game.
-const GROWTH_PER_SEAT: f64 = 0.6;
+/// Coin icons a station uncovers per round on average, per seat in the game (two-player games
+/// between the players end with shares worth about 5 a company after 7 rounds; 0.6 saw too
+/// little of that and undervalued early shares).
+const GROWTH_PER_SEAT: f64 = 1.4;
 /// Points one unit of a resource card brings when used (track steps, cards).
 const PER_UNIT: f64 = 2.0;
 /// Points one energy point brings when used (outposts and their rewards).
@@ -46,6 +48,11 @@ const PLANS_AHEAD: usize = 4;
 const NEXT_SHARE: f64 = 0.5;
 /// Points each research screen an unused research scientist could pass now is worth.
 const PENDING_SCREEN: f64 = 2.5;
+/// Points each research screen the upload marker has entered is worth on top of the track's
+/// progress toward its next scoring step: the way on keeps paying (each entered plan's reward,
+/// the next steps of 10, the extra slot), and with the progress alone the players left the track
+/// near its start (1–7 research points a game where Luna scores 15–27).
+const UPLOAD_SCREEN: f64 = 5.0;
 /// Points an unplaced bonus marker is worth in the Action phase.
 const MARKER: f64 = 2.0;
 /// Points an extra action slot is worth each later round.
@@ -119,6 +126,7 @@ fn estimate_with(
         .chain(board.research_track.score_by_screen.iter().copied())
         .collect();
     value += PROGRESS * progress(&by_entered, entered);
+    value += UPLOAD_SCREEN * entered as f64;
     let card = |c: CardId| use_value(data, c);
     // Every owned card, for the rounds after the next.
     let owned: f64 = s.owned_cards().map(card).sum();
