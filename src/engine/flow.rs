@@ -34,7 +34,6 @@ impl<'a> Ctx<'a> {
     }
 
     fn push(&mut self, visibility: Visibility, key: &str, args: &[(&str, &dyn std::fmt::Display)]) {
-        let text = crate::text::english().f(key, args);
         self.events.push(Event {
             visibility,
             key: key.to_string(),
@@ -42,7 +41,6 @@ impl<'a> Ctx<'a> {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
-            text,
         });
     }
 

@@ -114,25 +114,29 @@ pub enum Visibility {
     Private(usize),
 }
 
-/// Something that happened: a message key with its arguments (rendered in any language from
-/// `assets/lang/<code>.toml`) and its English text.
+/// Something that happened: a message key with its arguments, rendered in any language from
+/// `assets/lang/<code>.toml` only when someone reads it (a search applies many decisions whose
+/// events nobody reads, so the engine does not write their texts).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
     pub visibility: Visibility,
     pub key: String,
     pub args: Vec<(String, String)>,
-    /// The English rendering.
-    pub text: String,
 }
 
 impl Event {
-    /// The event in the language of `texts` (English text if the catalog lacks the key).
+    /// The event in the language of `texts` (in English if that catalog lacks the key).
     pub fn render(&self, texts: &crate::text::Texts) -> String {
         if texts.has(&self.key) {
             texts.render(&self.key, &self.args)
         } else {
-            self.text.clone()
+            self.text()
         }
+    }
+
+    /// The English rendering.
+    pub fn text(&self) -> String {
+        crate::text::english().render(&self.key, &self.args)
     }
 }
 
