@@ -208,9 +208,11 @@ fn run_agenda_until(ctx: &mut Ctx, state: &mut GameState, stop: impl Fn(&Task) -
             return false;
         }
         let seat = task.seat();
+        // Only whether there is exactly one option matters: stop at the second.
         let options: Vec<Decision> = actions::candidates(ctx.data, state, &task)
             .into_iter()
             .filter(|d| actions::check(ctx.data, state, seat, *d).is_ok())
+            .take(2)
             .collect();
         match options.as_slice() {
             [only] => {
