@@ -4,7 +4,7 @@
 //! `"{name} joined ({count}/{total})"`.
 
 use std::collections::BTreeMap;
-use std::fmt::Display;
+use std::fmt::{Display, Write};
 
 /// One language's message catalog.
 #[derive(Debug, Clone)]
@@ -217,7 +217,8 @@ pub fn name_ref(key: &str, args: &[(&str, &dyn Display)], english: &str) -> Stri
         out.push(REF_SEP);
         out.push_str(name);
         out.push('=');
-        out.push_str(&value.to_string());
+        // Written in place: names are built for every event and many refusals.
+        let _ = write!(out, "{value}");
     }
     out.push(REF_SEP);
     out.push('=');

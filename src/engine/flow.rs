@@ -97,10 +97,12 @@ pub(crate) fn legal_decisions(data: &GameData, state: &GameState, seat: usize) -
     if seat >= state.seats.len() || !may_decide(state, seat) {
         return Vec::new();
     }
-    let mut out: Vec<Decision> = candidates(data, state, seat)
-        .into_iter()
-        .filter(|d| check(data, state, seat, *d).is_ok())
-        .collect();
+    let mut out: Vec<Decision> = super::reasons_unread(|| {
+        candidates(data, state, seat)
+            .into_iter()
+            .filter(|d| check(data, state, seat, *d).is_ok())
+            .collect()
+    });
     out.sort();
     out.dedup();
     out
@@ -209,11 +211,13 @@ fn run_agenda_until(ctx: &mut Ctx, state: &mut GameState, stop: impl Fn(&Task) -
         }
         let seat = task.seat();
         // Only whether there is exactly one option matters: stop at the second.
-        let options: Vec<Decision> = actions::candidates(ctx.data, state, &task)
-            .into_iter()
-            .filter(|d| actions::check(ctx.data, state, seat, *d).is_ok())
-            .take(2)
-            .collect();
+        let options: Vec<Decision> = super::reasons_unread(|| {
+            actions::candidates(ctx.data, state, &task)
+                .into_iter()
+                .filter(|d| actions::check(ctx.data, state, seat, *d).is_ok())
+                .take(2)
+                .collect()
+        });
         match options.as_slice() {
             [only] => {
                 ctx.count(only.kind());
