@@ -227,6 +227,16 @@ pub fn name_ref(key: &str, args: &[(&str, &dyn Display)], english: &str) -> Stri
     out
 }
 
+/// An argument whose text is worked out only when it is written: for a sentence that may never
+/// be (a refusal built only to test whether a decision is legal keeps no arguments).
+pub struct Lazy<F>(pub F);
+
+impl<F: Fn() -> String> Display for Lazy<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&(self.0)())
+    }
+}
+
 /// Whether `text` still holds an unresolved name reference (tests: nothing a user reads may).
 pub fn has_name_ref(text: &str) -> bool {
     text.contains(REF_OPEN) || text.contains(REF_CLOSE)
