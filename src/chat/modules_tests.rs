@@ -190,10 +190,7 @@ fn the_threat_option_states_the_whole_energy_and_the_result_has_no_empty_fragmen
     );
     let mut events = engine::apply(&data, &mut s, 0, Decision::DealWithThreat).expect("deal");
     events.extend(engine::apply(&data, &mut s, 0, Decision::StopExpanding).expect("stop"));
-    let text: Vec<String> = events
-        .iter()
-        .map(|e| e.text())
-        .collect();
+    let text: Vec<String> = events.iter().map(|e| e.text()).collect();
     let text = text.join("\n");
     assert!(
         text.contains("spends 5 energy to deal with the threat Rogue comet"),
