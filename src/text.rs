@@ -159,8 +159,9 @@ impl Texts {
     }
 }
 
-/// The English catalog, parsed once (events are rendered in English as they happen; the chat
-/// layer re-renders them from their key in the reader's language).
+/// The English catalog, parsed once (an event's English text, `Event::text`, and the fallback
+/// when another catalog lacks a key; the chat layer renders events from their key in the
+/// reader's language).
 pub fn english() -> &'static Texts {
     static EN_TEXTS: std::sync::OnceLock<Texts> = std::sync::OnceLock::new();
     EN_TEXTS.get_or_init(Texts::english)
