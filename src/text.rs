@@ -4,7 +4,7 @@
 //! `"{name} joined ({count}/{total})"`.
 
 use std::collections::BTreeMap;
-use std::fmt::Display;
+use std::fmt::{Display, Write};
 
 /// One language's message catalog.
 #[derive(Debug, Clone)]
@@ -159,8 +159,9 @@ impl Texts {
     }
 }
 
-/// The English catalog, parsed once (events are rendered in English as they happen; the chat
-/// layer re-renders them from their key in the reader's language).
+/// The English catalog, parsed once (an event's English text, `Event::text`, and the fallback
+/// when another catalog lacks a key; the chat layer renders events from their key in the
+/// reader's language).
 pub fn english() -> &'static Texts {
     static EN_TEXTS: std::sync::OnceLock<Texts> = std::sync::OnceLock::new();
     EN_TEXTS.get_or_init(Texts::english)
@@ -217,13 +218,24 @@ pub fn name_ref(key: &str, args: &[(&str, &dyn Display)], english: &str) -> Stri
         out.push(REF_SEP);
         out.push_str(name);
         out.push('=');
-        out.push_str(&value.to_string());
+        // Written in place: names are built for every event and many refusals.
+        let _ = write!(out, "{value}");
     }
     out.push(REF_SEP);
     out.push('=');
     out.push_str(english);
     out.push(REF_CLOSE);
     out
+}
+
+/// An argument whose text is worked out only when it is written: for a sentence that may never
+/// be (a refusal built only to test whether a decision is legal keeps no arguments).
+pub struct Lazy<F>(pub F);
+
+impl<F: Fn() -> String> Display for Lazy<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&(self.0)())
+    }
 }
 
 /// Whether `text` still holds an unresolved name reference (tests: nothing a user reads may).

@@ -1206,7 +1206,7 @@ fn a_humans_view_hides_her_face_down_slot_cards_and_deck_order() {
 
 /// The English lines of the events.
 fn lines(events: &[engine::Event]) -> Vec<String> {
-    events.iter().map(|e| e.text.clone()).collect()
+    events.iter().map(|e| e.text()).collect()
 }
 
 #[track_caller]

@@ -190,10 +190,7 @@ fn the_threat_option_states_the_whole_energy_and_the_result_has_no_empty_fragmen
     );
     let mut events = engine::apply(&data, &mut s, 0, Decision::DealWithThreat).expect("deal");
     events.extend(engine::apply(&data, &mut s, 0, Decision::StopExpanding).expect("stop"));
-    let text: Vec<String> = events
-        .iter()
-        .map(|e| crate::text::english().resolve(&e.text))
-        .collect();
+    let text: Vec<String> = events.iter().map(|e| e.text()).collect();
     let text = text.join("\n");
     assert!(
         text.contains("spends 5 energy to deal with the threat Rogue comet"),
@@ -215,7 +212,7 @@ fn the_threat_option_states_the_whole_energy_and_the_result_has_no_empty_fragmen
     assert!(
         events
             .iter()
-            .any(|e| e.text.contains("spends 2 energy and pays 6 CrypCoin")),
+            .any(|e| e.text().contains("spends 2 energy and pays 6 CrypCoin")),
         "{events:?}"
     );
 }
@@ -306,7 +303,7 @@ fn a_one_time_bonus_marker_is_announced_as_one() {
     assert!(
         events
             .iter()
-            .any(|e| e.text.contains("places a one-time bonus marker on")),
+            .any(|e| e.text().contains("places a one-time bonus marker on")),
         "{events:?}"
     );
 }

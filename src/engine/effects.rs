@@ -4,7 +4,7 @@
 
 use super::decision::ActionSource;
 use super::flow::Ctx;
-use super::state::{AreaTotals, GameState, SlotCard, TileKind, TileState};
+use super::state::{AreaTotals, Column, GameState, SlotCard, TileKind, TileState};
 use crate::data::tracks::TrackBonusEffect;
 use crate::data::{CardId, Company, GameData, Resource};
 
@@ -204,7 +204,11 @@ pub(crate) fn track_move_auto(
 
 /// Takes the top outpost of a station column (the caller checked the column is not empty).
 pub(crate) fn take_outpost(state: &mut GameState, company: Company, column: usize) {
-    let col = &mut state.stations[company.index()][column];
+    take_outpost_from(&mut state.stations[company.index()][column]);
+}
+
+/// [`take_outpost`] on one column.
+pub(crate) fn take_outpost_from(col: &mut Column) {
     col.outposts = col.outposts.saturating_sub(1);
     if col.outposts == 0 {
         // The crossed-out space is uncovered and stays revealed for the whole game.

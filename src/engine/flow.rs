@@ -49,7 +49,6 @@ impl<'a> Ctx<'a> {
         if self.quiet {
             return;
         }
-        let text = crate::text::english().f(key, args);
         self.events.push(Event {
             visibility,
             key: key.to_string(),
@@ -57,7 +56,6 @@ impl<'a> Ctx<'a> {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
-            text,
         });
     }
 
@@ -114,10 +112,12 @@ pub(crate) fn legal_decisions(data: &GameData, state: &GameState, seat: usize) -
     if seat >= state.seats.len() || !may_decide(state, seat) {
         return Vec::new();
     }
-    let mut out: Vec<Decision> = candidates(data, state, seat)
-        .into_iter()
-        .filter(|d| check(data, state, seat, *d).is_ok())
-        .collect();
+    let mut out: Vec<Decision> = super::reasons_unread(|| {
+        candidates(data, state, seat)
+            .into_iter()
+            .filter(|d| check(data, state, seat, *d).is_ok())
+            .collect()
+    });
     out.sort();
     out.dedup();
     out
@@ -245,10 +245,14 @@ fn run_agenda_until(ctx: &mut Ctx, state: &mut GameState, stop: impl Fn(&Task) -
             return false;
         }
         let seat = task.seat();
-        let options: Vec<Decision> = actions::candidates(ctx.data, state, &task)
-            .into_iter()
-            .filter(|d| actions::check(ctx.data, state, seat, *d).is_ok())
-            .collect();
+        // Only whether there is exactly one option matters: stop at the second.
+        let options: Vec<Decision> = super::reasons_unread(|| {
+            actions::candidates(ctx.data, state, &task)
+                .into_iter()
+                .filter(|d| actions::check(ctx.data, state, seat, *d).is_ok())
+                .take(2)
+                .collect()
+        });
         match options.as_slice() {
             [only] => {
                 ctx.count(only.kind());

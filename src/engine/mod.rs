@@ -114,25 +114,29 @@ pub enum Visibility {
     Private(usize),
 }
 
-/// Something that happened: a message key with its arguments (rendered in any language from
-/// `assets/lang/<code>.toml`) and its English text.
+/// Something that happened: a message key with its arguments, rendered in any language from
+/// `assets/lang/<code>.toml` only when someone reads it (a search applies many decisions whose
+/// events nobody reads, so the engine does not write their texts).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Event {
     pub visibility: Visibility,
     pub key: String,
     pub args: Vec<(String, String)>,
-    /// The English rendering.
-    pub text: String,
 }
 
 impl Event {
-    /// The event in the language of `texts` (English text if the catalog lacks the key).
+    /// The event in the language of `texts` (in English if that catalog lacks the key).
     pub fn render(&self, texts: &crate::text::Texts) -> String {
         if texts.has(&self.key) {
             texts.render(&self.key, &self.args)
         } else {
-            self.text.clone()
+            self.text()
         }
+    }
+
+    /// The English rendering.
+    pub fn text(&self) -> String {
+        crate::text::english().render(&self.key, &self.args)
     }
 }
 
@@ -150,7 +154,15 @@ pub struct Message {
 }
 
 impl Message {
+    /// The sentence `key` with its arguments, formatted now, unless the engine only asks whether
+    /// something is legal (see [`reasons_unread`]): then it keeps the key alone.
     pub fn new(key: &'static str, args: &[(&'static str, &dyn std::fmt::Display)]) -> Message {
+        if REASONS_UNREAD.with(std::cell::Cell::get) {
+            return Message {
+                key,
+                args: Vec::new(),
+            };
+        }
         Message {
             key,
             args: args.iter().map(|(k, v)| (*k, v.to_string())).collect(),
@@ -260,6 +272,27 @@ impl RuleError {
     }
 }
 
+thread_local! {
+    /// Whether the refusals built now are only tested for legality and dropped unread.
+    static REASONS_UNREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f`, which only asks whether decisions are legal and drops every refusal unread
+/// (listing the legal decisions, the agenda looking for a task's only option): its refusals'
+/// messages skip formatting their arguments, which most of the time spent finding the legal
+/// decisions went into (most candidates are refused). What is legal does not change.
+pub(crate) fn reasons_unread<T>(f: impl FnOnce() -> T) -> T {
+    /// Puts the previous setting back, also when `f` unwinds.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            REASONS_UNREAD.with(|unread| unread.set(self.0));
+        }
+    }
+    let _restore = Restore(REASONS_UNREAD.with(|unread| unread.replace(true)));
+    f()
+}
+
 /// A refusal: the catalog sentence `key` (`rule.*`) with its arguments.
 pub(crate) fn illegal(
     key: &'static str,
@@ -366,4 +399,29 @@ pub fn apply_batch(
     }
     *state = next;
     Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sector_message() -> Message {
+        Message::new("rule.no_such_sector", &[("sector", &7u8)])
+    }
+
+    #[test]
+    fn refusals_keep_their_arguments_outside_a_legality_question() {
+        let formatted = sector_message();
+        assert_eq!(formatted.args, vec![("sector", "7".to_string())]);
+        let unread = reasons_unread(sector_message);
+        assert_eq!(unread.key, "rule.no_such_sector");
+        assert!(unread.args.is_empty(), "{unread:?}");
+        // Nested questions and an unwinding one put the setting back.
+        reasons_unread(|| reasons_unread(|| ()));
+        assert!(reasons_unread(sector_message).args.is_empty());
+        let unwound = std::panic::catch_unwind(|| reasons_unread(|| panic!("inside")));
+        assert!(unwound.is_err());
+        assert_eq!(sector_message(), formatted);
+        assert!(RuleError::Illegal(formatted).to_string().contains('7'));
+    }
 }

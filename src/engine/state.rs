@@ -242,6 +242,15 @@ impl<'d> StationShape<'d> {
         self.outpost_columns.contains(&column)
     }
 
+    /// The value of one share of a station with these columns: its uncovered coin icons.
+    pub fn share_value(&self, station: &[Column; 3]) -> u32 {
+        station
+            .iter()
+            .enumerate()
+            .map(|(i, col)| self.visible_coins(i, *col))
+            .sum()
+    }
+
     /// Uncovered coin icons of one column.
     pub fn visible_coins(&self, column: usize, col: Column) -> u32 {
         let spaces = self.spaces[column];
@@ -449,12 +458,8 @@ impl GameState {
     /// Visible coin icons in a company's station: the value of one share. On the Belt the
     /// shuttle column's uncovered coin icons count too (every uncovered coin icon counts).
     pub fn share_value(&self, data: &GameData, company: Company) -> u32 {
-        let shape = self.station_shape(data);
-        self.stations[company.index()]
-            .iter()
-            .enumerate()
-            .map(|(i, col)| shape.visible_coins(i, *col))
-            .sum()
+        self.station_shape(data)
+            .share_value(&self.stations[company.index()])
     }
 
     /// The stations' shape on the board side in play.

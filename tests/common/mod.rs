@@ -287,7 +287,7 @@ pub fn refused(state: &mut GameState, seat: usize, d: Decision) -> RuleError {
 pub fn texts(events: &[Event]) -> String {
     events
         .iter()
-        .map(|e| e.text.as_str())
+        .map(|e| e.text())
         .collect::<Vec<_>>()
         .join("\n")
 }

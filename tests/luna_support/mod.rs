@@ -212,7 +212,7 @@ pub fn act(state: &mut GameState, seat: usize, d: Decision) -> Vec<Event> {
 pub fn texts(events: &[Event]) -> String {
     events
         .iter()
-        .map(|e| e.text.as_str())
+        .map(|e| e.text())
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -326,7 +326,7 @@ fn sector_columns(
             // `EnterSector`'s check per column, with the sector's part (the same for every
             // column) asked once: this runs for every sector whenever expansions are listed.
             let columns: Vec<u8> = (0..3)
-                .filter(|c| check_column(state, *company, *c).is_ok())
+                .filter(|c| column_has_outposts(state, *company, *c))
                 .collect();
             if columns.is_empty() {
                 return check_column(state, *company, 0).map(|()| Vec::new());
@@ -345,13 +345,17 @@ fn first_column(sector: u8) -> Decision {
 
 /// Whether the outpost entering a Moon sector may come from station column `column`.
 fn check_column(state: &GameState, company: Company, column: u8) -> Result<(), RuleError> {
-    if column > 2 || state.stations[company.index()][column as usize].outposts == 0 {
+    if !column_has_outposts(state, company, column) {
         return Err(illegal(
             "rule.column_empty",
             &[("column", &numbering::ordinal(usize::from(column)))],
         ));
     }
     Ok(())
+}
+
+fn column_has_outposts(state: &GameState, company: Company, column: u8) -> bool {
+    column <= 2 && state.stations[company.index()][column as usize].outposts > 0
 }
 
 /// Whether `company` may enter Moon `sector` with `energy` left, whatever the column.
@@ -381,14 +385,15 @@ pub(crate) fn column_matters(
     company: Company,
     columns: &[u8],
 ) -> bool {
+    let shape = state.station_shape(data);
+    // Only the company's station changes: a copy of it, not of the whole state.
     let outcome = |column: u8| {
-        let mut after = state.clone();
-        effects::take_outpost(&mut after, company, column as usize);
-        let floors = after.stations[company.index()]
-            .iter()
-            .filter(|c| c.floor_revealed)
-            .count();
-        (after.share_value(data, company), floors)
+        let mut after = state.stations[company.index()];
+        if let Some(col) = after.get_mut(column as usize) {
+            effects::take_outpost_from(col);
+        }
+        let floors = after.iter().filter(|c| c.floor_revealed).count();
+        (shape.share_value(&after), floors)
     };
     let mut outcomes: Vec<(u32, usize)> = columns.iter().map(|c| outcome(*c)).collect();
     outcomes.sort_unstable();

@@ -214,10 +214,12 @@ fn any_legal(
     task: &Task,
     wanted: impl Fn(&Decision) -> bool,
 ) -> bool {
-    candidates(data, state, task)
-        .into_iter()
-        .filter(wanted)
-        .any(|d| check(data, state, task.seat(), d).is_ok())
+    crate::engine::reasons_unread(|| {
+        candidates(data, state, task)
+            .into_iter()
+            .filter(wanted)
+            .any(|d| check(data, state, task.seat(), d).is_ok())
+    })
 }
 
 /// The answer to a decision that does not fit the task waiting.

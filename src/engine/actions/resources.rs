@@ -12,6 +12,7 @@ use crate::engine::effects::{self, StepStatus};
 use crate::engine::flow::Ctx;
 use crate::engine::state::{GameState, SlotCard, TileKind, TileState};
 use crate::engine::{illegal, RuleError};
+use crate::text;
 
 /// Whether the seat may put its "+1" tile on `card` now.
 pub(super) fn check_place_tile(
@@ -73,7 +74,8 @@ pub(super) fn check_use(
             } else {
                 Err(illegal(
                     "rule.no_face_up_resource",
-                    &[("resource", &r.name())],
+                    // Asked for each resource whenever the actions are listed.
+                    &[("resource", &text::Lazy(|| r.name()))],
                 ))
             }
         }
