@@ -4,13 +4,15 @@
 
 use super::games::{game_from_row, read_game, readable_games, GAME_COLUMNS};
 use super::images::insert_image_row;
-use super::moves::{insert_entry, read_log};
+use super::live::{Live, LiveSet};
+use super::moves::{entry_at, insert_entry, read_log};
 use super::replay::{self, History};
 use super::snapshots::{insert_snapshot, prune_snapshots};
 use super::{
     from_db, json, lock, now_ms, to_db, GameId, GameRecord, GameStatus, LogEntry, Result, Store,
     StoreError,
 };
+use crate::data::GameData;
 use crate::engine::{GameState, Phase, ENGINE_VERSION};
 use rusqlite::{params, Connection};
 use std::collections::BTreeMap;
@@ -95,48 +97,15 @@ impl Store {
         }
         let (entries, snapshots) =
             self.read(|c| Ok((read_log(c, game)?, current_snapshots(c, game)?)))?;
-        let last = entries.len() as u64;
-        if back_to > last {
-            return Err(StoreError::NoSuchMove {
-                game,
-                back_to,
-                last,
-            });
-        }
-        let revived = record.status == GameStatus::Damaged;
-        if !revived && back_to == last {
-            return Err(StoreError::NothingToRollBack { game, back_to });
-        }
-        let history = replay::check_history(
-            &self.data,
-            &record.options,
-            &record.seat_names,
-            &entries,
-            &snapshots,
-        );
-        let unverified = |problem: String| StoreError::RollbackUnverified {
-            game,
-            back_to,
-            last_good: history.last_good,
-            problem,
-        };
-        if back_to > history.last_good {
-            return Err(unverified(history.problem.clone().unwrap_or_default()));
-        }
-        let prefix = &entries[..back_to as usize];
-        let state =
-            replay::replay_from_seed(&self.data, &record.options, &record.seat_names, prefix)
-                .map_err(|e| unverified(e.to_string()))?;
-        let seq = last + 1;
-        let now = now_ms();
-        let rollback = LogEntry::Rollback {
+        let RollbackPlan {
             seq,
-            back_to,
-            by,
-            at: now,
-        };
-        let snapshot = json(&state);
-        let finished = state.phase == Phase::Finished;
+            rollback,
+            state,
+            snapshot,
+            finished,
+            revived,
+        } = plan_rollback(&self.data, &record, back_to, by, &entries, &snapshots)?;
+        let now = entry_at(&rollback);
         self.write(|tx| {
             insert_entry(tx, game, &rollback)?;
             // A damaged game may hold snapshots and images of versions its log never reached.
@@ -165,15 +134,14 @@ impl Store {
             }
         })?;
         let state = Arc::new(state);
-        match guard.as_deref_mut() {
-            Some(live) if finished => self.evict(game, live),
-            Some(live) => {
-                live.state = state.clone();
-                live.seq = seq;
-            }
-            None if finished => {}
-            None => self.insert_live(game, state.clone(), seq),
-        }
+        settle_live(
+            &self.live,
+            game,
+            guard.as_deref_mut(),
+            &state,
+            seq,
+            finished,
+        );
         Ok(RollbackOutcome {
             seq,
             back_to,
@@ -240,4 +208,95 @@ fn current_snapshots(c: &Connection, game: GameId) -> Result<BTreeMap<u64, Strin
         Ok((from_db(r.get::<_, i64>(0)?), r.get::<_, String>(1)?))
     })?;
     rows.map(|r| r.map_err(StoreError::from)).collect()
+}
+
+/// A rollback worked out in memory, not yet stored (either backend).
+pub(super) struct RollbackPlan {
+    pub(super) seq: u64,
+    pub(super) rollback: LogEntry,
+    pub(super) state: GameState,
+    /// The state as JSON, its snapshot.
+    pub(super) snapshot: String,
+    pub(super) finished: bool,
+    pub(super) revived: bool,
+}
+
+/// Checks a rollback of the game `record` (active or damaged) with log `entries` and stored
+/// `snapshots` to entry `back_to`, and replays the state it returns to from the seed.
+pub(super) fn plan_rollback(
+    data: &GameData,
+    record: &GameRecord,
+    back_to: u64,
+    by: u64,
+    entries: &[LogEntry],
+    snapshots: &BTreeMap<u64, String>,
+) -> Result<RollbackPlan> {
+    let game = record.id;
+    let last = entries.len() as u64;
+    if back_to > last {
+        return Err(StoreError::NoSuchMove {
+            game,
+            back_to,
+            last,
+        });
+    }
+    let revived = record.status == GameStatus::Damaged;
+    if !revived && back_to == last {
+        return Err(StoreError::NothingToRollBack { game, back_to });
+    }
+    let history = replay::check_history(
+        data,
+        &record.options,
+        &record.seat_names,
+        entries,
+        snapshots,
+    );
+    let unverified = |problem: String| StoreError::RollbackUnverified {
+        game,
+        back_to,
+        last_good: history.last_good,
+        problem,
+    };
+    if back_to > history.last_good {
+        return Err(unverified(history.problem.clone().unwrap_or_default()));
+    }
+    let prefix = &entries[..back_to as usize];
+    let state = replay::replay_from_seed(data, &record.options, &record.seat_names, prefix)
+        .map_err(|e| unverified(e.to_string()))?;
+    let seq = last + 1;
+    let rollback = LogEntry::Rollback {
+        seq,
+        back_to,
+        by,
+        at: now_ms(),
+    };
+    Ok(RollbackPlan {
+        seq,
+        rollback,
+        snapshot: json(&state),
+        finished: state.phase == Phase::Finished,
+        state,
+        revived,
+    })
+}
+
+/// After a rollback's commit: the game's live entry (`live`, when it was in memory) takes the
+/// new state, or leaves the set when the game is over; a revived game enters it.
+pub(super) fn settle_live(
+    set: &LiveSet,
+    game: GameId,
+    live: Option<&mut Live>,
+    state: &Arc<GameState>,
+    seq: u64,
+    finished: bool,
+) {
+    match live {
+        Some(live) if finished => set.evict(game, live),
+        Some(live) => {
+            live.state = state.clone();
+            live.seq = seq;
+        }
+        None if finished => {}
+        None => set.insert(game, state.clone(), seq),
+    }
 }
