@@ -6,6 +6,7 @@ use super::games::{game_from_row, read_game, readable_games, GAME_COLUMNS};
 use super::images::insert_image_row;
 use super::moves::{insert_entry, read_log};
 use super::replay::{self, History};
+use super::shards;
 use super::snapshots::{insert_snapshot, prune_snapshots};
 use super::{
     from_db, json, lock, now_ms, to_db, GameId, GameRecord, GameStatus, LogEntry, Result, Store,
@@ -182,12 +183,14 @@ impl Store {
         })
     }
 
-    /// Every idle-game watch.
+    /// Every idle-game watch (of this process's shards).
     pub fn idle_watches(&self) -> Result<Vec<IdleWatch>> {
         self.read(|c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT game_id, seq, since, warned_at, delete_at FROM idle_watch ORDER BY game_id",
-            )?;
+            let mut stmt = c.prepare_cached(&format!(
+                "SELECT w.game_id, w.seq, w.since, w.warned_at, w.delete_at FROM idle_watch w \
+                 JOIN games g ON g.id = w.game_id WHERE {} ORDER BY w.game_id",
+                shards::condition(self.options.shards, "g.guild")
+            ))?;
             let rows = stmt.query_map([], |r| {
                 let warned: Option<i64> = r.get(3)?;
                 let delete: Option<i64> = r.get(4)?;

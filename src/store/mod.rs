@@ -64,7 +64,8 @@
 //! `moves` (the log, moves and undo), `snapshots`, `restore` (start-up and its check against
 //! a replay), `live` (the games in memory), `replay` (rebuilding states from a log), `migrate`,
 //! `images`, `outbox`, `seats`, `lobbies`, `campaigns`, `admin`, `export`, `backup` (copies
-//! while the bot runs), `hub` (async access), `discord`, `languages`, `config`, `torture`.
+//! while the bot runs), `hub` (async access), `discord`, `languages`, `config`, `shards` (which games a process
+//! serves), `torture`.
 
 mod admin;
 pub mod backend;
@@ -88,6 +89,7 @@ pub mod postgres;
 pub mod replay;
 mod restore;
 mod seats;
+pub mod shards;
 mod snapshots;
 pub mod torture;
 
@@ -101,6 +103,7 @@ pub use hub::GameHub;
 pub use outbox::{Outbound, Reminder};
 pub use postgres::PgStore;
 pub use seats::{ArchiveReason, UserSettings};
+pub use shards::ShardFilter;
 
 use crate::data::GameData;
 use crate::engine::{Decision, Event, GameOptions, GameState};
@@ -385,6 +388,9 @@ pub struct StoreOptions {
     pub busy_timeout: Duration,
     /// Threads restoring games at start-up (0: one per core).
     pub restore_threads: usize,
+    /// Only the games of these shards (see `shards`): restored, kept live and returned by the
+    /// timers' queries. None: every game (one process).
+    pub shards: Option<ShardFilter>,
 }
 
 impl Default for StoreOptions {
@@ -397,6 +403,7 @@ impl Default for StoreOptions {
             read_only: false,
             busy_timeout: Duration::from_secs(5),
             restore_threads: 0,
+            shards: None,
         }
     }
 }

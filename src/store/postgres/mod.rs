@@ -43,9 +43,10 @@ use super::live::{Live, LiveSet};
 use super::moves::{
     entry_from_row, entry_values, prepare_move, prepare_undo, unchanged_verdict, ENTRY_COLUMNS,
 };
-use super::outbox::DUE_REMINDERS;
+use super::outbox::{due_reminders_sql, unsent_sql};
 use super::replay::History;
 use super::restore::{restore_into, restore_raw, RawGame, Restored};
+use super::shards;
 use super::{
     fire, from_db, json, lock, now_ms, replay, to_db, FailPoint, GameId, GameRecord, GameStatus,
     Location, LogEntry, MoveEffects, MoveOutcome, NewGame, Outbound, Reminder, RestoreReport,
@@ -289,7 +290,10 @@ impl PgStore {
         let ids: Vec<GameId> = self.read(|db| {
             Ok(db
                 .query(
-                    "SELECT id FROM games WHERE status = 'active' ORDER BY id",
+                    &format!(
+                        "SELECT id FROM games WHERE status = 'active' AND {} ORDER BY id",
+                        shards::condition(self.options.shards, "guild")
+                    ),
                     &[],
                 )?
                 .iter()
@@ -931,14 +935,15 @@ impl GameStore for PgStore {
     fn claim_notifications(&self, limit: usize, lease: Duration) -> Result<Vec<Outbound>> {
         let now = now_ms();
         let until = now + lease.as_millis() as i64;
+        let sql = format!(
+            "UPDATE outbox SET claimed_until = $1 WHERE id IN ( \
+             SELECT o.id FROM {} AND (o.claimed_until IS NULL OR o.claimed_until <= $2) \
+             ORDER BY o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) \
+             RETURNING id, game_id, payload, created_at",
+            unsent_sql(self.options.shards)
+        );
         let mut out: Vec<Outbound> = self.write(|db| {
-            db.query(
-                "UPDATE outbox SET claimed_until = $1 WHERE id IN ( \
-                 SELECT id FROM outbox WHERE sent = 0 AND (claimed_until IS NULL OR claimed_until <= $2) \
-                 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) \
-                 RETURNING id, game_id, payload, created_at",
-                &[&until, &now, &(limit as i64)],
-            )?
+            db.query(&sql, &[&until, &now, &(limit as i64)])?
             .iter()
             .map(|r| {
                 let payload: String = r.try_get(2)?;
@@ -988,9 +993,10 @@ impl GameStore for PgStore {
 
     fn claim_due_reminders(&self, now: i64, lease_ms: i64) -> Result<Vec<Reminder>> {
         let sql = format!(
-            "UPDATE reminders SET due_at = $2 FROM ({DUE_REMINDERS} FOR UPDATE OF r SKIP LOCKED) d \
+            "UPDATE reminders SET due_at = $2 FROM ({} FOR UPDATE OF r SKIP LOCKED) d \
              WHERE reminders.game_id = d.game_id AND reminders.seat = d.seat AND reminders.kind = d.kind \
-             RETURNING d.game_id, d.seat, d.kind, d.due_at"
+             RETURNING d.game_id, d.seat, d.kind, d.due_at",
+            due_reminders_sql(self.options.shards)
         );
         let mut due: Vec<Reminder> = self.write(|db| {
             db.query(&sql, &[&now, &(now + lease_ms)])?
