@@ -10,6 +10,7 @@
 
 use crate::data::{DataError, GameData};
 use crate::engine::{BoardSide, GameOptions, TokenSetup, TrackSetup};
+use crate::store::Database;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -628,7 +629,7 @@ fn main_job(out: &mut dyn Write) -> i32 {
         let _ = writeln!(
             out,
             "A Discord token is configured: starting the bot on {} (Ctrl-C stops it).",
-            config.database_path.display()
+            config.database().describe()
         );
         return crate::discord::run(&config);
     } else {
@@ -639,7 +640,7 @@ fn main_job(out: &mut dyn Write) -> i32 {
     }
     run_local(
         &config,
-        &config.database_path.clone(),
+        &config.database(),
         None,
         Path::new("skymines-images"),
         true,
@@ -656,10 +657,11 @@ fn local_mode(args: &LocalArgs, out: &mut dyn Write) -> i32 {
             return 2;
         }
     };
-    let db = args
+    let database = args
         .db
         .clone()
-        .unwrap_or_else(|| config.database_path.clone());
+        .map(Database::Sqlite)
+        .unwrap_or_else(|| config.database());
     let mut config = config;
     if args.no_images {
         config.deadline_hours = config.deadline_hours.max(0.0);
@@ -672,7 +674,7 @@ fn local_mode(args: &LocalArgs, out: &mut dyn Write) -> i32 {
     );
     run_local(
         &config,
-        &db,
+        &database,
         args.script.as_deref(),
         &args.out,
         !args.no_images,
@@ -701,10 +703,18 @@ fn backup(args: &BackupArgs, out: &mut dyn Write) -> i32 {
             return 2;
         }
     };
-    let db = args
+    let database = args
         .db
         .clone()
-        .unwrap_or_else(|| config.database_path.clone());
+        .map(Database::Sqlite)
+        .unwrap_or_else(|| config.database());
+    let db = match database.sqlite_file("skymines backup") {
+        Ok(path) => path.to_path_buf(),
+        Err(e) => {
+            eprintln!("backup refused: {e}");
+            return 2;
+        }
+    };
     let data = match config_data(&config) {
         Ok(d) => d,
         Err(e) => {
@@ -738,7 +748,7 @@ fn backup(args: &BackupArgs, out: &mut dyn Write) -> i32 {
 
 fn run_local(
     config: &crate::config::Config,
-    db: &Path,
+    database: &Database,
     script: Option<&Path>,
     out_dir: &Path,
     images: bool,
@@ -752,12 +762,13 @@ fn run_local(
             return 1;
         }
     };
-    let store = match crate::store::Store::open(db, data, crate::store::StoreOptions::default()) {
+    let place = database.describe();
+    let store = match database.open(data, crate::store::StoreOptions::default()) {
         Ok((store, report)) => {
-            for (_, line) in report.startup_lines(db) {
+            for (_, line) in report.startup_lines(Path::new(&place)) {
                 eprintln!("{line}");
             }
-            std::sync::Arc::new(store)
+            store
         }
         Err(e) => {
             eprintln!("{e}");
@@ -803,7 +814,7 @@ fn run_local(
             }
         },
         None => {
-            let _ = writeln!(out, "Local Skymines on {} — one `<user> /command option:value` per line, e.g. `alice /skymines new players:2`, then `bob /skymines join`, `alice /skymines start`. `quit` ends.", db.display());
+            let _ = writeln!(out, "Local Skymines on {} — one `<user> /command option:value` per line, e.g. `alice /skymines new players:2`, then `bob /skymines join`, `alice /skymines start`. `quit` ends.", place);
             let stdin = std::io::stdin();
             let mut lock = stdin.lock();
             crate::local::run(&chat, &mut lock, out, out_dir, true)

@@ -107,6 +107,18 @@ pub enum Sharding {
     Range { first: u32, last: u32, total: u32 },
 }
 
+impl Sharding {
+    /// The games of these shards (None: every game, when one process runs them all).
+    pub fn games(self) -> Option<crate::store::ShardFilter> {
+        match self {
+            Sharding::Range { first, last, total } if first > 0 || last + 1 < total => {
+                Some(crate::store::ShardFilter { first, last, total })
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A `shards` / `shard_range` combination that cannot work.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ShardingError {
@@ -164,12 +176,14 @@ impl Config {
         config
             .sharding()
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        // The bot and the local mode need the whole store, which only SQLite has yet: a
-        // PostgreSQL URL is refused here, at start-up, saying what its backend lacks.
-        config.database_path = config
-            .database()
-            .require_full_store()
-            .map_err(|e| e.to_string())?;
+        // The bot and the local mode need the whole store: a backend that lacks some of it is
+        // refused here, at start-up, saying what it lacks. A `database_url` naming an SQLite
+        // file is the file the commands that work on it use (`database_path`).
+        let database = config.database();
+        database.require_full_store().map_err(|e| e.to_string())?;
+        if let crate::store::Database::Sqlite(path) = database {
+            config.database_path = path;
+        }
         if let Ok(token) = std::env::var("DISCORD_TOKEN") {
             if !token.trim().is_empty() {
                 config.discord_token = Secret(token);
@@ -201,6 +215,12 @@ impl Config {
             return Err(ShardingError::RangeOutside { first, last, total });
         }
         Ok(Sharding::Range { first, last, total })
+    }
+
+    /// The games this process serves: those of its shards when `shard_range` splits them
+    /// across processes (None: every game).
+    pub fn shard_filter(&self) -> Option<crate::store::ShardFilter> {
+        self.sharding().ok().and_then(Sharding::games)
     }
 
     /// Where the games live: `DATABASE_URL`, else `database_url`, else `database_path`.

@@ -944,18 +944,18 @@ impl GameStore for PgStore {
         );
         let mut out: Vec<Outbound> = self.write(|db| {
             db.query(&sql, &[&until, &now, &(limit as i64)])?
-            .iter()
-            .map(|r| {
-                let payload: String = r.try_get(2)?;
-                Ok(Outbound {
-                    id: r.try_get(0)?,
-                    game: r.try_get(1)?,
-                    payload: serde_json::from_str(&payload)
-                        .unwrap_or(serde_json::Value::String(payload)),
-                    created_at: r.try_get(3)?,
+                .iter()
+                .map(|r| {
+                    let payload: String = r.try_get(2)?;
+                    Ok(Outbound {
+                        id: r.try_get(0)?,
+                        game: r.try_get(1)?,
+                        payload: serde_json::from_str(&payload)
+                            .unwrap_or(serde_json::Value::String(payload)),
+                        created_at: r.try_get(3)?,
+                    })
                 })
-            })
-            .collect::<Result<_>>()
+                .collect::<Result<_>>()
         })?;
         out.sort_by_key(|o| o.id);
         Ok(out)
