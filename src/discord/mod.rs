@@ -432,19 +432,28 @@ async fn run_until_stopped(config: &Config) -> Result<(), DiscordError> {
     }
     let store = hub.store().clone();
     let chat_config: ChatConfig = config.chat_config();
-    let chat = Arc::new(Chat::new(store.clone(), Arc::new(SystemClock), chat_config));
-    let mut running = start(BotSettings::from_config(config), store, chat).await?;
+    // The chat layer reads the stored lobbies, the store's handles are dropped: store work, on
+    // a blocking thread (the PostgreSQL client must not run on the async workers).
+    let chat_store = store.clone();
+    let chat = tokio::task::spawn_blocking(move || {
+        Arc::new(Chat::new(chat_store, Arc::new(SystemClock), chat_config))
+    })
+    .await
+    .map_err(|e| DiscordError::Worker(e.to_string()))?;
+    let mut running = start(BotSettings::from_config(config), store.clone(), chat).await?;
     let ended = tokio::select! {
         r = running.wait() => Some(r),
         _ = tokio::signal::ctrl_c() => None,
     };
-    match ended {
+    let result = match ended {
         Some(r) => r,
         None => {
             tracing::info!("stopping");
             running.stop().await
         }
-    }
+    };
+    let _ = tokio::task::spawn_blocking(move || drop((hub, store))).await;
+    result
 }
 
 #[cfg(test)]
