@@ -8,17 +8,21 @@
 //! commit with the move; board images; a damaged game is set aside; two processes on one
 //! database never both accept a move (the loser is refused and retries against the fresh
 //! state); several writers on one game lose and duplicate nothing; reminders and messages are
-//! claimed by one process only; with shard ranges each process restores and claims only its
-//! shards' games.
+//! claimed by one process only. And the rest of the store the chat layer and the Discord
+//! adapter use: lobbies, campaigns, seats (vacated, taken, paused, archived), user settings and
+//! languages, Discord's messages, the admin tools (list, history, rollback, idle watches),
+//! export and import, and a computer player's move refused once the game moved on. With
+//! shard ranges each process restores and claims only its shards' games.
 
 mod store_support;
 
 use skymines::engine::{self, Decision};
-use skymines::store::torture::{drive_on, torture_game_on};
+use skymines::store::torture::{drive_on, torture_game_on, torture_options};
 use skymines::store::{
-    replay, Backend, FailPoint, GameId, GameStatus, GameStore, Location, LogEntry, MoveEffects,
-    NewGame, NewSeat, Notify, PgStore, RestoreReport, SeatOwner, ShardFilter, Store, StoreError,
-    StoreOptions,
+    replay, ArchiveReason, Backend, CampaignStatus, ChapterWrite, FailPoint, GameExport, GameId,
+    GameStatus, GameStore, IdleWatch, Location, LogEntry, MoveEffects, NewGame, NewSeat, Notify,
+    PgStore, RestoreReport, SeatOwner, ShardFilter, StatusMessage, Store, StoreError, StoreOptions,
+    UserSettings,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -598,7 +602,7 @@ fn claim_all(store: &dyn GameStore) -> (Vec<i64>, Vec<(GameId, usize)>) {
 
 /// A game in `guild` (None: outside any guild), in its own channel.
 fn game_in_guild(store: &dyn GameStore, guild: Option<u64>, channel: u64) -> GameId {
-    let options = skymines::store::torture::torture_options(channel);
+    let options = torture_options(channel);
     let seats = skymines::sim::seat_names(options.players)
         .into_iter()
         .map(|name| NewSeat {
@@ -699,5 +703,658 @@ fn each_shard_range_restores_and_claims_only_its_games() {
         let all: Vec<GameId> = games.iter().map(|g| g.0).collect();
         assert_eq!(claimed_reminders, all, "{name}: every reminder, once");
         assert_eq!(claimed_messages.len(), 5, "{name}: every message, once");
+    }
+}
+
+/// A new game in `channel` of `guild` whose seats are Discord users `users` (2 to 4 of them).
+fn discord_new_game(guild: u64, channel: u64, users: &[u64]) -> NewGame {
+    let mut options = torture_options(channel);
+    options.players = users.len();
+    let seats = users
+        .iter()
+        .map(|u| NewSeat {
+            owner: SeatOwner::Discord(*u),
+            name: format!("user{u}"),
+            notify: Notify::Ephemeral,
+        })
+        .collect();
+    NewGame {
+        location: Location {
+            guild: Some(guild),
+            channel,
+        },
+        options,
+        seats,
+    }
+}
+
+fn discord_game(store: &dyn GameStore, guild: u64, channel: u64, users: &[u64]) -> GameId {
+    store
+        .create_game(discord_new_game(guild, channel, users))
+        .expect("a game")
+        .0
+}
+
+#[test]
+fn lobbies_are_saved_listed_and_deleted() {
+    for place in places("lobbies") {
+        let name = place.name();
+        let (store, _) = place.open(8);
+        assert!(store.lobbies().expect("none").is_empty(), "{name}");
+        // Snowflakes above i64::MAX come back bit for bit.
+        let big = u64::MAX - 7;
+        store.save_lobby(big, r#"{"seats":1}"#).expect("save");
+        store.save_lobby(5, r#"{"seats":2}"#).expect("save");
+        store.save_lobby(5, r#"{"seats":3}"#).expect("replace");
+        // A restart keeps them; ordered by the stored (signed) channel on both backends.
+        drop(store);
+        let (store, _) = place.open(8);
+        assert_eq!(
+            store.lobbies().expect("list"),
+            vec![
+                (big, r#"{"seats":1}"#.to_string()),
+                (5, r#"{"seats":3}"#.to_string())
+            ],
+            "{name}"
+        );
+        store.delete_lobby(5).expect("delete");
+        store.delete_lobby(6).expect("deleting nothing is fine");
+        assert_eq!(
+            store.lobbies().expect("list"),
+            vec![(big, r#"{"seats":1}"#.to_string())],
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn campaigns_keep_their_document_chapters_and_status() {
+    use serde_json::json;
+    for place in places("campaigns") {
+        let name = place.name();
+        let (store, _) = place.open(8);
+        let here = Location {
+            guild: Some(9),
+            channel: 300,
+        };
+        // The campaign and its chapter 1 game in one transaction, the document made from the
+        // game's id.
+        let (campaign, game1, _) = store
+            .create_campaign_game(
+                discord_new_game(9, 300, &[1, 2]),
+                Box::new(|g| Ok(json!({ "game": g }))),
+            )
+            .expect("campaign");
+        let rec = store.campaign(campaign).expect("read").expect("stored");
+        assert_eq!(rec.location, here, "{name}");
+        assert_eq!(rec.status, CampaignStatus::Active, "{name}");
+        assert_eq!(rec.options, json!({ "game": game1 }), "{name}");
+        assert_eq!(rec.chapters.len(), 1, "{name}");
+        assert_eq!(
+            (rec.chapters[0].chapter, rec.chapters[0].game),
+            (1, Some(game1)),
+            "{name}"
+        );
+        assert_eq!(rec.chapters[0].result, None, "{name}");
+        assert_eq!(store.campaign_in_channel(300).expect("q"), Some(campaign));
+        // A document that cannot be made stores neither the game nor the campaign.
+        let err = store
+            .create_campaign_game(
+                discord_new_game(9, 301, &[1, 2]),
+                Box::new(|_| Err("no document".to_string())),
+            )
+            .unwrap_err();
+        assert!(matches!(err, StoreError::Invalid(_)), "{name}: {err}");
+        assert_eq!(store.game_in_channel(301).expect("q"), None, "{name}");
+        assert_eq!(store.last_campaign_in_channel(301).expect("q"), None);
+        // Chapter 1 gives a result; chapter 2's game takes the channel.
+        store
+            .record_chapter_result(campaign, 1, &json!({ "won": true }))
+            .expect("result");
+        store.abandon(game1).expect("chapter 1 over");
+        let (game2, _) = store
+            .create_chapter_game(
+                discord_new_game(9, 300, &[1, 2]),
+                campaign,
+                2,
+                Box::new(move |g| Ok(json!({ "game": g, "chapter": 2 }))),
+            )
+            .expect("chapter 2");
+        assert_eq!(
+            store
+                .campaign(campaign)
+                .expect("read")
+                .expect("stored")
+                .options,
+            json!({ "game": game2, "chapter": 2 }),
+            "{name}"
+        );
+        // One step: the document, the status and chapter 2's result (its game kept).
+        store
+            .save_campaign(
+                campaign,
+                &json!({ "done": true }),
+                CampaignStatus::Finished,
+                Some(ChapterWrite {
+                    chapter: 2,
+                    game: None,
+                    result: Some(&json!({ "won": false })),
+                }),
+            )
+            .expect("save");
+        let rec = store.campaign(campaign).expect("read").expect("stored");
+        assert_eq!(rec.status, CampaignStatus::Finished, "{name}");
+        assert_eq!(rec.options, json!({ "done": true }), "{name}");
+        let chapters: Vec<_> = rec
+            .chapters
+            .iter()
+            .map(|c| {
+                (
+                    c.chapter,
+                    c.game,
+                    c.result.clone(),
+                    c.completed_at.is_some(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            chapters,
+            vec![
+                (1, Some(game1), Some(json!({ "won": true })), true),
+                (2, Some(game2), Some(json!({ "won": false })), true),
+            ],
+            "{name}"
+        );
+        assert_eq!(store.campaign_in_channel(300).expect("q"), None, "{name}");
+        assert_eq!(
+            store.last_campaign_in_channel(300).expect("q"),
+            Some(campaign),
+            "{name}"
+        );
+        store
+            .set_chapter_game(campaign, 3, game2)
+            .expect("chapter 3");
+        assert!(matches!(
+            store.set_chapter_game(campaign, 5, game2),
+            Err(StoreError::Invalid(_))
+        ));
+        store
+            .set_campaign_status(campaign, CampaignStatus::Abandoned)
+            .expect("status");
+        let rec = store.campaign(campaign).expect("read").expect("stored");
+        assert_eq!(rec.status, CampaignStatus::Abandoned, "{name}");
+        assert_eq!(rec.chapters[2].game, Some(game2), "{name}");
+        assert!(matches!(
+            store.save_campaign(9999, &json!({}), CampaignStatus::Active, None),
+            Err(StoreError::Invalid(_))
+        ));
+        let other = store
+            .create_campaign(
+                Location {
+                    guild: None,
+                    channel: 302,
+                },
+                &json!({ "n": 1 }),
+            )
+            .expect("campaign");
+        assert_ne!(other, campaign, "{name}");
+        let rec = store.campaign(other).expect("read").expect("stored");
+        assert!(rec.chapters.is_empty(), "{name}");
+        assert_eq!(store.campaign(other + 100).expect("read"), None, "{name}");
+    }
+}
+
+#[test]
+fn seats_fall_vacant_are_taken_paused_and_archived() {
+    for place in places("seats") {
+        let name = place.name();
+        let (store, _) = place.open(8);
+        let game = discord_game(&*store, 7, 400, &[1, 2]);
+        assert_eq!(store.bot_level(game).expect("level"), "normal", "{name}");
+        store.set_reminder(game, 0, "turn", 5).expect("reminder");
+        store.set_reminder(game, 1, "turn", 5).expect("reminder");
+        store
+            .set_waiting_since(game, 0, Some(123))
+            .expect("waiting");
+        assert_eq!(store.waiting_since(game, 0).expect("q"), Some(123));
+        assert_eq!(store.waiting_since(game, 1).expect("q"), None);
+        // Seat 0's player leaves: a computer player takes over, its reminders go.
+        store.vacate_seat(game, 0).expect("vacate");
+        let seats = store.seats(game).expect("seats");
+        assert_eq!(seats[0].owner, SeatOwner::Vacant, "{name}");
+        assert_eq!(seats[0].waiting_since, None, "{name}");
+        let reminders: Vec<usize> = store
+            .reminders(game)
+            .expect("reminders")
+            .iter()
+            .map(|r| r.seat)
+            .collect();
+        assert_eq!(reminders, vec![1], "{name}");
+        assert!(matches!(
+            store.vacate_seat(game, 0),
+            Err(StoreError::NoSuchSeat(0))
+        ));
+        // The last person cannot leave.
+        assert!(
+            matches!(store.vacate_seat(game, 1), Err(StoreError::NoPerson)),
+            "{name}"
+        );
+        assert_eq!(
+            store.seats(game).expect("seats")[1].owner,
+            SeatOwner::Discord(2),
+            "{name}"
+        );
+        // Someone takes the vacant seat; nobody else can then.
+        store.take_seat(game, 0, 3, "three").expect("take");
+        let seats = store.seats(game).expect("seats");
+        assert_eq!(
+            (seats[0].owner, seats[0].name.as_str()),
+            (SeatOwner::Discord(3), "three"),
+            "{name}"
+        );
+        assert!(matches!(
+            store.take_seat(game, 0, 4, "four"),
+            Err(StoreError::NoSuchSeat(0))
+        ));
+        store.set_notify(game, 1, Notify::Dm).expect("notify");
+        assert_eq!(store.seats(game).expect("seats")[1].notify, Notify::Dm);
+        assert!(matches!(
+            store.set_notify(game, 9, Notify::Dm),
+            Err(StoreError::NoSuchSeat(9))
+        ));
+        // A paused game takes no move; resumed, it does.
+        store.set_paused(game, Some(50)).expect("pause");
+        assert_eq!(store.paused_at(game).expect("q"), Some(50), "{name}");
+        let (seat, decisions) = a_move(&*store, game);
+        let err = store.apply(game, seat, &decisions).unwrap_err();
+        assert!(matches!(err, StoreError::Changed(_)), "{name}: {err}");
+        store.set_paused(game, None).expect("resume");
+        assert_eq!(store.paused_at(game).expect("q"), None, "{name}");
+        let (seat, decisions) = a_move(&*store, game);
+        assert_eq!(store.apply(game, seat, &decisions).expect("move").seq, 1);
+        // Computer players at a level; a level the database does not know stores nothing.
+        let bots = store
+            .create_game_with_bots(discord_new_game(7, 401, &[5, 6]), "hard")
+            .expect("bots")
+            .0;
+        assert_eq!(store.bot_level(bots).expect("level"), "hard", "{name}");
+        assert!(store
+            .create_game_with_bots(discord_new_game(7, 402, &[5, 6]), "silly")
+            .is_err());
+        assert_eq!(store.game_in_channel(402).expect("q"), None, "{name}");
+        // Archived: kept, out of memory, no reminders, the channel free.
+        assert_eq!(store.archive_channel(400).expect("archive"), vec![game]);
+        assert_eq!(
+            store.archived_reason(game).expect("q").as_deref(),
+            Some(ArchiveReason::ChannelDeleted.as_str()),
+            "{name}"
+        );
+        assert_eq!(store.game(game).expect("row").status, GameStatus::Archived);
+        assert!(!store.is_live(game), "{name}");
+        assert!(store.reminders(game).expect("reminders").is_empty());
+        assert_eq!(store.game_in_channel(400).expect("q"), None, "{name}");
+        assert!(store.is_live(bots), "{name}");
+        assert_eq!(store.archive_guild(7).expect("archive"), vec![bots]);
+        assert_eq!(
+            store.archived_reason(bots).expect("q").as_deref(),
+            Some(ArchiveReason::GuildRemoved.as_str()),
+            "{name}"
+        );
+        assert!(matches!(
+            store.archive(game, ArchiveReason::GuildRemoved),
+            Err(StoreError::NotActive { .. })
+        ));
+        assert!(matches!(
+            store.set_paused(game, Some(1)),
+            Err(StoreError::NotActive { .. })
+        ));
+        assert_eq!(store.archived_reason(9999).ok(), None, "{name}");
+    }
+}
+
+#[test]
+fn user_settings_and_languages_are_kept() {
+    for place in places("settings") {
+        let name = place.name();
+        let (store, _) = place.open(8);
+        let user = u64::MAX - 3;
+        assert_eq!(
+            store.user_settings(user).expect("q"),
+            UserSettings::default()
+        );
+        let settings = UserSettings {
+            away_until: Some(99),
+            utc_offset_min: -300,
+            time_zone: "Europe/Berlin".parse().ok(),
+            quiet: Some((22, 7)),
+            reminders_off: true,
+            remind_after_min: Some(30),
+        };
+        store.set_user_settings(user, &settings).expect("set");
+        assert_eq!(store.user_settings(user).expect("q"), settings, "{name}");
+        let fewer = UserSettings {
+            utc_offset_min: 60,
+            ..UserSettings::default()
+        };
+        store.set_user_settings(user, &fewer).expect("replace");
+        assert_eq!(store.user_settings(user).expect("q"), fewer, "{name}");
+        let out_of_range = UserSettings {
+            quiet: Some((24, 3)),
+            ..settings
+        };
+        assert!(store.set_user_settings(user, &out_of_range).is_err());
+        assert_eq!(store.user_settings(user).expect("q"), fewer, "{name}");
+        // Languages: a user's, a game's, and a channel's (its latest game's).
+        assert_eq!(store.user_language(user).expect("q"), None);
+        store.set_user_language(user, "de").expect("set");
+        store.set_user_language(user, "en").expect("replace");
+        assert_eq!(store.user_language(user).expect("q").as_deref(), Some("en"));
+        let game = discord_game(&*store, 3, 600, &[1, 2]);
+        assert_eq!(store.game_language(game).expect("q"), None);
+        assert_eq!(store.channel_language(600).expect("q"), None);
+        store.store_board_png(game, 0, b"png").expect("png");
+        store.set_game_language(game, "de").expect("set");
+        // The board showed the old language's words: drawn again.
+        assert_eq!(store.board_png(game, 0).expect("q"), None, "{name}");
+        assert_eq!(store.pending_renders(10).expect("q"), vec![(game, 0)]);
+        store.store_board_png(game, 0, b"png").expect("png");
+        store.set_game_language(game, "de").expect("the same again");
+        assert_eq!(
+            store.board_png(game, 0).expect("q").as_deref(),
+            Some(&b"png"[..]),
+            "{name}: the same language keeps the board"
+        );
+        assert_eq!(store.game_language(game).expect("q").as_deref(), Some("de"));
+        store.abandon(game).expect("abandon");
+        assert_eq!(
+            store.channel_language(600).expect("q").as_deref(),
+            Some("de"),
+            "{name}: the channel keeps its last game's language"
+        );
+        discord_game(&*store, 3, 600, &[1, 2]);
+        assert_eq!(store.channel_language(600).expect("q"), None, "{name}");
+    }
+}
+
+#[test]
+fn discord_status_messages_meta_and_dm_refusals() {
+    for place in places("discord") {
+        let name = place.name();
+        let (store, _) = place.open(8);
+        let game = discord_game(&*store, 3, 700, &[1, 2]);
+        assert_eq!(store.discord_status(game).expect("q"), None);
+        let status = StatusMessage {
+            channel: u64::MAX - 1,
+            message: u64::MAX - 2,
+        };
+        store.set_discord_status(game, status).expect("set");
+        assert_eq!(store.discord_status(game).expect("q"), Some(status));
+        store.set_status_pinned(game, true).expect("pin");
+        assert!(
+            store.pinned_status_of_ended_games().expect("q").is_empty(),
+            "{name}: a running game keeps its pin"
+        );
+        store.abandon(game).expect("abandon");
+        assert_eq!(
+            store.pinned_status_of_ended_games().expect("q"),
+            vec![(game, status)],
+            "{name}"
+        );
+        // A new status message is not pinned.
+        let moved = StatusMessage {
+            channel: 5,
+            message: 6,
+        };
+        store.set_discord_status(game, moved).expect("replace");
+        assert_eq!(store.discord_status(game).expect("q"), Some(moved));
+        assert!(store.pinned_status_of_ended_games().expect("q").is_empty());
+        assert_eq!(store.discord_meta("commands").expect("q"), None);
+        store.set_discord_meta("commands", "a").expect("set");
+        store.set_discord_meta("commands", "b").expect("replace");
+        assert_eq!(
+            store.discord_meta("commands").expect("q").as_deref(),
+            Some("b")
+        );
+        let user = u64::MAX - 9;
+        assert_eq!(store.dm_refused_at(user).expect("q"), None);
+        assert!(store.set_dm_refused(user, true).expect("refused"), "{name}");
+        let first = store.dm_refused_at(user).expect("q").expect("a time");
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(
+            !store.set_dm_refused(user, true).expect("again"),
+            "{name}: nothing changes"
+        );
+        assert_eq!(store.dm_refused_at(user).expect("q"), Some(first), "{name}");
+        assert!(store.set_dm_refused(user, false).expect("open again"));
+        assert_eq!(store.dm_refused_at(user).expect("q"), None, "{name}");
+        assert!(
+            !store.set_dm_refused(user, false).expect("nothing"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn admin_lists_checks_history_rolls_back_and_watches_idle_games() {
+    for place in places("admin") {
+        let name = place.name();
+        let (store, _) = place.open(4);
+        let game = torture_game_on(&*store, 81).expect("game");
+        drive_on(&*store, game, 81, 12, |_| {}).expect("plays");
+        let running = discord_game(&*store, 5, 501, &[1, 2]);
+        let ended = discord_game(&*store, 5, 502, &[1, 2]);
+        store.abandon(ended).expect("abandon");
+        let ids = |list: Vec<skymines::store::GameRecord>| -> Vec<GameId> {
+            list.iter().map(|g| g.id).collect()
+        };
+        assert_eq!(
+            ids(store.list_games(Some(5), 10).expect("list")),
+            vec![running, ended],
+            "{name}"
+        );
+        let all = ids(store.list_games(None, 10).expect("list"));
+        assert_eq!(all.len(), 3, "{name}");
+        assert_eq!(all[2], ended, "{name}: running games first");
+        assert_eq!(store.list_games(None, 1).expect("list").len(), 1);
+        let history = store.history(game).expect("history");
+        assert_eq!(
+            (history.entries, history.last_good, history.problem),
+            (12, 12, None),
+            "{name}"
+        );
+        assert!(matches!(
+            store.rollback(game, 12, 77),
+            Err(StoreError::NothingToRollBack { .. })
+        ));
+        assert!(matches!(
+            store.rollback(game, 99, 77),
+            Err(StoreError::NoSuchMove { .. })
+        ));
+        assert!(matches!(
+            store.rollback(ended, 0, 77),
+            Err(StoreError::NotActive { .. })
+        ));
+        let rec = store.game(game).expect("row");
+        let log = store.log(game).expect("log");
+        let at_five = replay::replay_from_seed(&data(), &rec.options, &rec.seat_names, &log[..5])
+            .expect("replays");
+        let out = store.rollback(game, 5, 77).expect("rollback");
+        assert_eq!((out.seq, out.back_to, out.revived), (13, 5, false));
+        assert_eq!(*out.state, at_five, "{name}");
+        assert_eq!(store.live_state(game).expect("live").1, 13, "{name}");
+        assert!(matches!(
+            store.last_entry(game).expect("last"),
+            Some(LogEntry::Rollback {
+                back_to: 5,
+                by: 77,
+                ..
+            })
+        ));
+        check_log_and_state(&*store, game, name);
+        drive_on(&*store, game, 81, 16, |_| {}).expect("plays on");
+        check_log_and_state(&*store, game, name);
+        // Idle watches.
+        assert!(store.idle_watches().expect("q").is_empty());
+        let mut first = IdleWatch {
+            game,
+            seq: 3,
+            since: 10,
+            warning: None,
+        };
+        let second = IdleWatch {
+            game: running,
+            seq: 4,
+            since: 20,
+            warning: Some((30, 40)),
+        };
+        store.set_idle_watch(&second).expect("watch");
+        store.set_idle_watch(&first).expect("watch");
+        first.warning = Some((50, 60));
+        store.set_idle_watch(&first).expect("replace");
+        assert_eq!(store.idle_watches().expect("q"), vec![first, second]);
+        store.clear_idle_watch(game).expect("clear");
+        assert_eq!(store.idle_watches().expect("q"), vec![second], "{name}");
+        drop(store);
+        // After a restart: the rolled-back game restores and checks out.
+        let (store, report) = place.open(4);
+        assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
+        check_log_and_state(&*store, game, name);
+    }
+}
+
+#[test]
+fn a_rollback_brings_a_damaged_game_back() {
+    for place in places("revive") {
+        let name = place.name();
+        let (store, _) = place.open(8);
+        let game = torture_game_on(&*store, 62).expect("game");
+        drive_on(&*store, game, 62, 5, |_| {}).expect("plays");
+        drop(store);
+        place.execute(&format!("UPDATE games SET last_seq = 9 WHERE id = {game}"));
+        let (store, report) = place.open(8);
+        assert_eq!(report.damaged.len(), 1, "{name}");
+        let history = store.history(game).expect("history");
+        assert_eq!(history.entries, 5, "{name}");
+        let out = store.rollback(game, 4, 1).expect("rollback");
+        assert_eq!((out.seq, out.revived), (6, true), "{name}");
+        assert_eq!(store.game(game).expect("row").status, GameStatus::Active);
+        assert!(store.is_live(game), "{name}");
+        assert_eq!(store.live_state(game).expect("live").1, 6, "{name}");
+        check_log_and_state(&*store, game, name);
+    }
+}
+
+#[test]
+fn an_export_imports_as_the_same_game_on_either_backend() {
+    let mut exported: Vec<GameExport> = Vec::new();
+    for place in places("export") {
+        let name = place.name();
+        let (store, _) = place.open(4);
+        let game = torture_game_on(&*store, 91).expect("game");
+        drive_on(&*store, game, 91, 20, |_| {}).expect("plays");
+        let doc = store.export(game).expect("export");
+        assert_eq!(doc.log, store.log(game).expect("log"), "{name}");
+        let state = store.state(game).expect("state");
+        assert_eq!(
+            doc.state_sha256.as_deref(),
+            Some(skymines::store::export::state_digest(&state).as_str()),
+            "{name}"
+        );
+        assert_eq!(
+            GameExport::from_json(&doc.to_json()).expect("parses"),
+            doc,
+            "{name}"
+        );
+        // Every document exported so far (from either backend) imports here.
+        exported.push(doc);
+        for (i, doc) in exported.iter().enumerate() {
+            let channel = 9000 + i as u64;
+            let here = Location {
+                guild: Some(1),
+                channel,
+            };
+            let (id, imported) = store
+                .import(doc, here, &[SeatOwner::Discord(11)])
+                .expect("import");
+            assert_eq!(
+                skymines::store::export::state_digest(&imported),
+                doc.state_sha256.clone().expect("digest"),
+                "{name}"
+            );
+            assert_eq!(store.log(id).expect("log"), doc.log, "{name}");
+            assert_eq!(store.game(id).expect("row").status, GameStatus::Active);
+            assert_eq!(
+                store.seats(id).expect("seats")[0].owner,
+                SeatOwner::Discord(11),
+                "{name}"
+            );
+            assert_eq!(store.seats(id).expect("seats")[1].owner, SeatOwner::Local);
+            check_log_and_state(&*store, id, name);
+            assert!(matches!(
+                store.import(doc, here, &[]),
+                Err(StoreError::ChannelBusy)
+            ));
+            let again = store.export(id).expect("export");
+            assert_eq!(
+                (again.log.clone(), again.state_sha256.clone()),
+                (doc.log.clone(), doc.state_sha256.clone()),
+                "{name}"
+            );
+        }
+        // A document whose replay disagrees with its digest stores nothing.
+        let mut forged = exported[0].clone();
+        forged.state_sha256 = Some("0".repeat(64));
+        let here = Location {
+            guild: None,
+            channel: 9100,
+        };
+        assert!(matches!(
+            store.import(&forged, here, &[]),
+            Err(StoreError::BadExport(_))
+        ));
+        assert_eq!(store.game_in_channel(9100).expect("q"), None, "{name}");
+        drop(store);
+        let (_, report) = place.open(4);
+        assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
+        assert_eq!(report.verified as usize, 1 + exported.len(), "{name}");
+    }
+}
+
+/// A computer player's move, worked out at move `seq` without the game's lock, is refused
+/// (`MovedOn`, nothing written) once the game moved on: in this store, or in another process.
+#[test]
+fn a_move_worked_out_on_an_old_state_is_refused() {
+    for place in places("applyat") {
+        let name = place.name();
+        let (a, _) = place.open(8);
+        let game = torture_game_on(&*a, 95).expect("game");
+        drive_on(&*a, game, 95, 3, |_| {}).expect("plays");
+        let (seat, decisions) = a_move(&*a, game);
+        let seq = a.live_state(game).expect("live").1;
+        assert!(matches!(
+            a.apply_at(game, seat, &decisions, seq - 1),
+            Err(StoreError::MovedOn(g)) if g == game
+        ));
+        assert_eq!(a.log(game).expect("log").len() as u64, seq, "{name}");
+        // Another process moves first.
+        let (b, _) = place.open(8);
+        let (seat_b, decisions_b) = a_move(&*b, game);
+        b.apply(game, seat_b, &decisions_b).expect("b moves");
+        let err = a.apply_at(game, seat, &decisions, seq).unwrap_err();
+        assert!(
+            matches!(err, StoreError::MovedOn(g) if g == game),
+            "{name}: {err}"
+        );
+        assert_eq!(a.log(game).expect("log").len() as u64, seq + 1, "{name}");
+        // a reloaded the game: a move worked out on the fresh state is accepted.
+        let fresh = a.live_state(game).expect("live").1;
+        assert_eq!(fresh, seq + 1, "{name}");
+        let (seat, decisions) = a_move(&*a, game);
+        assert_eq!(
+            a.apply_at(game, seat, &decisions, fresh).expect("move").seq,
+            seq + 2,
+            "{name}"
+        );
+        check_log_and_state(&*a, game, name);
     }
 }

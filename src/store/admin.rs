@@ -4,7 +4,8 @@
 
 use super::games::{game_from_row, read_game, readable_games, GAME_COLUMNS};
 use super::images::insert_image_row;
-use super::moves::{insert_entry, read_log};
+use super::live::{Live, LiveSet};
+use super::moves::{entry_at, insert_entry, read_log};
 use super::replay::{self, History};
 use super::shards;
 use super::snapshots::{insert_snapshot, prune_snapshots};
@@ -12,6 +13,7 @@ use super::{
     from_db, json, lock, now_ms, to_db, GameId, GameRecord, GameStatus, LogEntry, Result, Store,
     StoreError,
 };
+use crate::data::GameData;
 use crate::engine::{GameState, Phase, ENGINE_VERSION};
 use rusqlite::{params, Connection};
 use std::collections::BTreeMap;
@@ -38,6 +40,15 @@ pub struct IdleWatch {
     pub since: i64,
     /// The warning posted: when, and when the game is deleted unless someone moves.
     pub warning: Option<(i64, i64)>,
+}
+
+/// The idle watches of this process's shards' games (both backends).
+pub(crate) fn idle_watches_sql(filter: Option<shards::ShardFilter>) -> String {
+    format!(
+        "SELECT w.game_id, w.seq, w.since, w.warned_at, w.delete_at FROM idle_watch w \
+         JOIN games g ON g.id = w.game_id WHERE {} ORDER BY w.game_id",
+        shards::condition(filter, "g.guild")
+    )
 }
 
 impl Store {
@@ -96,48 +107,15 @@ impl Store {
         }
         let (entries, snapshots) =
             self.read(|c| Ok((read_log(c, game)?, current_snapshots(c, game)?)))?;
-        let last = entries.len() as u64;
-        if back_to > last {
-            return Err(StoreError::NoSuchMove {
-                game,
-                back_to,
-                last,
-            });
-        }
-        let revived = record.status == GameStatus::Damaged;
-        if !revived && back_to == last {
-            return Err(StoreError::NothingToRollBack { game, back_to });
-        }
-        let history = replay::check_history(
-            &self.data,
-            &record.options,
-            &record.seat_names,
-            &entries,
-            &snapshots,
-        );
-        let unverified = |problem: String| StoreError::RollbackUnverified {
-            game,
-            back_to,
-            last_good: history.last_good,
-            problem,
-        };
-        if back_to > history.last_good {
-            return Err(unverified(history.problem.clone().unwrap_or_default()));
-        }
-        let prefix = &entries[..back_to as usize];
-        let state =
-            replay::replay_from_seed(&self.data, &record.options, &record.seat_names, prefix)
-                .map_err(|e| unverified(e.to_string()))?;
-        let seq = last + 1;
-        let now = now_ms();
-        let rollback = LogEntry::Rollback {
+        let RollbackPlan {
             seq,
-            back_to,
-            by,
-            at: now,
-        };
-        let snapshot = json(&state);
-        let finished = state.phase == Phase::Finished;
+            rollback,
+            state,
+            snapshot,
+            finished,
+            revived,
+        } = plan_rollback(&self.data, &record, back_to, by, &entries, &snapshots)?;
+        let now = entry_at(&rollback);
         self.write(|tx| {
             insert_entry(tx, game, &rollback)?;
             // A damaged game may hold snapshots and images of versions its log never reached.
@@ -166,15 +144,14 @@ impl Store {
             }
         })?;
         let state = Arc::new(state);
-        match guard.as_deref_mut() {
-            Some(live) if finished => self.evict(game, live),
-            Some(live) => {
-                live.state = state.clone();
-                live.seq = seq;
-            }
-            None if finished => {}
-            None => self.insert_live(game, state.clone(), seq),
-        }
+        settle_live(
+            &self.live,
+            game,
+            guard.as_deref_mut(),
+            &state,
+            seq,
+            finished,
+        );
         Ok(RollbackOutcome {
             seq,
             back_to,
@@ -186,11 +163,7 @@ impl Store {
     /// Every idle-game watch (of this process's shards).
     pub fn idle_watches(&self) -> Result<Vec<IdleWatch>> {
         self.read(|c| {
-            let mut stmt = c.prepare_cached(&format!(
-                "SELECT w.game_id, w.seq, w.since, w.warned_at, w.delete_at FROM idle_watch w \
-                 JOIN games g ON g.id = w.game_id WHERE {} ORDER BY w.game_id",
-                shards::condition(self.options.shards, "g.guild")
-            ))?;
+            let mut stmt = c.prepare_cached(&idle_watches_sql(self.options.shards))?;
             let rows = stmt.query_map([], |r| {
                 let warned: Option<i64> = r.get(3)?;
                 let delete: Option<i64> = r.get(4)?;
@@ -243,4 +216,95 @@ fn current_snapshots(c: &Connection, game: GameId) -> Result<BTreeMap<u64, Strin
         Ok((from_db(r.get::<_, i64>(0)?), r.get::<_, String>(1)?))
     })?;
     rows.map(|r| r.map_err(StoreError::from)).collect()
+}
+
+/// A rollback worked out in memory, not yet stored (either backend).
+pub(super) struct RollbackPlan {
+    pub(super) seq: u64,
+    pub(super) rollback: LogEntry,
+    pub(super) state: GameState,
+    /// The state as JSON, its snapshot.
+    pub(super) snapshot: String,
+    pub(super) finished: bool,
+    pub(super) revived: bool,
+}
+
+/// Checks a rollback of the game `record` (active or damaged) with log `entries` and stored
+/// `snapshots` to entry `back_to`, and replays the state it returns to from the seed.
+pub(super) fn plan_rollback(
+    data: &GameData,
+    record: &GameRecord,
+    back_to: u64,
+    by: u64,
+    entries: &[LogEntry],
+    snapshots: &BTreeMap<u64, String>,
+) -> Result<RollbackPlan> {
+    let game = record.id;
+    let last = entries.len() as u64;
+    if back_to > last {
+        return Err(StoreError::NoSuchMove {
+            game,
+            back_to,
+            last,
+        });
+    }
+    let revived = record.status == GameStatus::Damaged;
+    if !revived && back_to == last {
+        return Err(StoreError::NothingToRollBack { game, back_to });
+    }
+    let history = replay::check_history(
+        data,
+        &record.options,
+        &record.seat_names,
+        entries,
+        snapshots,
+    );
+    let unverified = |problem: String| StoreError::RollbackUnverified {
+        game,
+        back_to,
+        last_good: history.last_good,
+        problem,
+    };
+    if back_to > history.last_good {
+        return Err(unverified(history.problem.clone().unwrap_or_default()));
+    }
+    let prefix = &entries[..back_to as usize];
+    let state = replay::replay_from_seed(data, &record.options, &record.seat_names, prefix)
+        .map_err(|e| unverified(e.to_string()))?;
+    let seq = last + 1;
+    let rollback = LogEntry::Rollback {
+        seq,
+        back_to,
+        by,
+        at: now_ms(),
+    };
+    Ok(RollbackPlan {
+        seq,
+        rollback,
+        snapshot: json(&state),
+        finished: state.phase == Phase::Finished,
+        state,
+        revived,
+    })
+}
+
+/// After a rollback's commit: the game's live entry (`live`, when it was in memory) takes the
+/// new state, or leaves the set when the game is over; a revived game enters it.
+pub(super) fn settle_live(
+    set: &LiveSet,
+    game: GameId,
+    live: Option<&mut Live>,
+    state: &Arc<GameState>,
+    seq: u64,
+    finished: bool,
+) {
+    match live {
+        Some(live) if finished => set.evict(game, live),
+        Some(live) => {
+            live.state = state.clone();
+            live.seq = seq;
+        }
+        None if finished => {}
+        None => set.insert(game, state.clone(), seq),
+    }
 }

@@ -18,7 +18,7 @@ pub enum CampaignStatus {
 }
 
 impl CampaignStatus {
-    fn as_str(self) -> &'static str {
+    pub(super) fn as_str(self) -> &'static str {
         match self {
             CampaignStatus::Active => "active",
             CampaignStatus::Finished => "finished",
@@ -26,7 +26,7 @@ impl CampaignStatus {
         }
     }
 
-    fn parse(s: &str) -> CampaignStatus {
+    pub(super) fn parse(s: &str) -> CampaignStatus {
         match s {
             "finished" => CampaignStatus::Finished,
             "abandoned" => CampaignStatus::Abandoned,
@@ -62,7 +62,7 @@ pub struct ChapterWrite<'a> {
     pub result: Option<&'a serde_json::Value>,
 }
 
-fn check_chapter(chapter: u8) -> Result<()> {
+pub(super) fn check_chapter(chapter: u8) -> Result<()> {
     if (1..=4).contains(&chapter) {
         Ok(())
     } else {
@@ -222,25 +222,16 @@ impl Store {
                     Ok(ChapterRecord {
                         chapter: r.get(0)?,
                         game: r.get(1)?,
-                        result: result.map(|t| {
-                            serde_json::from_str(&t).unwrap_or(serde_json::Value::String(t))
-                        }),
+                        result: result.map(json_or_text),
                         completed_at: r.get(3)?,
                     })
                 })?
                 .collect::<rusqlite::Result<Vec<_>>>()?;
-            Ok(Some(CampaignRecord {
-                id: campaign,
-                location: Location {
-                    guild: guild.map(from_db),
-                    channel: from_db(channel),
-                },
-                status: CampaignStatus::parse(&status),
-                options: serde_json::from_str(&options)
-                    .unwrap_or(serde_json::Value::String(options)),
+            Ok(Some(campaign_record(
+                campaign,
+                (guild, channel, status, options, created_at),
                 chapters,
-                created_at,
-            }))
+            )))
         })
     }
 
@@ -315,4 +306,32 @@ fn insert_campaign(
         now_ms()
     ])?;
     Ok(tx.last_insert_rowid())
+}
+
+/// A campaign's row: guild, channel, status, options, created_at.
+pub(super) type CampaignRow = (Option<i64>, i64, String, String, i64);
+
+/// A campaign from its row and chapters (either backend).
+pub(super) fn campaign_record(
+    id: CampaignId,
+    row: CampaignRow,
+    chapters: Vec<ChapterRecord>,
+) -> CampaignRecord {
+    let (guild, channel, status, options, created_at) = row;
+    CampaignRecord {
+        id,
+        location: Location {
+            guild: guild.map(from_db),
+            channel: from_db(channel),
+        },
+        status: CampaignStatus::parse(&status),
+        options: json_or_text(options),
+        chapters,
+        created_at,
+    }
+}
+
+/// A stored JSON document, or its text when it does not parse (kept readable, not lost).
+pub(super) fn json_or_text(text: String) -> serde_json::Value {
+    serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
 }

@@ -17,6 +17,17 @@ pub struct StatusMessage {
     pub message: u64,
 }
 
+/// The pinned status messages of this process's shards' games that are over (both backends).
+pub(crate) fn pinned_of_ended_sql(filter: Option<shards::ShardFilter>) -> String {
+    format!(
+        "SELECT s.game_id, s.channel_id, s.message_id FROM discord_status s \
+         JOIN games g ON g.id = s.game_id \
+         WHERE s.pinned = 1 AND g.status IN ('finished', 'abandoned', 'archived') AND {} \
+         ORDER BY s.game_id",
+        shards::condition(filter, "g.guild")
+    )
+}
+
 impl Store {
     /// The status message of a game, if one was sent.
     pub fn discord_status(&self, game: GameId) -> Result<Option<StatusMessage>> {
@@ -66,13 +77,7 @@ impl Store {
     /// abandoned (aborted) or archived (a damaged game may come back, so its pin stays).
     pub fn pinned_status_of_ended_games(&self) -> Result<Vec<(GameId, StatusMessage)>> {
         self.read(|c| {
-            let mut stmt = c.prepare_cached(&format!(
-                "SELECT s.game_id, s.channel_id, s.message_id FROM discord_status s \
-                 JOIN games g ON g.id = s.game_id \
-                 WHERE s.pinned = 1 AND g.status IN ('finished', 'abandoned', 'archived') AND {} \
-                 ORDER BY s.game_id",
-                shards::condition(self.options.shards, "g.guild")
-            ))?;
+            let mut stmt = c.prepare_cached(&pinned_of_ended_sql(self.options.shards))?;
             let rows = stmt.query_map([], |r| {
                 Ok((
                     r.get(0)?,

@@ -12,7 +12,11 @@ use super::images::insert_image_row;
 use super::moves::insert_entry;
 use super::replay;
 use super::snapshots::{insert_snapshot, prune_snapshots};
-use super::{json, now_ms, GameId, GameStatus, Location, LogEntry, Notify, SeatOwner, Store};
+use super::{
+    json, now_ms, GameId, GameRecord, GameStatus, Location, LogEntry, Notify, SeatOwner,
+    SeatRecord, Store,
+};
+use crate::data::GameData;
 use crate::engine::{GameOptions, GameState, Phase, ENGINE_VERSION};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -79,43 +83,17 @@ impl Store {
         let locked = self.with_live(game, |live| {
             Ok((self.export_rows(game)?, Some(live.state.clone())))
         });
-        let (mut doc, state) = match locked {
-            Ok(x) => x,
-            Err(StoreError::NotActive { .. }) | Err(StoreError::Damaged { .. }) => {
-                (self.export_rows(game)?, self.state(game).ok())
-            }
-            Err(e) => return Err(e),
-        };
-        doc.state_sha256 = state.map(|s| state_digest(&s));
-        Ok(doc)
+        finish_export(locked, || {
+            Ok((self.export_rows(game)?, self.state(game).ok()))
+        })
     }
 
     fn export_rows(&self, game: GameId) -> Result<GameExport> {
-        let rec = self.game(game)?;
-        let seats = self.seats(game)?;
-        let log = self.log(game)?;
-        Ok(GameExport {
-            format: FORMAT.to_string(),
-            format_version: FORMAT_VERSION,
-            engine_version: rec.engine_version,
-            data_hash: rec.data_hash,
-            seed: rec.seed,
-            options: rec.options,
-            seat_names: rec.seat_names,
-            seats: seats
-                .into_iter()
-                .map(|s| ExportSeat {
-                    seat: s.seat,
-                    name: s.name,
-                    luna: s.owner == SeatOwner::Luna,
-                    colour: s.colour,
-                })
-                .collect(),
-            status: rec.status,
-            log,
-            state_sha256: None,
-            exported_at: now_ms(),
-        })
+        Ok(export_document(
+            self.game(game)?,
+            self.seats(game)?,
+            self.log(game)?,
+        ))
     }
 
     /// Stores an exported game as a new game in `location`, after replaying its log from the
@@ -128,56 +106,16 @@ impl Store {
         location: Location,
         owners: &[SeatOwner],
     ) -> Result<(GameId, Arc<GameState>)> {
-        let bad = |m: String| StoreError::BadExport(m);
-        if doc.format != FORMAT || doc.format_version == 0 || doc.format_version > FORMAT_VERSION {
-            return Err(bad(format!(
-                "not a {FORMAT} document of version 1 to {FORMAT_VERSION} (found {} version {})",
-                doc.format, doc.format_version
-            )));
-        }
-        if doc.options.seed != doc.seed {
-            return Err(bad(format!(
-                "the seed {} differs from the options' seed {}",
-                doc.seed, doc.options.seed
-            )));
-        }
-        replay::check_log(&doc.log).map_err(bad)?;
-        let every = self.options.snapshot_every;
-        let (snapshots, state) =
-            replay::states_along(&self.data, &doc.options, &doc.seat_names, &doc.log, |e| {
-                matches!(e, LogEntry::Undo { .. } | LogEntry::Rollback { .. })
-                    || e.seq() % every == 0
-            })
-            .map_err(|e| bad(format!("its moves do not replay: {e}")))?;
-        if let Some(expected) = &doc.state_sha256 {
-            if *expected != state_digest(&state) {
-                return Err(bad(format!(
-                    "replaying its moves gives another state than the exported game had \
-                     (exported with engine {} and data {}; this is engine {ENGINE_VERSION} with data {})",
-                    doc.engine_version, doc.data_hash, self.data.hash
-                )));
-            }
-        }
-        let last_seq = doc.log.len() as u64;
-        let finished = state.phase == Phase::Finished;
-        let status = if finished {
-            GameStatus::Finished
-        } else {
-            GameStatus::Active
-        };
-        let start = &snapshots[0].1;
+        let PreparedImport {
+            state,
+            start,
+            last_seq,
+            status,
+            snapshots,
+        } = prepare_import(&self.data, self.options.snapshot_every, doc)?;
+        let finished = status == GameStatus::Finished;
         let now = now_ms();
-        let mut snapshot_json: BTreeMap<u64, String> =
-            snapshots.iter().map(|(seq, s)| (*seq, json(s))).collect();
-        snapshot_json
-            .entry(last_seq)
-            .or_insert_with(|| json(&state));
-        let owner = |seat: usize| {
-            (
-                owners.get(seat).copied().unwrap_or(SeatOwner::Local),
-                Notify::Ephemeral,
-            )
-        };
+        let owner = import_owner(owners);
         let id = self.write(|tx| {
             let id = self.insert_game_rows(
                 tx,
@@ -185,7 +123,7 @@ impl Store {
                     location: &location,
                     options: &doc.options,
                     names: &doc.seat_names,
-                    state: start,
+                    state: &start,
                     status,
                     last_seq,
                     now,
@@ -195,7 +133,7 @@ impl Store {
             for entry in &doc.log {
                 insert_entry(tx, id, entry)?;
             }
-            for (seq, s) in &snapshot_json {
+            for (seq, s) in &snapshots {
                 insert_snapshot(tx, id, *seq, s, now)?;
             }
             prune_snapshots(tx, id, last_seq, self.options.snapshot_window)?;
@@ -207,5 +145,139 @@ impl Store {
             self.insert_live(id, state.clone(), last_seq);
         }
         Ok((id, state))
+    }
+}
+
+/// An export and the state it ends in (None: it does not replay).
+pub(super) type ExportedRows = (GameExport, Option<Arc<GameState>>);
+
+/// The document of a game (either backend) with its final state's digest: `locked`, the export
+/// of an active game made under its live lock; else (an ended or damaged game) `unlocked`.
+pub(super) fn finish_export(
+    locked: Result<ExportedRows>,
+    unlocked: impl FnOnce() -> Result<ExportedRows>,
+) -> Result<GameExport> {
+    let (mut doc, state) = match locked {
+        Ok(x) => x,
+        Err(StoreError::NotActive { .. }) | Err(StoreError::Damaged { .. }) => unlocked()?,
+        Err(e) => return Err(e),
+    };
+    doc.state_sha256 = state.map(|s| state_digest(&s));
+    Ok(doc)
+}
+
+/// The document of a game from its stored row, seats and log (either backend; the digest is
+/// the caller's, from the state it holds).
+pub(super) fn export_document(
+    rec: GameRecord,
+    seats: Vec<SeatRecord>,
+    log: Vec<LogEntry>,
+) -> GameExport {
+    GameExport {
+        format: FORMAT.to_string(),
+        format_version: FORMAT_VERSION,
+        engine_version: rec.engine_version,
+        data_hash: rec.data_hash,
+        seed: rec.seed,
+        options: rec.options,
+        seat_names: rec.seat_names,
+        seats: seats
+            .into_iter()
+            .map(|s| ExportSeat {
+                seat: s.seat,
+                name: s.name,
+                luna: s.owner == SeatOwner::Luna,
+                colour: s.colour,
+            })
+            .collect(),
+        status: rec.status,
+        log,
+        state_sha256: None,
+        exported_at: now_ms(),
+    }
+}
+
+/// An exported game checked and replayed, ready to be stored (either backend).
+pub(super) struct PreparedImport {
+    /// The state after the whole log.
+    pub(super) state: GameState,
+    /// The set-up state (the seats come from it).
+    pub(super) start: GameState,
+    pub(super) last_seq: u64,
+    /// Finished when the log ends the game, else active.
+    pub(super) status: GameStatus,
+    /// The snapshots to store (JSON by sequence number), the last move's among them.
+    pub(super) snapshots: BTreeMap<u64, String>,
+}
+
+/// Checks an exported document and replays its log from the seed (checking the result against
+/// the document's digest): what [`Store::import`] stores.
+pub(super) fn prepare_import(
+    data: &GameData,
+    snapshot_every: u64,
+    doc: &GameExport,
+) -> Result<PreparedImport> {
+    let bad = |m: String| StoreError::BadExport(m);
+    if doc.format != FORMAT || doc.format_version == 0 || doc.format_version > FORMAT_VERSION {
+        return Err(bad(format!(
+            "not a {FORMAT} document of version 1 to {FORMAT_VERSION} (found {} version {})",
+            doc.format, doc.format_version
+        )));
+    }
+    if doc.options.seed != doc.seed {
+        return Err(bad(format!(
+            "the seed {} differs from the options' seed {}",
+            doc.seed, doc.options.seed
+        )));
+    }
+    replay::check_log(&doc.log).map_err(bad)?;
+    let every = snapshot_every;
+    let (snapshots, state) =
+        replay::states_along(data, &doc.options, &doc.seat_names, &doc.log, |e| {
+            matches!(e, LogEntry::Undo { .. } | LogEntry::Rollback { .. }) || e.seq() % every == 0
+        })
+        .map_err(|e| bad(format!("its moves do not replay: {e}")))?;
+    if let Some(expected) = &doc.state_sha256 {
+        if *expected != state_digest(&state) {
+            return Err(bad(format!(
+                    "replaying its moves gives another state than the exported game had \
+                     (exported with engine {} and data {}; this is engine {ENGINE_VERSION} with data {})",
+                    doc.engine_version, doc.data_hash, data.hash
+                )));
+        }
+    }
+    let last_seq = doc.log.len() as u64;
+    let status = if state.phase == Phase::Finished {
+        GameStatus::Finished
+    } else {
+        GameStatus::Active
+    };
+    let mut snapshots = snapshots.into_iter();
+    let start = snapshots
+        .next()
+        .map(|(_, s)| s)
+        .ok_or_else(|| bad("no set-up state".to_string()))?;
+    let mut snapshot_json: BTreeMap<u64, String> = std::iter::once((0, json(&start)))
+        .chain(snapshots.map(|(seq, s)| (seq, json(&s))))
+        .collect();
+    snapshot_json
+        .entry(last_seq)
+        .or_insert_with(|| json(&state));
+    Ok(PreparedImport {
+        state,
+        start,
+        last_seq,
+        status,
+        snapshots: snapshot_json,
+    })
+}
+
+/// Who plays each seat of an imported game: `owners` in seat order, local players past them.
+pub(super) fn import_owner(owners: &[SeatOwner]) -> impl Fn(usize) -> (SeatOwner, Notify) + '_ {
+    |seat: usize| {
+        (
+            owners.get(seat).copied().unwrap_or(SeatOwner::Local),
+            Notify::Ephemeral,
+        )
     }
 }

@@ -27,9 +27,16 @@ pub(super) const GAME_COLUMNS: &str =
 pub(super) fn readable_games(
     rows: impl Iterator<Item = rusqlite::Result<Result<GameRecord>>>,
 ) -> Result<Vec<GameRecord>> {
+    keep_readable(rows.map(|r| r.map_err(StoreError::from).and_then(|g| g)))
+}
+
+/// [`readable_games`] for either backend: the records, a `Corrupt` one left out (and logged).
+pub(super) fn keep_readable(
+    records: impl Iterator<Item = Result<GameRecord>>,
+) -> Result<Vec<GameRecord>> {
     let mut out = Vec::new();
-    for r in rows {
-        match r? {
+    for r in records {
+        match r {
             Ok(record) => out.push(record),
             Err(StoreError::Corrupt { game, message }) => {
                 tracing::warn!(game, "game left out of a list: {message}");

@@ -177,6 +177,11 @@ pub(super) fn insert_entry(tx: &Connection, game: GameId, entry: &LogEntry) -> R
 /// would bring an ended game back or build on a state that is gone, so it is refused
 /// ([`StoreError::Changed`]) and nothing is written.
 pub(super) fn check_unchanged(tx: &Connection, game: GameId, seq: u64) -> Result<()> {
+    check_row(tx, game, seq, unchanged_verdict)
+}
+
+/// Reads the game row inside the transaction and gives `verdict` on it.
+fn check_row(tx: &Connection, game: GameId, seq: u64, verdict: Verdict) -> Result<()> {
     let row = tx
         .prepare_cached("SELECT status, last_seq, paused_at FROM games WHERE id = ?1")?
         .query_row([game], |r| {
@@ -187,8 +192,12 @@ pub(super) fn check_unchanged(tx: &Connection, game: GameId, seq: u64) -> Result
             ))
         })
         .optional()?;
-    unchanged_verdict(game, seq, row)
+    verdict(game, seq, row)
 }
+
+/// A move's check of the game row read under its lock (status, last_seq, paused_at) against
+/// the move it was built on: [`unchanged_verdict`] or [`moved_on_verdict`].
+pub(super) type Verdict = fn(GameId, u64, Option<(String, i64, Option<i64>)>) -> Result<()>;
 
 /// [`check_unchanged`]'s verdict on the game row read inside the transaction (status,
 /// last_seq, paused_at), for every backend.
@@ -201,6 +210,21 @@ pub(super) fn unchanged_verdict(
         Some((status, last, None)) if status == "active" && from_db(last) == seq => Ok(()),
         Some(_) => Err(StoreError::Changed(game)),
         None => Err(StoreError::NoSuchGame(game)),
+    }
+}
+
+/// The verdict under the game's row lock on a move worked out on the game at move `seq`
+/// ([`Store::apply_at`]'s rule, for a backend shared by processes): refused with
+/// [`StoreError::MovedOn`] when the game's last move is no longer `seq` (another process moved
+/// meanwhile), else [`unchanged_verdict`]'s.
+pub(super) fn moved_on_verdict(
+    game: GameId,
+    seq: u64,
+    row: Option<(String, i64, Option<i64>)>,
+) -> Result<()> {
+    match &row {
+        Some((_, last, _)) if from_db(*last) != seq => Err(StoreError::MovedOn(game)),
+        _ => unchanged_verdict(game, seq, row),
     }
 }
 
@@ -409,7 +433,12 @@ impl Store {
             )?;
             let (seq, now) = (m.entry.seq(), entry_at(&m.entry));
             let result = self.write(|tx| {
-                check_unchanged(tx, game, live.seq)?;
+                let verdict = if expected.is_some() {
+                    moved_on_verdict
+                } else {
+                    unchanged_verdict
+                };
+                check_row(tx, game, live.seq, verdict)?;
                 insert_entry(tx, game, &m.entry)?;
                 self.hit(FailPoint::AfterDecisions)?;
                 if let Some(s) = &m.snapshot {
@@ -428,7 +457,11 @@ impl Store {
                 Ok(())
             });
             if let Err(e) = result {
-                if matches!(e, StoreError::Conflict(_) | StoreError::Changed(_)) {
+                // The stored game is not the one in memory: reloaded on next use.
+                if matches!(
+                    e,
+                    StoreError::Conflict(_) | StoreError::Changed(_) | StoreError::MovedOn(_)
+                ) {
                     self.evict(game, live);
                 }
                 return Err(e);

@@ -208,16 +208,7 @@ impl Store {
     }
 
     fn archive_all(&self, games: &[GameId], reason: ArchiveReason) -> Result<Vec<GameId>> {
-        let mut done = Vec::new();
-        for game in games {
-            match self.archive(*game, reason) {
-                Ok(()) => done.push(*game),
-                // Finished or abandoned meanwhile: nothing to keep.
-                Err(StoreError::NotActive { .. }) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(done)
+        archive_each(games, |game| self.archive(game, reason))
     }
 
     /// Sets an active or damaged game aside as `archived`: kept whole (its log, snapshots and
@@ -246,23 +237,7 @@ impl Store {
                     ))
                 })
                 .optional()?;
-            Ok(match row {
-                None => UserSettings::default(),
-                Some((away_until, offset, from, to, reminders_off, remind_after, zone)) => {
-                    UserSettings {
-                        away_until,
-                        utc_offset_min: i32::try_from(offset).unwrap_or(0),
-                        // A name this build's zone table lacks falls back to the fixed offset.
-                        time_zone: zone.and_then(|z| z.parse().ok()),
-                        quiet: match (from, to) {
-                            (Some(f), Some(t)) => Some((f as u8, t as u8)),
-                            _ => None,
-                        },
-                        reminders_off,
-                        remind_after_min: remind_after.and_then(|m| u32::try_from(m).ok()),
-                    }
-                }
-            })
+            Ok(row.map(settings_from_row).unwrap_or_default())
         })
     }
 
@@ -279,15 +254,61 @@ impl Store {
             .execute(params![
                 to_db(user),
                 settings.away_until,
-                settings.utc_offset_min,
-                settings.quiet.map(|q| q.0),
-                settings.quiet.map(|q| q.1),
-                settings.reminders_off,
-                settings.remind_after_min,
+                i64::from(settings.utc_offset_min),
+                settings.quiet.map(|q| i64::from(q.0)),
+                settings.quiet.map(|q| i64::from(q.1)),
+                i64::from(settings.reminders_off),
+                settings.remind_after_min.map(i64::from),
                 settings.time_zone.map(|z| z.name()),
                 now
             ])?;
             Ok(())
         })
+    }
+}
+
+/// Archives each of `games` with `archive`; returns those archived (one that finished or was
+/// abandoned meanwhile has nothing to keep and is passed over).
+pub(super) fn archive_each(
+    games: &[GameId],
+    archive: impl Fn(GameId) -> Result<()>,
+) -> Result<Vec<GameId>> {
+    let mut done = Vec::new();
+    for game in games {
+        match archive(*game) {
+            Ok(()) => done.push(*game),
+            Err(StoreError::NotActive { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(done)
+}
+
+/// A `user_settings` row: away_until, utc_offset_min, quiet_from, quiet_to, reminders_off,
+/// remind_after_min, time_zone.
+pub(super) type SettingsRow = (
+    Option<i64>,
+    i64,
+    Option<i64>,
+    Option<i64>,
+    bool,
+    Option<i64>,
+    Option<String>,
+);
+
+/// A user's settings from their row (either backend).
+pub(super) fn settings_from_row(row: SettingsRow) -> UserSettings {
+    let (away_until, offset, from, to, reminders_off, remind_after, zone) = row;
+    UserSettings {
+        away_until,
+        utc_offset_min: i32::try_from(offset).unwrap_or(0),
+        // A name this build's zone table lacks falls back to the fixed offset.
+        time_zone: zone.and_then(|z| z.parse().ok()),
+        quiet: match (from, to) {
+            (Some(f), Some(t)) => Some((f as u8, t as u8)),
+            _ => None,
+        },
+        reminders_off,
+        remind_after_min: remind_after.and_then(|m| u32::try_from(m).ok()),
     }
 }

@@ -31,17 +31,24 @@
 //! promise. `Full` is `synchronous_commit = on`: every commit waits for its WAL flush (on the
 //! reference VM that flush is most of a move's time: `cargo bench --bench store`).
 
+mod admin;
+mod campaigns;
+mod discord;
+mod export;
+mod games;
+mod languages;
+mod lobbies;
 mod migrate;
-mod pending;
+mod moves;
+mod seats;
 
 pub use migrate::PG_MIGRATIONS;
 
 use super::backend::{redact_url, Backend, CampaignOptions, GameStore};
 use super::error::{Result, StoreError};
-use super::games::{new_seat_owners, owner_columns, seat_owner, seat_record};
 use super::live::{Live, LiveSet};
 use super::moves::{
-    entry_from_row, entry_values, prepare_move, prepare_undo, unchanged_verdict, ENTRY_COLUMNS,
+    entry_from_row, entry_values, prepare_undo, unchanged_verdict, Verdict, ENTRY_COLUMNS,
 };
 use super::outbox::{due_reminders_sql, unsent_sql};
 use super::replay::History;
@@ -57,7 +64,7 @@ use super::{
     Notify, RollbackOutcome, SeatOwner, StatusMessage, UserSettings,
 };
 use crate::data::GameData;
-use crate::engine::{self, Decision, Event, GameOptions, GameState, ENGINE_VERSION};
+use crate::engine::{Decision, Event, GameOptions, GameState, ENGINE_VERSION};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
 use postgres::{Client, NoTls, Row, Statement};
@@ -380,13 +387,14 @@ impl PgStore {
         self.live.with(game, || self.load_live(game), f)
     }
 
-    /// The move's common tail: the row lock and the check that the game is unchanged, then
-    /// the log entry (its number unique per game).
+    /// The move's common tail: the row lock and the check that the game is unchanged
+    /// (`verdict` on the locked row), then the log entry (its number unique per game).
     fn lock_and_append(
         &self,
         db: &mut Db<'_>,
         game: GameId,
         seen: u64,
+        verdict: Verdict,
         entry: &LogEntry,
     ) -> Result<()> {
         let row = db
@@ -396,7 +404,7 @@ impl PgStore {
             )?
             .map(|r| -> Result<_> { Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)) })
             .transpose()?;
-        unchanged_verdict(game, seen, row)?;
+        verdict(game, seen, row)?;
         insert_entry(db, game, entry)?;
         self.hit(FailPoint::AfterDecisions)
     }
@@ -658,66 +666,7 @@ impl GameStore for PgStore {
     }
 
     fn create_game(&self, new: NewGame) -> Result<(GameId, Arc<GameState>)> {
-        new.check_has_person()?;
-        let names: Vec<String> = new.seats.iter().map(|s| s.name.clone()).collect();
-        let state = engine::new_game(&self.data, &new.options, &names)?;
-        let owner = new_seat_owners(&new);
-        let now = now_ms();
-        let snapshot = json(&state);
-        let id = self.write(|db| {
-            let channel = to_db(new.location.channel);
-            let busy = db.query_opt(
-                "SELECT 1 FROM games WHERE channel = $1 AND status IN ('active', 'damaged')",
-                &[&channel],
-            )?;
-            if busy.is_some() {
-                return Err(StoreError::ChannelBusy);
-            }
-            let row = db.query_opt(
-                "INSERT INTO games (guild, channel, status, options, seed, seat_names, \
-                 engine_version, data_hash, last_seq, created_at, updated_at) \
-                 VALUES ($1, $2, 'active', $3, $4, $5, $6, $7, 0, $8, $8) RETURNING id",
-                &[
-                    &new.location.guild.map(to_db),
-                    &channel,
-                    &json(&new.options),
-                    &to_db(new.options.seed),
-                    &json(&names),
-                    &i64::from(ENGINE_VERSION),
-                    &self.data.hash,
-                    &now,
-                ],
-            );
-            let id: GameId = match row {
-                // Another process started a game in the channel meanwhile.
-                Err(StoreError::Postgres(e)) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
-                    return Err(StoreError::ChannelBusy)
-                }
-                r => r?.ok_or(StoreError::ChannelBusy)?.try_get(0)?,
-            };
-            for (i, seat) in state.seats.iter().enumerate() {
-                let (seat_owner, notify) = seat_owner(seat, i, &owner);
-                let (kind, user) = owner_columns(seat_owner);
-                db.execute(
-                    "INSERT INTO seats (game_id, seat, kind, user_id, name, colour, notify) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                    &[
-                        &id,
-                        &(i as i64),
-                        &kind,
-                        &user,
-                        &seat.name,
-                        &(seat.colour as i64),
-                        &notify.as_str(),
-                    ],
-                )?;
-            }
-            self.write_state(db, id, 0, Some(&snapshot), &MoveEffects::default(), now)?;
-            Ok(id)
-        })?;
-        let state = Arc::new(state);
-        self.live.insert(id, state.clone(), 0);
-        Ok((id, state))
+        self.create_game_and(new, |_, _| Ok(()))
     }
 
     fn apply_with(
@@ -727,40 +676,7 @@ impl GameStore for PgStore {
         decisions: &[Decision],
         effects: &dyn Fn(&GameState, &[Event]) -> MoveEffects,
     ) -> Result<MoveOutcome> {
-        self.with_live(game, |live| {
-            let m = prepare_move(
-                &self.data,
-                self.options.snapshot_every,
-                live,
-                seat,
-                decisions,
-                effects,
-            )?;
-            let seq = m.entry.seq();
-            let now = now_ms();
-            let result = self.write(|db| {
-                self.lock_and_append(db, game, live.seq, &m.entry)?;
-                self.write_state(db, game, seq, m.snapshot.as_deref(), &m.fx, now)?;
-                let status = if m.finished { "finished" } else { "active" };
-                db.execute(
-                    "UPDATE games SET last_seq = $2, updated_at = $3, status = $4 WHERE id = $1",
-                    &[&game, &to_db(seq), &now, &status],
-                )?;
-                self.hit(FailPoint::BeforeCommit)
-            });
-            if let Err(e) = result {
-                if matches!(e, StoreError::Conflict(_) | StoreError::Changed(_)) {
-                    self.live.evict(game, live);
-                }
-                return Err(e);
-            }
-            let finished = m.finished;
-            let outcome = m.commit_to(live);
-            if finished {
-                self.live.evict(game, live);
-            }
-            Ok(outcome)
-        })
+        self.apply_checked(game, seat, decisions, None, effects)
     }
 
     fn undo_with(
@@ -789,7 +705,7 @@ impl GameStore for PgStore {
             let seq = u.record.seq();
             let now = now_ms();
             self.write(|db| {
-                self.lock_and_append(db, game, seq - 1, &u.record)?;
+                self.lock_and_append(db, game, seq - 1, unchanged_verdict, &u.record)?;
                 self.write_state(db, game, seq, Some(&u.snapshot), &u.fx, now)?;
                 db.execute(
                     "UPDATE games SET last_seq = $2, updated_at = $3 WHERE id = $1",
@@ -849,26 +765,7 @@ impl GameStore for PgStore {
     }
 
     fn seats(&self, game: GameId) -> Result<Vec<SeatRecord>> {
-        self.read(|db| {
-            db.query(
-                "SELECT seat, kind, user_id, name, colour, notify, waiting_since FROM seats \
-                 WHERE game_id = $1 ORDER BY seat",
-                &[&game],
-            )?
-            .iter()
-            .map(|r| {
-                Ok(seat_record((
-                    r.try_get(0)?,
-                    r.try_get(1)?,
-                    r.try_get(2)?,
-                    r.try_get(3)?,
-                    r.try_get(4)?,
-                    r.try_get(5)?,
-                    r.try_get(6)?,
-                )))
-            })
-            .collect()
-        })
+        self.read(|db| games::read_seats(db, game))
     }
 
     fn log(&self, game: GameId) -> Result<Vec<LogEntry>> {
@@ -887,36 +784,7 @@ impl GameStore for PgStore {
     }
 
     fn abandon(&self, game: GameId) -> Result<()> {
-        let entry = self.live.get(game);
-        let mut guard = entry.as_ref().map(|e| lock(e));
-        let now = now_ms();
-        self.write(|db| {
-            let status: Option<String> = db
-                .query_opt(
-                    "SELECT status FROM games WHERE id = $1 FOR UPDATE",
-                    &[&game],
-                )?
-                .map(|r| r.try_get(0))
-                .transpose()?;
-            let status = status.ok_or(StoreError::NoSuchGame(game))?;
-            let status = GameStatus::parse(&status).ok_or_else(|| StoreError::Corrupt {
-                game,
-                message: format!("unknown status `{status}`"),
-            })?;
-            if !matches!(status, GameStatus::Active | GameStatus::Damaged) {
-                return Err(StoreError::NotActive { game, status });
-            }
-            db.execute(
-                "UPDATE games SET status = 'abandoned', updated_at = $2 WHERE id = $1",
-                &[&game, &now],
-            )?;
-            db.execute("DELETE FROM reminders WHERE game_id = $1", &[&game])?;
-            Ok(())
-        })?;
-        if let Some(live) = guard.as_deref_mut() {
-            self.live.evict(game, live);
-        }
-        Ok(())
+        self.set_aside(game, GameStatus::Abandoned, None)
     }
 
     fn queue_notification(&self, game: Option<GameId>, payload: &serde_json::Value) -> Result<i64> {
