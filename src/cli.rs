@@ -616,7 +616,7 @@ pub fn data_summary(data: &GameData) -> serde_json::Value {
 }
 
 /// `skymines` with no arguments: the bot when a Discord token is configured, otherwise the
-/// local terminal mode on the configured (or default) SQLite database.
+/// local terminal mode on the configured (or default) database.
 fn main_job(out: &mut dyn Write) -> i32 {
     let config = match crate::config::Config::load(Path::new("config.toml")) {
         Ok(c) => c,
