@@ -136,6 +136,27 @@ pub struct PgStore {
     fail: Mutex<Option<FailPoint>>,
 }
 
+/// The blocking client closes a connection by blocking on its own runtime, which panics on an
+/// async worker thread: a store whose last handle goes there (e.g. with a Discord client's
+/// task) closes its connections on a thread of their own.
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        let open: Vec<PgConn> = self
+            .pool
+            .iter_mut()
+            .filter_map(|slot| slot.get_mut().unwrap_or_else(|e| e.into_inner()).take())
+            .collect();
+        if !open.is_empty() {
+            let _ = std::thread::Builder::new()
+                .name("pg-close".to_string())
+                .spawn(move || drop(open));
+        }
+    }
+}
+
 impl std::fmt::Debug for PgStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PgStore")
