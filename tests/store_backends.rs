@@ -1316,7 +1316,7 @@ fn an_export_imports_as_the_same_game_on_either_backend() {
         drop(store);
         let (_, report) = place.open(4);
         assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
-        assert_eq!(report.verified as usize, 1 + exported.len(), "{name}");
+        assert_eq!(report.verified, 1 + exported.len(), "{name}");
     }
 }
 
