@@ -176,12 +176,12 @@ impl Config {
         config
             .sharding()
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        // The bot and the local mode need the whole store: a backend that lacks some of it is
-        // refused here, at start-up, saying what it lacks. A `database_url` naming an SQLite
-        // file is the file the commands that work on it use (`database_path`).
-        let database = config.database();
-        database.require_full_store().map_err(|e| e.to_string())?;
-        if let crate::store::Database::Sqlite(path) = database {
+        // Either backend holds the whole store; an SQLite `database_url` names the file.
+        if let crate::store::Database::Sqlite(path) = config
+            .database()
+            .require_full_store()
+            .map_err(|e| e.to_string())?
+        {
             config.database_path = path;
         }
         if let Ok(token) = std::env::var("DISCORD_TOKEN") {
@@ -318,10 +318,10 @@ mod tests {
         }
     }
 
-    /// A `database_url` path is the SQLite file; a PostgreSQL URL stops start-up with an
-    /// error that names what the PostgreSQL backend lacks (and no password).
+    /// A `database_url` path is the SQLite file; a PostgreSQL URL is accepted at start-up
+    /// (both backends hold the whole store) and kept, password and all, for opening it only.
     #[test]
-    fn a_database_url_selects_the_store_and_postgres_is_refused_at_start_up() {
+    fn a_database_url_selects_the_store_and_postgres_starts() {
         if std::env::var_os("DATABASE_URL").is_some() {
             eprintln!("skipped: DATABASE_URL is set in this environment");
             return;
@@ -332,17 +332,17 @@ mod tests {
         std::fs::write(&file, "database_url = \"games/other.db\"\n").expect("written");
         let config = Config::load(&file).expect("an SQLite path loads");
         assert_eq!(config.database_path, PathBuf::from("games/other.db"));
-        std::fs::write(
-            &file,
-            "database_url = \"postgres://bot:hunter2@db.example/skymines\"\n",
-        )
-        .expect("written");
-        let refused = Config::load(&file).expect_err("PostgreSQL is refused at start-up");
-        assert!(
-            refused.contains("postgres://db.example/skymines") && refused.contains("lobbies"),
-            "{refused}"
+        let url = "postgres://bot:hunter2@db.example/skymines";
+        std::fs::write(&file, format!("database_url = \"{url}\"\n")).expect("written");
+        let config = Config::load(&file).expect("PostgreSQL starts");
+        assert_eq!(
+            config.database(),
+            crate::store::Database::Postgres(url.to_string())
         );
-        assert!(!refused.contains("hunter2"), "{refused}");
+        assert_eq!(
+            config.database().describe(),
+            "postgres://db.example/skymines"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

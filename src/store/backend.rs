@@ -4,11 +4,11 @@
 //! embedded default: one process owns the file) and on PostgreSQL ([`PgStore`], several
 //! processes share one server). [`Database`] is where the configuration says the games live.
 //!
-//! The PostgreSQL backend covers this interface only, not yet the rest of [`Store`] (lobbies,
-//! campaigns, seat management, user settings, languages, Discord status messages, the admin
-//! tools, export and import, backups), which the chat layer and the Discord adapter use:
-//! [`Database::require_full_store`] refuses to start the bot or the local mode on PostgreSQL
-//! with an error naming what is missing, rather than letting a command fail later.
+//! Both backends hold the whole store the chat layer and the Discord adapter use: games and
+//! seats, moves and undos, lobbies, campaigns, seat management, user settings, languages,
+//! Discord status messages, the admin tools, export and import. Only backups are SQLite's
+//! (`skymines backup` copies the file; a PostgreSQL server is backed up with its own tools,
+//! e.g. `pg_dump`): see [`POSTGRES_MISSING`].
 
 use super::error::{Result, StoreError};
 use super::replay::History;
@@ -46,10 +46,10 @@ impl std::fmt::Debug for Database {
     }
 }
 
-/// What the PostgreSQL backend does not have yet (see the module comment).
-pub const POSTGRES_MISSING: &str = "lobbies, campaigns, seat management and user settings, \
-     languages, Discord status messages, the admin tools (pause, rollback, idle games), export \
-     and import, and backups";
+/// What the PostgreSQL backend does not have (see the module comment): the rest of the store
+/// is on both.
+pub const POSTGRES_MISSING: &str =
+    "backups (`skymines backup` copies an SQLite file; back a PostgreSQL database up with pg_dump)";
 
 impl Database {
     /// `database_url` (or the `DATABASE_URL` environment variable, which wins) when set: a
@@ -107,19 +107,11 @@ impl Database {
         }
     }
 
-    /// The SQLite file the bot and the local mode run on; PostgreSQL is refused here, at
-    /// start-up, naming what its backend lacks.
-    pub fn require_full_store(&self) -> Result<PathBuf> {
-        match self {
-            Database::Sqlite(p) => Ok(p.clone()),
-            Database::Postgres(url) => Err(StoreError::Unsupported(format!(
-                "{}: the PostgreSQL store backend holds games, moves, undos, snapshots, restore, \
-                 board images, the outbox and reminders, but not yet {POSTGRES_MISSING}, which the \
-                 bot needs; it refuses to start rather than fail on those commands later. \
-                 Use an SQLite database_path for now (see README, \"Running at scale\").",
-                redact_url(url)
-            ))),
-        }
+    /// The database the bot and the local mode run on: either backend holds the whole store
+    /// they use, so this refuses nothing now (it did while the PostgreSQL backend lacked
+    /// parts); it stays the one place start-up asks.
+    pub fn require_full_store(&self) -> Result<Database> {
+        Ok(self.clone())
     }
 }
 
@@ -684,11 +676,10 @@ mod tests {
         let db = Database::select(Some(url), None, path);
         assert_eq!(db.describe(), "postgres://db.example/skymines");
         assert!(!format!("{db:?}").contains("secret"));
-        let refusal = db.require_full_store().unwrap_err().to_string();
-        assert!(
-            refusal.contains("lobbies") && refusal.contains("campaigns"),
-            "{refusal}"
+        // The bot may start on PostgreSQL: every backend holds the whole store.
+        assert_eq!(
+            db.require_full_store().expect("accepted"),
+            Database::Postgres(url.to_string())
         );
-        assert!(!refusal.contains("secret"), "{refusal}");
     }
 }

@@ -64,8 +64,10 @@
 //! `moves` (the log, moves and undo), `snapshots`, `restore` (start-up and its check against
 //! a replay), `live` (the games in memory), `replay` (rebuilding states from a log), `migrate`,
 //! `images`, `outbox`, `seats`, `lobbies`, `campaigns`, `admin`, `export`, `backup` (copies
-//! while the bot runs), `hub` (async access), `discord`, `languages`, `config`, `shards` (which games a process
-//! serves), `torture`.
+//! while the bot runs), `hub` (async access), `discord`, `languages`, `config`, `shards` (which
+//! games a process serves), `torture`; `backend` (the [`GameStore`] interface over both
+//! backends) and `postgres` (the PostgreSQL backend, one module per duty like these, sharing
+//! their pure code).
 
 mod admin;
 pub mod backend;

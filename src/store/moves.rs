@@ -228,6 +228,16 @@ pub(super) fn moved_on_verdict(
     }
 }
 
+/// The check a batch's transaction makes: [`moved_on_verdict`] for a batch worked out at a
+/// given move (`expected`, [`Store::apply_at`]), else [`unchanged_verdict`].
+pub(super) fn verdict_for(expected: Option<u64>) -> Verdict {
+    if expected.is_some() {
+        moved_on_verdict
+    } else {
+        unchanged_verdict
+    }
+}
+
 pub(super) fn write_effects(
     tx: &Connection,
     game: GameId,
@@ -433,12 +443,7 @@ impl Store {
             )?;
             let (seq, now) = (m.entry.seq(), entry_at(&m.entry));
             let result = self.write(|tx| {
-                let verdict = if expected.is_some() {
-                    moved_on_verdict
-                } else {
-                    unchanged_verdict
-                };
-                check_row(tx, game, live.seq, verdict)?;
+                check_row(tx, game, live.seq, verdict_for(expected))?;
                 insert_entry(tx, game, &m.entry)?;
                 self.hit(FailPoint::AfterDecisions)?;
                 if let Some(s) = &m.snapshot {

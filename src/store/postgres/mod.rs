@@ -1,6 +1,17 @@
 //! The PostgreSQL backend of [`GameStore`]: the same games, log, snapshots, restore, board
-//! images, outbox and reminders as the SQLite [`Store`](super::Store), on a server that
-//! several bot processes share.
+//! images, outbox and reminders as the SQLite [`Store`](super::Store), and the rest of the
+//! store the chat layer and the Discord adapter use, on a server that several bot processes
+//! share. Only backups are SQLite's ([`super::backend::POSTGRES_MISSING`]).
+//!
+//! # Layout
+//!
+//! This file holds the pool, the transaction helpers ([`PgStore`]'s `write` and `read`), the
+//! move's common tail, restore and the [`GameStore`] implementation; each other duty has the
+//! module of its SQLite twin: `games` (creating games, seats, ending a game), `moves`
+//! (a batch, `apply_at`), `seats`, `languages`, `lobbies`, `campaigns`, `discord`, `admin`,
+//! `export`, `migrate`. What both backends decide the same way (a move, an undo, a rollback,
+//! an export's document and an import's replay) is the shared pure code of the SQLite
+//! modules; only the SQL differs.
 //!
 //! # Many processes, one database
 //!

@@ -5,7 +5,7 @@
 use super::PgStore;
 use crate::engine::{Decision, Event, GameState};
 use crate::store::error::{Result, StoreError};
-use crate::store::moves::{moved_on_verdict, prepare_move, unchanged_verdict};
+use crate::store::moves::{prepare_move, verdict_for};
 use crate::store::{to_db, FailPoint, GameId, MoveEffects, MoveOutcome};
 
 impl PgStore {
@@ -38,11 +38,6 @@ impl PgStore {
             if expected.is_some_and(|seq| seq != live.seq) {
                 return Err(StoreError::MovedOn(game));
             }
-            let verdict = if expected.is_some() {
-                moved_on_verdict
-            } else {
-                unchanged_verdict
-            };
             let m = prepare_move(
                 &self.data,
                 self.options.snapshot_every,
@@ -54,7 +49,7 @@ impl PgStore {
             let seq = m.entry.seq();
             let now = crate::store::now_ms();
             let result = self.write(|db| {
-                self.lock_and_append(db, game, live.seq, verdict, &m.entry)?;
+                self.lock_and_append(db, game, live.seq, verdict_for(expected), &m.entry)?;
                 self.write_state(db, game, seq, m.snapshot.as_deref(), &m.fx, now)?;
                 let status = if m.finished { "finished" } else { "active" };
                 db.execute(
