@@ -10,6 +10,7 @@
 
 use crate::data::{DataError, GameData};
 use crate::engine::{BoardSide, GameOptions, TokenSetup, TrackSetup};
+use crate::store::Database;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -628,7 +629,7 @@ pub fn data_summary(data: &GameData) -> serde_json::Value {
 }
 
 /// `skymines` with no arguments: the bot when a Discord token is configured, otherwise the
-/// local terminal mode on the configured (or default) SQLite database.
+/// local terminal mode on the configured (or default) database.
 fn main_job(out: &mut dyn Write) -> i32 {
     let config = match crate::config::Config::load(Path::new("config.toml")) {
         Ok(c) => c,
@@ -641,7 +642,7 @@ fn main_job(out: &mut dyn Write) -> i32 {
         let _ = writeln!(
             out,
             "A Discord token is configured: starting the bot on {} (Ctrl-C stops it).",
-            config.database_path.display()
+            config.database().describe()
         );
         return crate::discord::run(&config);
     } else {
@@ -652,7 +653,7 @@ fn main_job(out: &mut dyn Write) -> i32 {
     }
     run_local(
         &config,
-        &config.database_path.clone(),
+        &config.database(),
         None,
         Path::new("skymines-images"),
         true,
@@ -669,10 +670,11 @@ fn local_mode(args: &LocalArgs, out: &mut dyn Write) -> i32 {
             return 2;
         }
     };
-    let db = args
+    let database = args
         .db
         .clone()
-        .unwrap_or_else(|| config.database_path.clone());
+        .map(Database::Sqlite)
+        .unwrap_or_else(|| config.database());
     let mut config = config;
     if args.no_images {
         config.deadline_hours = config.deadline_hours.max(0.0);
@@ -685,7 +687,7 @@ fn local_mode(args: &LocalArgs, out: &mut dyn Write) -> i32 {
     );
     run_local(
         &config,
-        &db,
+        &database,
         args.script.as_deref(),
         &args.out,
         !args.no_images,
@@ -714,10 +716,18 @@ fn backup(args: &BackupArgs, out: &mut dyn Write) -> i32 {
             return 2;
         }
     };
-    let db = args
+    let database = args
         .db
         .clone()
-        .unwrap_or_else(|| config.database_path.clone());
+        .map(Database::Sqlite)
+        .unwrap_or_else(|| config.database());
+    let db = match database.sqlite_file("skymines backup") {
+        Ok(path) => path.to_path_buf(),
+        Err(e) => {
+            eprintln!("backup refused: {e}");
+            return 2;
+        }
+    };
     let data = match config_data(&config) {
         Ok(d) => d,
         Err(e) => {
@@ -751,7 +761,7 @@ fn backup(args: &BackupArgs, out: &mut dyn Write) -> i32 {
 
 fn run_local(
     config: &crate::config::Config,
-    db: &Path,
+    database: &Database,
     script: Option<&Path>,
     out_dir: &Path,
     images: bool,
@@ -765,12 +775,13 @@ fn run_local(
             return 1;
         }
     };
-    let store = match crate::store::Store::open(db, data, crate::store::StoreOptions::default()) {
+    let place = database.describe();
+    let store = match database.open(data, crate::store::StoreOptions::default()) {
         Ok((store, report)) => {
-            for (_, line) in report.startup_lines(db) {
+            for (_, line) in report.startup_lines(Path::new(&place)) {
                 eprintln!("{line}");
             }
-            std::sync::Arc::new(store)
+            store
         }
         Err(e) => {
             eprintln!("{e}");
@@ -816,7 +827,7 @@ fn run_local(
             }
         },
         None => {
-            let _ = writeln!(out, "Local Skymines on {} — one `<user> /command option:value` per line, e.g. `alice /skymines new players:2`, then `bob /skymines join`, `alice /skymines start`. `quit` ends.", db.display());
+            let _ = writeln!(out, "Local Skymines on {} — one `<user> /command option:value` per line, e.g. `alice /skymines new players:2`, then `bob /skymines join`, `alice /skymines start`. `quit` ends.", place);
             let stdin = std::io::stdin();
             let mut lock = stdin.lock();
             crate::local::run(&chat, &mut lock, out, out_dir, true)

@@ -107,6 +107,18 @@ pub enum Sharding {
     Range { first: u32, last: u32, total: u32 },
 }
 
+impl Sharding {
+    /// The games of these shards (None: every game, when one process runs them all).
+    pub fn games(self) -> Option<crate::store::ShardFilter> {
+        match self {
+            Sharding::Range { first, last, total } if first > 0 || last + 1 < total => {
+                Some(crate::store::ShardFilter { first, last, total })
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A `shards` / `shard_range` combination that cannot work.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ShardingError {
@@ -203,6 +215,12 @@ impl Config {
             return Err(ShardingError::RangeOutside { first, last, total });
         }
         Ok(Sharding::Range { first, last, total })
+    }
+
+    /// The games this process serves: those of its shards when `shard_range` splits them
+    /// across processes (None: every game).
+    pub fn shard_filter(&self) -> Option<crate::store::ShardFilter> {
+        self.sharding().ok().and_then(Sharding::games)
     }
 
     /// Where the games live: `DATABASE_URL`, else `database_url`, else `database_path`.

@@ -1,4 +1,4 @@
-//! The local terminal mode: a second adapter over the chat layer, on the same SQLite store.
+//! The local terminal mode: a second adapter over the chat layer, on the same store as the bot.
 //! One command per line, `<user> <command> [option:value …]`, named exactly as the slash
 //! commands (`alice /skymines new players:2 seed:42`, `bob /plan cards:carbon2,titanium2`);
 //! a click is `<user> /click <custom id>` and `<user> /choose 3` picks choice 3 of the prompt.

@@ -125,8 +125,7 @@ fn a_lobby_on_a_read_only_database_is_refused_not_announced() {
 #[test]
 fn on_a_full_disk_every_announced_lobby_is_stored_and_no_refused_one() {
     let (_dir, db) = temp("full");
-    let chat = chat_on(&db, false);
-    let store = chat.store();
+    let (chat, store) = chat_support::owner_alice_chat_and_store(&db, false);
     store
         .set_page_limit(Some(store.page_count().expect("pages") + 2))
         .expect("limit");

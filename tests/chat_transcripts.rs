@@ -7,7 +7,7 @@ use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, ManualClock, Rep
 use skymines::data::GameData;
 use skymines::engine::Phase;
 use skymines::local::{parse_line, LOCAL_CHANNEL};
-use skymines::store::{Location, Store, StoreOptions, Synchronous};
+use skymines::store::{GameStore, Location, Store, StoreOptions, Synchronous};
 use skymines::text;
 use std::sync::Arc;
 
@@ -60,7 +60,7 @@ fn table(tag: &str) -> Table {
 }
 
 impl Table {
-    fn chat_store(&self) -> Arc<Store> {
+    fn chat_store(&self) -> Arc<dyn GameStore> {
         self.chat.store()
     }
 

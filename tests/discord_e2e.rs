@@ -16,7 +16,7 @@ use skymines::chat::{Chat, ChatConfig, ManualClock};
 use skymines::data::GameData;
 use skymines::discord::{self, BotSettings, Running};
 use skymines::engine::{GameState, Phase};
-use skymines::store::{GameId, Location, Store, StoreOptions};
+use skymines::store::{GameId, GameStore, Location, PgStore, ShardFilter, Store, StoreOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,7 +38,7 @@ impl Drop for TempDir {
 
 struct Bot {
     running: Running,
-    store: Arc<Store>,
+    store: Arc<dyn GameStore>,
     chat: Arc<Chat>,
 }
 
@@ -60,19 +60,33 @@ async fn start_bot_with(
             .await
             .expect("join")
             .expect("store opens");
-    let store = Arc::new(store);
-    let chat = Arc::new(Chat::new(
-        store.clone(),
-        clock,
-        ChatConfig {
-            images: true,
-            // The scripted players click faster than people do.
-            rate_limit: 0,
-            ..ChatConfig::default()
-        },
-    ));
-    let config: skymines::config::Config =
-        toml::from_str("discord_token = \"fake-token\"\nreminder_hours = 12.0").expect("config");
+    start_bot_on(fake, Arc::new(store), "fake-token", clock, change).await
+}
+
+/// A bot on an opened store (either backend), sending with `token`.
+async fn start_bot_on(
+    fake: &Fake,
+    store: Arc<dyn GameStore>,
+    token: &str,
+    clock: Arc<ManualClock>,
+    change: impl FnOnce(&mut BotSettings),
+) -> Bot {
+    let chat = Arc::new(sync(|| {
+        Chat::new(
+            store.clone(),
+            clock,
+            ChatConfig {
+                images: true,
+                // The scripted players click faster than people do.
+                rate_limit: 0,
+                ..ChatConfig::default()
+            },
+        )
+    }));
+    let config: skymines::config::Config = toml::from_str(&format!(
+        "discord_token = \"{token}\"\nreminder_hours = 12.0"
+    ))
+    .expect("config");
     let mut settings = BotSettings::from_config(&config);
     settings.api_proxy = Some(fake.proxy_url());
     settings.tick_every = Duration::from_millis(250);
@@ -86,6 +100,12 @@ async fn start_bot_with(
         store,
         chat,
     }
+}
+
+/// Store work from the test's async body: the blocking PostgreSQL client runs its own runtime,
+/// which must not start (nor be dropped) on an async worker thread.
+fn sync<T>(f: impl FnOnce() -> T) -> T {
+    tokio::task::block_in_place(f)
 }
 
 fn place() -> Location {
@@ -241,19 +261,17 @@ async fn drive_at(
     done: impl Fn(&GameState) -> bool,
 ) -> usize {
     let mut clicks = 0;
-    let game = bot
-        .store
-        .game_in_channel(at.channel)
+    let game = sync(|| bot.store.game_in_channel(at.channel))
         .expect("query")
         .expect("a game in the channel");
-    let state = |_: &Bot| bot.store.state(game).expect("state");
+    let state = |_: &Bot| sync(|| bot.store.state(game)).expect("state");
     loop {
         let st = state(bot);
         if done(&st) {
             return clicks;
         }
         assert!(clicks < 200, "the round does not end");
-        let waiting = bot.chat.waiting_users(&at);
+        let waiting = sync(|| bot.chat.waiting_users(&at));
         assert!(!waiting.is_empty(), "nobody to wait for");
         let user = waiting[0];
         let seat = st
@@ -1019,12 +1037,13 @@ async fn started_game_in(fake: &Fake, bot: &Bot, channel: u64, host: u64, guest:
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     start_game_in(fake, channel, host, guest).await;
-    let game = bot
-        .store
-        .game_in_channel(channel)
+    let game = sync(|| bot.store.game_in_channel(channel))
         .expect("query")
         .expect("a game in the channel");
-    assert_eq!(bot.store.state(game).expect("state").phase, Phase::Planning);
+    assert_eq!(
+        sync(|| bot.store.state(game)).expect("state").phase,
+        Phase::Planning
+    );
     game
 }
 
@@ -1682,6 +1701,7 @@ fn the_audit_reports_requests_over_the_limits() {
         json,
         files,
         at: Instant::now(),
+        token: String::new(),
     };
     let long = "x".repeat(101);
     let button = |label: &str| json!({"type": 2, "custom_id": "b", "label": label});
@@ -1823,6 +1843,201 @@ async fn a_game_on_each_of_two_shards_is_played_and_reminded() {
     }
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
+}
+
+/// A throw-away database on the PostgreSQL server `SKYMINES_TEST_PG_URL` names (CI starts
+/// one: `.ci/pg-cluster`), dropped at the end; None (the test says it skipped) without one.
+struct PgScratch {
+    admin: String,
+    url: String,
+    name: String,
+}
+
+impl PgScratch {
+    fn create(test: &str) -> Option<PgScratch> {
+        let admin = std::env::var("SKYMINES_TEST_PG_URL")
+            .ok()
+            .filter(|u| !u.trim().is_empty());
+        let Some(admin) = admin else {
+            println!(
+                "{test}: skipped: set SKYMINES_TEST_PG_URL (see README, \"Testing on PostgreSQL\")"
+            );
+            return None;
+        };
+        let name = format!(
+            "skymines_e2e_{}_{}",
+            std::process::id(),
+            rand::random::<u32>()
+        );
+        let mut c = postgres::Client::connect(&admin, postgres::NoTls)
+            .unwrap_or_else(|e| panic!("SKYMINES_TEST_PG_URL is set but unreachable: {e}"));
+        c.batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("a test database");
+        // The same URL with the new database as its path.
+        let (base, query) = admin.split_once('?').unwrap_or((admin.as_str(), ""));
+        let (scheme, rest) = base.split_once("://").expect("a URL");
+        let server = rest.split_once('/').map_or(rest, |(s, _)| s);
+        let query = if query.is_empty() {
+            String::new()
+        } else {
+            format!("?{query}")
+        };
+        let url = format!("{scheme}://{server}/{name}{query}");
+        Some(PgScratch { admin, url, name })
+    }
+}
+
+impl Drop for PgScratch {
+    fn drop(&mut self) {
+        if let Ok(mut c) = postgres::Client::connect(&self.admin, postgres::NoTls) {
+            let _ = c.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ));
+        }
+    }
+}
+
+/// Issue 24's acceptance: two bot instances with shard ranges 0-0 and 1-1 of `shards = 2`,
+/// each with its own store connection to ONE PostgreSQL database and its own gateway client
+/// (here two instances in one test process: each a separate serenity client, PgStore, chat
+/// layer and timer, sending with its own token), against one fake Discord. A game in a guild
+/// on each shard is played; each instance answers only its shard's events, holds only its
+/// shard's game, and its timer reminds only there: each reminder is posted once, by the owner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_instances_with_shard_ranges_share_one_postgres_database() {
+    let Some(scratch) = sync(|| PgScratch::create("shard ranges on PostgreSQL")) else {
+        return;
+    };
+    let (_dir, _db, fake, clock) = fresh().await;
+    fake.require_shards(2);
+    fake.place_channel(SHARD0_CHANNEL, SHARD0_GUILD);
+    fake.name_user(DAVE, "Dave");
+    let data = Arc::new(GameData::embedded().expect("data"));
+    let mut bots = Vec::new();
+    for shard in [0u32, 1] {
+        let options = StoreOptions {
+            shards: Some(ShardFilter {
+                first: shard,
+                last: shard,
+                total: 2,
+            }),
+            ..StoreOptions::default()
+        };
+        let (store, _) =
+            sync(|| PgStore::open(&scratch.url, data.clone(), options)).expect("PostgreSQL opens");
+        let bot = start_bot_on(
+            &fake,
+            Arc::new(store),
+            &format!("token-shard-{shard}"),
+            clock.clone(),
+            |settings| {
+                settings.sharding = skymines::config::Sharding::Range {
+                    first: shard,
+                    last: shard,
+                    total: 2,
+                }
+            },
+        )
+        .await;
+        bots.push(bot);
+    }
+    fake.wait_identified(2, WAIT + Duration::from_secs(10))
+        .await;
+    assert_eq!(fake.connected_shards(), vec![0, 1]);
+    // (channel, guild, host, guest, the instance whose shard the guild is on)
+    let games = [
+        (SHARD0_CHANNEL, SHARD0_GUILD, CAROL, DAVE, 0usize),
+        (CHANNEL, GUILD, ALICE, BOB, 1),
+    ];
+    let mut ids = Vec::new();
+    for (channel, guild, host, guest, owner) in games {
+        assert_eq!(fake.shard_of(guild) as usize, owner);
+        let bot = &bots[owner];
+        ids.push(started_game_in(&fake, bot, channel, host, guest).await);
+        let at = Location {
+            guild: Some(guild),
+            channel,
+        };
+        let clicks = drive_at(&fake, bot, at, |st| st.phase != Phase::Planning).await;
+        assert!(clicks >= 2, "both players planned in {channel}");
+    }
+    fake.settle(QUIET, WAIT).await;
+    for (i, (channel, .., owner)) in games.into_iter().enumerate() {
+        // Each instance holds only its shard's game…
+        assert_eq!(
+            sync(|| bots[owner].store.live_games()),
+            vec![ids[i]],
+            "instance {owner} holds the game in {channel} only"
+        );
+        // …and every request about its channel came from it.
+        let token = format!("token-shard-{owner}");
+        let about: Vec<Recorded> = fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.path.contains(&format!("/channels/{channel}/")))
+            .collect();
+        assert!(!about.is_empty(), "the game in {channel} was posted about");
+        let strangers: Vec<_> = about.iter().filter(|r| r.token != token).collect();
+        assert!(
+            strangers.is_empty(),
+            "only instance {owner} speaks in {channel}: {:?}",
+            strangers
+                .iter()
+                .map(|r| format!("{} {} by {}", r.method, r.path, r.token))
+                .collect::<Vec<_>>()
+        );
+    }
+    // Both instances answered interactions (each on its own shard).
+    for shard in [0, 1] {
+        let token = format!("token-shard-{shard}");
+        assert!(
+            fake.requests()
+                .iter()
+                .any(|r| r.token == token && r.path.ends_with("/callback")),
+            "instance {shard} answered interactions"
+        );
+    }
+
+    // Twelve hours on, both timers run; each game's waiting player is reminded once, by the
+    // instance that owns the game.
+    let mark = fake.request_count();
+    clock.advance(13 * 3_600_000);
+    for (channel, ..) in games {
+        fake.wait_for("a reminder in each game's channel", WAIT, |r| {
+            r.seq > mark
+                && r.method == "POST"
+                && r.path == format!("/channels/{channel}/messages")
+                && r.json["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains("waiting for you"))
+        })
+        .await;
+    }
+    // Several more ticks of both timers: nothing is sent twice.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    fake.settle(QUIET, WAIT).await;
+    for (channel, .., owner) in games {
+        let reminders: Vec<Recorded> = requests_after(&fake, mark)
+            .into_iter()
+            .filter(|r| {
+                r.method == "POST"
+                    && r.path == format!("/channels/{channel}/messages")
+                    && r.json["content"]
+                        .as_str()
+                        .is_some_and(|c| c.contains("waiting for you"))
+            })
+            .collect();
+        assert_eq!(reminders.len(), 1, "one reminder in {channel}");
+        assert_eq!(reminders[0].token, format!("token-shard-{owner}"));
+    }
+    for bot in bots {
+        bot.running.stop().await.expect("the bot stops");
+        // The last handles of the stores go on a blocking thread (their client's runtime).
+        sync(move || drop((bot.chat, bot.store)));
+    }
+    fake.stop();
+    sync(move || drop(scratch));
 }
 
 // ---------------------------------------------------------------- failure paths (issue 20 point 7)
@@ -2004,7 +2219,11 @@ async fn status_message(bot: &Bot, game: GameId) -> skymines::store::StatusMessa
 
 /// How many messages wait in the outbox.
 fn queued(bot: &Bot) -> usize {
-    bot.store.pending_notifications(10).expect("outbox").len()
+    // One process on SQLite: a claim is every unsent message.
+    bot.store
+        .claim_notifications(10, Duration::ZERO)
+        .expect("outbox")
+        .len()
 }
 
 /// 50013: the bot may not post in the channel; the log says so in one line naming what to

@@ -11,7 +11,8 @@
 //! claimed by one process only. And the rest of the store the chat layer and the Discord
 //! adapter use: lobbies, campaigns, seats (vacated, taken, paused, archived), user settings and
 //! languages, Discord's messages, the admin tools (list, history, rollback, idle watches),
-//! export and import, and a computer player's move refused once the game moved on.
+//! export and import, and a computer player's move refused once the game moved on. With
+//! shard ranges each process restores and claims only its shards' games.
 
 mod store_support;
 
@@ -20,7 +21,7 @@ use skymines::store::torture::{drive_on, torture_game_on, torture_options};
 use skymines::store::{
     replay, ArchiveReason, Backend, CampaignStatus, ChapterWrite, FailPoint, GameExport, GameId,
     GameStatus, GameStore, IdleWatch, Location, LogEntry, MoveEffects, NewGame, NewSeat, Notify,
-    PgStore, RestoreReport, SeatOwner, StatusMessage, Store, StoreError, StoreOptions,
+    PgStore, RestoreReport, SeatOwner, ShardFilter, StatusMessage, Store, StoreError, StoreOptions,
     UserSettings,
 };
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -50,13 +51,17 @@ fn options(k: u64) -> StoreOptions {
 
 impl Place {
     fn open(&self, k: u64) -> (Box<dyn GameStore>, RestoreReport) {
+        self.open_with(options(k))
+    }
+
+    fn open_with(&self, options: StoreOptions) -> (Box<dyn GameStore>, RestoreReport) {
         match self {
             Place::Sqlite(dir) => {
-                let (s, r) = Store::open(dir.db(), data(), options(k)).expect("SQLite opens");
+                let (s, r) = Store::open(dir.db(), data(), options).expect("SQLite opens");
                 (Box::new(s), r)
             }
             Place::Postgres { url, .. } => {
-                let (s, r) = PgStore::open(url, data(), options(k)).expect("PostgreSQL opens");
+                let (s, r) = PgStore::open(url, data(), options).expect("PostgreSQL opens");
                 (Box::new(s), r)
             }
         }
@@ -582,6 +587,112 @@ fn claim_all(store: &dyn GameStore) -> (Vec<i64>, Vec<(GameId, usize)>) {
         );
     }
     (ids, reminders)
+}
+
+/// A game in `guild` (None: outside any guild), in its own channel.
+fn game_in_guild(store: &dyn GameStore, guild: Option<u64>, channel: u64) -> GameId {
+    let options = torture_options(channel);
+    let seats = skymines::sim::seat_names(options.players)
+        .into_iter()
+        .map(|name| NewSeat {
+            owner: SeatOwner::Local,
+            name,
+            notify: Notify::Ephemeral,
+        })
+        .collect();
+    let new = NewGame {
+        location: Location { guild, channel },
+        options,
+        seats,
+    };
+    store.create_game(new).expect("game").0
+}
+
+/// With `shards = 2` split over two processes, each restores, and its timers claim, only the
+/// games of its shard: a guild's by Discord's `(guild >> 22) % 2`, a game without a guild
+/// shard 0's, a message of no game shard 0's; the SQL agrees with [`ShardFilter::holds`], also
+/// for a guild id with the top bit set (stored negative).
+#[test]
+fn each_shard_range_restores_and_claims_only_its_games() {
+    let first = ShardFilter {
+        first: 0,
+        last: 0,
+        total: 2,
+    };
+    let second = ShardFilter {
+        first: 1,
+        last: 1,
+        total: 2,
+    };
+    let guilds = [
+        Some((10u64 << 22) | 123),
+        Some((11u64 << 22) | 5),
+        Some((1u64 << 63) | (7 << 22)),
+        None,
+    ];
+    for place in places("shards") {
+        let name = place.name();
+        let (store, _) = place.open(8);
+        let games: Vec<(GameId, Option<u64>)> = guilds
+            .iter()
+            .enumerate()
+            .map(|(i, &guild)| (game_in_guild(&*store, guild, 700 + i as u64), guild))
+            .collect();
+        for &(game, _) in &games {
+            store
+                .set_reminder(game, 0, "remind", 1_000)
+                .expect("reminder");
+            store
+                .queue_notification(Some(game), &serde_json::json!({ "game": game }))
+                .expect("queued");
+        }
+        let gameless = store
+            .queue_notification(None, &serde_json::json!({ "game": null }))
+            .expect("queued");
+        drop(store);
+        let mut claimed_messages = Vec::new();
+        let mut claimed_reminders = Vec::new();
+        for filter in [first, second] {
+            let (store, report) = place.open_with(StoreOptions {
+                shards: Some(filter),
+                ..options(8)
+            });
+            let mine: Vec<GameId> = games
+                .iter()
+                .filter(|(_, guild)| filter.holds(*guild))
+                .map(|(game, _)| *game)
+                .collect();
+            assert_eq!(mine.len(), 2, "{name}: two games on each shard");
+            assert_eq!(report.restored, 2, "{name} {filter:?}");
+            assert_eq!(store.live_games(), mine, "{name} {filter:?}");
+            let due: Vec<GameId> = store
+                .claim_due_reminders(2_000, 60_000)
+                .expect("claim")
+                .iter()
+                .map(|r| r.game)
+                .collect();
+            assert_eq!(due, mine, "{name} {filter:?}: its reminders");
+            let messages = store
+                .claim_notifications(100, Duration::from_secs(60))
+                .expect("claim");
+            let mut expected: Vec<Option<GameId>> = mine.iter().copied().map(Some).collect();
+            if filter == first {
+                assert!(messages.iter().any(|m| m.id == gameless), "{name}");
+                expected.push(None);
+            }
+            assert_eq!(
+                messages.iter().map(|m| m.game).collect::<Vec<_>>(),
+                expected,
+                "{name} {filter:?}: its messages"
+            );
+            claimed_reminders.extend(due);
+            claimed_messages.extend(messages.into_iter().map(|m| m.id));
+        }
+        claimed_reminders.sort_unstable();
+        let all: Vec<GameId> = games.iter().map(|g| g.0).collect();
+        assert_eq!(claimed_reminders, all, "{name}: every reminder, once");
+        assert_eq!(claimed_messages.len(), 5, "{name}: every message, once");
+    }
 }
 
 /// A new game in `channel` of `guild` whose seats are Discord users `users` (2 to 4 of them).

@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use skymines::engine::{self, Decision};
 use skymines::store::replay;
-use skymines::store::torture::torture_game;
+use skymines::store::torture::torture_game_on;
 use skymines::store::{GameHub, GameId, LogEntry, StoreError};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -95,7 +95,7 @@ fn hub(dir: &TempDir) -> Arc<GameHub> {
 async fn eight_tasks_at_one_game() {
     let dir = TempDir::new("conc-one");
     let hub = hub(&dir);
-    let game = torture_game(hub.store(), 300).expect("game");
+    let game = torture_game_on(hub.store().as_ref(), 300).expect("game");
     let tasks: Vec<_> = (0..8)
         .map(|t| tokio::spawn(fire(hub.clone(), game, t, 60)))
         .collect();
@@ -124,7 +124,7 @@ async fn fifty_games_at_once() {
     let dir = TempDir::new("conc-fifty");
     let hub = hub(&dir);
     let games: Vec<GameId> = (0..50u64)
-        .map(|i| torture_game(hub.store(), 400 + i).expect("game"))
+        .map(|i| torture_game_on(hub.store().as_ref(), 400 + i).expect("game"))
         .collect();
     let mut tasks = Vec::new();
     for &game in &games {
@@ -149,8 +149,8 @@ async fn fifty_games_at_once() {
 async fn a_busy_game_does_not_hold_up_another() {
     let dir = TempDir::new("conc-parallel");
     let hub = hub(&dir);
-    let a = torture_game(hub.store(), 501).expect("game");
-    let b = torture_game(hub.store(), 502).expect("game");
+    let a = torture_game_on(hub.store().as_ref(), 501).expect("game");
+    let b = torture_game_on(hub.store().as_ref(), 502).expect("game");
     let slow = {
         let hub = hub.clone();
         tokio::spawn(async move {

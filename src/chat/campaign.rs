@@ -279,14 +279,14 @@ impl Chat {
             options: lobby.options.clone(),
             seats: new_seats(&lobby.players),
         };
-        let with_game = |game| {
+        let with_game = |game: GameId| {
             let mut doc = doc.clone();
             doc.current_game = Some(game);
             serde_json::to_value(&doc).map_err(|e| e.to_string())
         };
         let (_, game, state) = self
             .store
-            .create_campaign_game(new, with_game)
+            .create_campaign_game(new, Box::new(with_game))
             .map_err(|e| self.err(e))?;
         Ok((game, state))
     }
@@ -819,14 +819,14 @@ impl Chat {
                 options,
                 seats: new_seats(&doc.players),
             };
-            let with_game = |game| {
+            let with_game = |game: GameId| {
                 let mut doc = doc.clone();
                 doc.current_game = Some(game);
                 serde_json::to_value(&doc).map_err(|e| e.to_string())
             };
             let (game, state) = self
                 .store
-                .create_chapter_game(new, record.id, doc.chapter, with_game)
+                .create_chapter_game(new, record.id, doc.chapter, Box::new(with_game))
                 .map_err(|e| self.err(e))?;
             doc.current_game = Some(game);
             (replies, doc, game, state)

@@ -41,6 +41,9 @@ impl Actor {
 /// The reminder kinds kept in the store.
 const REMIND: &str = "remind";
 pub(crate) const DEADLINE: &str = "deadline";
+/// A claimed reminder comes due again after this long unless the tick set or cleared it
+/// (the process that claimed it died, or the tick left it for later).
+const REMINDER_LEASE_MS: i64 = 60_000;
 
 impl Chat {
     /// A store error as a reply in the reader's language: a refused decision, a setup error,
@@ -187,7 +190,7 @@ impl Chat {
         let before = self.state(game)?;
         let outcome = self
             .store
-            .apply_with(game, seat, decisions, |_, _| MoveEffects::default())
+            .apply_with(game, seat, decisions, &|_, _| MoveEffects::default())
             .map_err(|e| self.err(e))?;
         let mut replies = self.after_move(
             game,
@@ -1126,10 +1129,12 @@ impl Chat {
     }
 
     /// Called by the adapter's timer: reminders due now, and stalled turns played safely once
-    /// their deadline has passed.
+    /// their deadline has passed. The due reminders are claimed (another process sharing the
+    /// database does not get them) and each is then set or cleared as below, so the claim's
+    /// lease matters only when this process dies before it got there.
     pub fn tick(&self) -> Vec<Reply> {
         let now = self.clock.now_ms();
-        let Ok(due) = self.store.due_reminders(now) else {
+        let Ok(due) = self.store.claim_due_reminders(now, REMINDER_LEASE_MS) else {
             return Vec::new();
         };
         let mut replies = Vec::new();

@@ -10,7 +10,7 @@ use super::prompt::ClickId;
 use super::{Chat, Choice, Reply, Request, Texts};
 use crate::bots::Level;
 use crate::engine::{self, BoardSide, GameOptions, TokenSetup, TrackSetup};
-use crate::store::{Location, NewGame, NewSeat, Notify, SeatOwner, Store, StoreError};
+use crate::store::{GameStore, Location, NewGame, NewSeat, Notify, SeatOwner, StoreError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -60,7 +60,7 @@ impl Lobby {
 /// the bot keeps every game it said was being gathered.
 pub(crate) struct Lobbies {
     map: Mutex<BTreeMap<u64, Lobby>>,
-    store: Arc<Store>,
+    store: Arc<dyn GameStore>,
 }
 
 /// A lobby as the store keeps it.
@@ -81,7 +81,7 @@ struct LobbyDoc {
 impl Lobbies {
     /// The stored lobbies of channels that have no game yet (a lobby whose game was created
     /// just before a crash is dropped).
-    pub(crate) fn restore(store: Arc<Store>) -> Lobbies {
+    pub(crate) fn restore(store: Arc<dyn GameStore>) -> Lobbies {
         let mut map = BTreeMap::new();
         for (channel, body) in store.lobbies().unwrap_or_default() {
             let has_game = !matches!(store.game_in_channel(channel), Ok(None));
@@ -123,7 +123,7 @@ impl Lobbies {
         Ok(LobbiesGuard {
             map,
             before,
-            store: &self.store,
+            store: self.store.as_ref(),
         })
     }
 }
@@ -131,7 +131,7 @@ impl Lobbies {
 pub(crate) struct LobbiesGuard<'a> {
     map: std::sync::MutexGuard<'a, BTreeMap<u64, Lobby>>,
     before: BTreeMap<u64, Lobby>,
-    store: &'a Store,
+    store: &'a dyn GameStore,
 }
 
 impl std::ops::Deref for LobbiesGuard<'_> {

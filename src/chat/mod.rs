@@ -28,7 +28,7 @@ mod turn;
 mod weeks;
 
 use crate::data::GameData;
-use crate::store::{GameId, Location, Store};
+use crate::store::{GameId, GameStore, Location};
 pub use crate::text::Texts;
 pub use adapter::{click_game, open_click_id, Suggestion};
 pub use language::{as_sentence, Voice};
@@ -318,7 +318,7 @@ impl Default for ChatConfig {
 /// The chat layer.
 pub struct Chat {
     pub(crate) data: Arc<GameData>,
-    pub(crate) store: Arc<Store>,
+    pub(crate) store: Arc<dyn GameStore>,
     /// The catalog of the reply being written (see `language`).
     pub(crate) texts: Voice,
     pub(crate) clock: Arc<dyn Clock>,
@@ -336,7 +336,7 @@ pub struct Chat {
 }
 
 impl Chat {
-    pub fn new(store: Arc<Store>, clock: Arc<dyn Clock>, config: ChatConfig) -> Chat {
+    pub fn new(store: Arc<dyn GameStore>, clock: Arc<dyn Clock>, config: ChatConfig) -> Chat {
         Chat {
             data: store.data().clone(),
             lobbies: lobby::Lobbies::restore(store.clone()),
@@ -351,7 +351,7 @@ impl Chat {
         }
     }
 
-    pub fn store(&self) -> Arc<Store> {
+    pub fn store(&self) -> Arc<dyn GameStore> {
         self.store.clone()
     }
 

@@ -28,7 +28,7 @@ mod status;
 
 use crate::chat::{Chat, ChatConfig, SystemClock};
 use crate::config::{Config, Secret, Sharding};
-use crate::store::{Store, StoreError};
+use crate::store::{GameStore, StoreError};
 use serenity::all::{
     ClientBuilder, FullEvent, GatewayIntents, HttpBuilder, HttpError, Interaction, ShardManager,
 };
@@ -161,7 +161,7 @@ impl Running {
 /// Connects the bot: commands, event handler, timer. Returns once the client task runs.
 pub async fn start(
     settings: BotSettings,
-    store: Arc<Store>,
+    store: Arc<dyn GameStore>,
     chat: Arc<Chat>,
 ) -> Result<Running, DiscordError> {
     if settings.token.is_empty() {
@@ -211,14 +211,9 @@ pub async fn start(
                 {
                     tracing::error!(error = %e, "command registration failed");
                 }
-                // One process runs the timer: the one with shard 0 (every process when
-                // the shards are not split).
-                if matches!(
-                    settings.sharding,
-                    Sharding::Auto | Sharding::Range { first: 0, .. }
-                ) {
-                    start_timer(&shared, settings.tick_every);
-                }
+                // Every process runs its timer: its store holds and claims only the games of
+                // its shards (`StoreOptions::shards`), and a claim is one process's.
+                start_timer(&shared, settings.tick_every);
                 let _ = setup_cell.set(shared.clone());
                 Ok(shared)
             })
@@ -421,11 +416,14 @@ async fn run_until_stopped(config: &Config) -> Result<(), DiscordError> {
         None => crate::data::GameData::embedded(),
     }
     .map_err(|e| DiscordError::Data(e.to_string()))?;
-    let path = config.database_path.clone();
+    let database = config.database();
+    let options = crate::store::StoreOptions {
+        shards: config.shard_filter(),
+        ..crate::store::StoreOptions::default()
+    };
     let (hub, report) =
-        crate::store::GameHub::open(path, Arc::new(data), crate::store::StoreOptions::default())
-            .await?;
-    for (warning, line) in report.startup_lines(&config.database_path) {
+        crate::store::GameHub::open(database.clone(), Arc::new(data), options).await?;
+    for (warning, line) in report.startup_lines(std::path::Path::new(&database.describe())) {
         if warning {
             tracing::warn!("{line}");
         } else {
@@ -434,19 +432,28 @@ async fn run_until_stopped(config: &Config) -> Result<(), DiscordError> {
     }
     let store = hub.store().clone();
     let chat_config: ChatConfig = config.chat_config();
-    let chat = Arc::new(Chat::new(store.clone(), Arc::new(SystemClock), chat_config));
-    let mut running = start(BotSettings::from_config(config), store, chat).await?;
+    // The chat layer reads the stored lobbies, the store's handles are dropped: store work, on
+    // a blocking thread (the PostgreSQL client must not run on the async workers).
+    let chat_store = store.clone();
+    let chat = tokio::task::spawn_blocking(move || {
+        Arc::new(Chat::new(chat_store, Arc::new(SystemClock), chat_config))
+    })
+    .await
+    .map_err(|e| DiscordError::Worker(e.to_string()))?;
+    let mut running = start(BotSettings::from_config(config), store.clone(), chat).await?;
     let ended = tokio::select! {
         r = running.wait() => Some(r),
         _ = tokio::signal::ctrl_c() => None,
     };
-    match ended {
+    let result = match ended {
         Some(r) => r,
         None => {
             tracing::info!("stopping");
             running.stop().await
         }
-    }
+    };
+    let _ = tokio::task::spawn_blocking(move || drop((hub, store))).await;
+    result
 }
 
 #[cfg(test)]

@@ -18,6 +18,10 @@ use std::sync::Mutex;
 /// At most this many queued messages are tried per timer tick.
 const BATCH: usize = 50;
 
+/// Queued messages a flush took are offered to no other process for this long (sent ones are
+/// marked sent well before; the rest, e.g. of a channel still failing, come back after it).
+const CLAIM_LEASE: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// A queued message: where it goes and what it says.
 #[derive(Debug, Serialize, Deserialize)]
 struct Letter {
@@ -145,7 +149,9 @@ async fn queue(shared: &Shared, channel: u64, game: Option<GameId>, message: Sto
 pub(crate) async fn flush(shared: &Shared) {
     let store = shared.store.clone();
     let pending =
-        match tokio::task::spawn_blocking(move || store.pending_notifications(BATCH)).await {
+        match tokio::task::spawn_blocking(move || store.claim_notifications(BATCH, CLAIM_LEASE))
+            .await
+        {
             Ok(Ok(p)) => p,
             _ => return,
         };

@@ -7,7 +7,7 @@
 //! registered again, whatever the hash says (at most once every ten minutes).
 
 use super::{Data, DiscordError};
-use crate::store::Store;
+use crate::store::GameStore;
 use serenity::all::{
     Command, CreateInteractionResponse, CreateInteractionResponseMessage, GuildId, Http,
 };
@@ -25,7 +25,7 @@ pub(crate) fn command_hash(commands: &[poise::Command<Data, DiscordError>]) -> S
 /// Registers `commands` unless the same set is already registered; returns whether it did.
 pub(crate) async fn register(
     http: &Http,
-    store: &Arc<Store>,
+    store: &Arc<dyn GameStore>,
     commands: &[poise::Command<Data, DiscordError>],
     application: u64,
     guild: Option<u64>,

@@ -6,7 +6,7 @@ use super::failures::PermissionLog;
 use super::outbox::Waiting;
 use super::status::StatusBoard;
 use crate::chat::{self, Chat, Reply, Request};
-use crate::store::{GameId, Store};
+use crate::store::{GameId, GameStore};
 use serenity::all::{ChannelId, Http, Member, UserId};
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
@@ -31,7 +31,7 @@ pub(crate) struct Batch {
 
 pub(crate) struct Shared {
     pub chat: Arc<Chat>,
-    pub store: Arc<Store>,
+    pub store: Arc<dyn GameStore>,
     pub http: Arc<Http>,
     pub status: Arc<StatusBoard>,
     /// Channels the bot was refused permissions in (logged once each).
@@ -52,7 +52,7 @@ pub(crate) struct Shared {
 impl Shared {
     pub fn new(
         chat: Arc<Chat>,
-        store: Arc<Store>,
+        store: Arc<dyn GameStore>,
         http: Arc<Http>,
         owners: &[u64],
         debounce: std::time::Duration,

@@ -12,7 +12,7 @@
 use super::failures::{classify, Failure, PermissionLog, MISSING_PERMISSIONS};
 use super::message::Outgoing;
 use crate::chat::{Chat, Reply};
-use crate::store::{GameId, StatusMessage, Store};
+use crate::store::{GameId, GameStore, StatusMessage};
 use serenity::all::{ChannelId, Http, HttpError, MessageId};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -34,7 +34,7 @@ struct Pending {
 /// Coalesced status edits of every game.
 pub(crate) struct StatusBoard {
     http: Arc<Http>,
-    store: Arc<Store>,
+    store: Arc<dyn GameStore>,
     chat: Arc<Chat>,
     permissions: Arc<PermissionLog>,
     debounce: Duration,
@@ -50,7 +50,7 @@ pub(crate) struct StatusBoard {
 impl StatusBoard {
     pub fn new(
         http: Arc<Http>,
-        store: Arc<Store>,
+        store: Arc<dyn GameStore>,
         chat: Arc<Chat>,
         permissions: Arc<PermissionLog>,
         debounce: Duration,

@@ -7,6 +7,7 @@ use super::images::insert_image_row;
 use super::live::{Live, LiveSet};
 use super::moves::{entry_at, insert_entry, read_log};
 use super::replay::{self, History};
+use super::shards;
 use super::snapshots::{insert_snapshot, prune_snapshots};
 use super::{
     from_db, json, lock, now_ms, to_db, GameId, GameRecord, GameStatus, LogEntry, Result, Store,
@@ -39,6 +40,15 @@ pub struct IdleWatch {
     pub since: i64,
     /// The warning posted: when, and when the game is deleted unless someone moves.
     pub warning: Option<(i64, i64)>,
+}
+
+/// The idle watches of this process's shards' games (both backends).
+pub(crate) fn idle_watches_sql(filter: Option<shards::ShardFilter>) -> String {
+    format!(
+        "SELECT w.game_id, w.seq, w.since, w.warned_at, w.delete_at FROM idle_watch w \
+         JOIN games g ON g.id = w.game_id WHERE {} ORDER BY w.game_id",
+        shards::condition(filter, "g.guild")
+    )
 }
 
 impl Store {
@@ -150,12 +160,10 @@ impl Store {
         })
     }
 
-    /// Every idle-game watch.
+    /// Every idle-game watch (of this process's shards).
     pub fn idle_watches(&self) -> Result<Vec<IdleWatch>> {
         self.read(|c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT game_id, seq, since, warned_at, delete_at FROM idle_watch ORDER BY game_id",
-            )?;
+            let mut stmt = c.prepare_cached(&idle_watches_sql(self.options.shards))?;
             let rows = stmt.query_map([], |r| {
                 let warned: Option<i64> = r.get(3)?;
                 let delete: Option<i64> = r.get(4)?;

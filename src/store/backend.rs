@@ -10,17 +10,17 @@
 //! (`skymines backup` copies the file; a PostgreSQL server is backed up with its own tools,
 //! e.g. `pg_dump`): see [`POSTGRES_MISSING`].
 
-use super::error::Result;
+use super::error::{Result, StoreError};
 use super::replay::History;
 use super::{
     ArchiveReason, CampaignId, CampaignRecord, CampaignStatus, ChapterWrite, FailPoint, GameExport,
     GameId, GameRecord, IdleWatch, Location, LogEntry, MoveEffects, MoveOutcome, NewGame, Notify,
-    Outbound, Reminder, RollbackOutcome, SeatOwner, SeatRecord, StatusMessage, Store, UndoOutcome,
-    UserSettings,
+    Outbound, PgStore, Reminder, RestoreReport, RollbackOutcome, SeatOwner, SeatRecord,
+    StatusMessage, Store, StoreOptions, UndoOutcome, UserSettings,
 };
 use crate::data::GameData;
 use crate::engine::{Decision, Event, GameState};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -72,6 +72,38 @@ impl Database {
         match self {
             Database::Sqlite(p) => p.display().to_string(),
             Database::Postgres(url) => redact_url(url),
+        }
+    }
+
+    /// Opens the store (migrations, then restoring the active games of `options.shards`). On
+    /// PostgreSQL this blocks on the server: call it from a blocking thread.
+    pub fn open(
+        &self,
+        data: Arc<GameData>,
+        options: StoreOptions,
+    ) -> Result<(Arc<dyn GameStore>, RestoreReport)> {
+        Ok(match self {
+            Database::Sqlite(path) => {
+                let (store, report) = Store::open(path, data, options)?;
+                (Arc::new(store), report)
+            }
+            Database::Postgres(url) => {
+                let (store, report) = PgStore::open(url, data, options)?;
+                (Arc::new(store), report)
+            }
+        })
+    }
+
+    /// The SQLite file, for what works on the file itself (`what`: e.g. the backup); refused
+    /// on PostgreSQL, naming the server's own tool.
+    pub fn sqlite_file(&self, what: &str) -> Result<&Path> {
+        match self {
+            Database::Sqlite(path) => Ok(path),
+            Database::Postgres(url) => Err(StoreError::Unsupported(format!(
+                "{}: {what} copies an SQLite file; the games are on PostgreSQL, use the \
+                 server's tools there (pg_dump to copy, pg_restore to restore)",
+                redact_url(url)
+            ))),
         }
     }
 

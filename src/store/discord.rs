@@ -6,6 +6,7 @@
 //! bit for bit.
 
 use super::error::Result;
+use super::shards;
 use super::{from_db, now_ms, to_db, GameId, Store};
 use rusqlite::{params, OptionalExtension};
 
@@ -14,6 +15,17 @@ use rusqlite::{params, OptionalExtension};
 pub struct StatusMessage {
     pub channel: u64,
     pub message: u64,
+}
+
+/// The pinned status messages of this process's shards' games that are over (both backends).
+pub(crate) fn pinned_of_ended_sql(filter: Option<shards::ShardFilter>) -> String {
+    format!(
+        "SELECT s.game_id, s.channel_id, s.message_id FROM discord_status s \
+         JOIN games g ON g.id = s.game_id \
+         WHERE s.pinned = 1 AND g.status IN ('finished', 'abandoned', 'archived') AND {} \
+         ORDER BY s.game_id",
+        shards::condition(filter, "g.guild")
+    )
 }
 
 impl Store {
@@ -61,16 +73,11 @@ impl Store {
         })
     }
 
-    /// The pinned status messages of games that are over: finished, abandoned (aborted) or
-    /// archived (a damaged game may come back, so its pin stays).
+    /// The pinned status messages of games that are over (of this process's shards): finished,
+    /// abandoned (aborted) or archived (a damaged game may come back, so its pin stays).
     pub fn pinned_status_of_ended_games(&self) -> Result<Vec<(GameId, StatusMessage)>> {
         self.read(|c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT s.game_id, s.channel_id, s.message_id FROM discord_status s \
-                 JOIN games g ON g.id = s.game_id \
-                 WHERE s.pinned = 1 AND g.status IN ('finished', 'abandoned', 'archived') \
-                 ORDER BY s.game_id",
-            )?;
+            let mut stmt = c.prepare_cached(&pinned_of_ended_sql(self.options.shards))?;
             let rows = stmt.query_map([], |r| {
                 Ok((
                     r.get(0)?,

@@ -1,50 +1,51 @@
-//! The async face of the store for the Discord adapter. [`GameHub`] serializes the commands of
-//! one game with a per-game async lock (commands of different games run in parallel) and runs
-//! every piece of blocking SQLite and engine work on tokio's blocking pool, never on the
-//! runtime's worker threads. The lock is held until the blocking work has finished, even if the
+//! The async face of the store for the Discord adapter, on either backend ([`GameStore`]).
+//! [`GameHub`] serializes the commands of one game with a per-game async lock (commands of
+//! different games run in parallel) and runs every piece of blocking store and engine work
+//! (SQLite, or the blocking PostgreSQL client, which panics inside the async runtime) on
+//! tokio's blocking pool, never on the runtime's worker threads. The lock is held until the blocking work has finished, even if the
 //! caller stops waiting.
 
 use super::error::{Result, StoreError};
 use super::{
-    GameExport, GameId, MoveEffects, MoveOutcome, NewGame, RestoreReport, Store, StoreOptions,
-    UndoOutcome,
+    Database, GameExport, GameId, GameStore, MoveEffects, MoveOutcome, NewGame, RestoreReport,
+    StoreOptions, UndoOutcome,
 };
 use crate::data::GameData;
 use crate::engine::{Decision, Event, GameState};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// The store shared by async tasks.
 pub struct GameHub {
-    store: Arc<Store>,
+    store: Arc<dyn GameStore>,
     locks: Mutex<HashMap<GameId, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl GameHub {
-    pub fn new(store: Store) -> GameHub {
+    pub fn new(store: impl GameStore + 'static) -> GameHub {
         GameHub::from_arc(Arc::new(store))
     }
 
-    pub fn from_arc(store: Arc<Store>) -> GameHub {
+    pub fn from_arc(store: Arc<dyn GameStore>) -> GameHub {
         GameHub {
             store,
             locks: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Opens the store (migrations, restoring every active game) on a blocking thread.
+    /// Opens the store (migrations, restoring every active game of its shards) on a blocking
+    /// thread.
     pub async fn open(
-        path: PathBuf,
+        database: Database,
         data: Arc<GameData>,
         options: StoreOptions,
     ) -> Result<(GameHub, RestoreReport)> {
-        let (store, report) = run_blocking(move || Store::open(path, data, options)).await?;
-        Ok((GameHub::new(store), report))
+        let (store, report) = run_blocking(move || database.open(data, options)).await?;
+        Ok((GameHub::from_arc(store), report))
     }
 
     /// The synchronous store (for work that is already on a blocking thread).
-    pub fn store(&self) -> &Arc<Store> {
+    pub fn store(&self) -> &Arc<dyn GameStore> {
         &self.store
     }
 
@@ -72,7 +73,7 @@ impl GameHub {
     /// Runs `f` on the store with the game's lock held, on a blocking thread.
     pub async fn with_game<T, F>(&self, game: GameId, f: F) -> Result<T>
     where
-        F: FnOnce(&Store) -> Result<T> + Send + 'static,
+        F: FnOnce(&dyn GameStore) -> Result<T> + Send + 'static,
         T: Send + 'static,
     {
         let lock = self.lock_for(game);
@@ -80,7 +81,7 @@ impl GameHub {
         let store = self.store.clone();
         let result = run_blocking(move || {
             let _guard = guard;
-            f(&store)
+            f(store.as_ref())
         })
         .await;
         self.prune(game, &lock);
@@ -91,11 +92,11 @@ impl GameHub {
     /// campaigns, new games: the store's own transactions keep those consistent).
     pub async fn blocking<T, F>(&self, f: F) -> Result<T>
     where
-        F: FnOnce(&Store) -> Result<T> + Send + 'static,
+        F: FnOnce(&dyn GameStore) -> Result<T> + Send + 'static,
         T: Send + 'static,
     {
         let store = self.store.clone();
-        run_blocking(move || f(&store)).await
+        run_blocking(move || f(store.as_ref())).await
     }
 
     pub async fn create_game(&self, new: NewGame) -> Result<(GameId, Arc<GameState>)> {
@@ -112,7 +113,7 @@ impl GameHub {
             .await
     }
 
-    /// [`Store::apply_with`]: `effects` derives the notifications and reminders stored in the
+    /// [`GameStore::apply_with`]: `effects` derives the notifications and reminders stored in the
     /// move's transaction.
     pub async fn apply_with<F>(
         &self,
@@ -122,10 +123,12 @@ impl GameHub {
         effects: F,
     ) -> Result<MoveOutcome>
     where
-        F: FnOnce(&GameState, &[Event]) -> MoveEffects + Send + 'static,
+        F: Fn(&GameState, &[Event]) -> MoveEffects + Send + 'static,
     {
-        self.with_game(game, move |s| s.apply_with(game, seat, &decisions, effects))
-            .await
+        self.with_game(game, move |s| {
+            s.apply_with(game, seat, &decisions, &effects)
+        })
+        .await
     }
 
     pub async fn undo(&self, game: GameId, seat: usize) -> Result<UndoOutcome> {

@@ -64,9 +64,10 @@
 //! `moves` (the log, moves and undo), `snapshots`, `restore` (start-up and its check against
 //! a replay), `live` (the games in memory), `replay` (rebuilding states from a log), `migrate`,
 //! `images`, `outbox`, `seats`, `lobbies`, `campaigns`, `admin`, `export`, `backup` (copies
-//! while the bot runs), `hub` (async access), `discord`, `languages`, `config`, `torture`;
-//! `backend` (the [`GameStore`] interface over both backends) and `postgres` (the PostgreSQL
-//! backend, one module per duty like these, sharing their pure code).
+//! while the bot runs), `hub` (async access), `discord`, `languages`, `config`, `shards` (which
+//! games a process serves), `torture`; `backend` (the [`GameStore`] interface over both
+//! backends) and `postgres` (the PostgreSQL backend, one module per duty like these, sharing
+//! their pure code).
 
 mod admin;
 pub mod backend;
@@ -90,6 +91,7 @@ pub mod postgres;
 pub mod replay;
 mod restore;
 mod seats;
+pub mod shards;
 mod snapshots;
 pub mod torture;
 
@@ -103,6 +105,7 @@ pub use hub::GameHub;
 pub use outbox::{Outbound, Reminder};
 pub use postgres::PgStore;
 pub use seats::{ArchiveReason, UserSettings};
+pub use shards::ShardFilter;
 
 use crate::data::GameData;
 use crate::engine::{Decision, Event, GameOptions, GameState};
@@ -387,6 +390,9 @@ pub struct StoreOptions {
     pub busy_timeout: Duration,
     /// Threads restoring games at start-up (0: one per core).
     pub restore_threads: usize,
+    /// Only the games of these shards (see `shards`): restored, kept live and returned by the
+    /// timers' queries. None: every game (one process).
+    pub shards: Option<ShardFilter>,
 }
 
 impl Default for StoreOptions {
@@ -399,6 +405,7 @@ impl Default for StoreOptions {
             read_only: false,
             busy_timeout: Duration::from_secs(5),
             restore_threads: 0,
+            shards: None,
         }
     }
 }

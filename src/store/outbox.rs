@@ -5,6 +5,7 @@
 //! when, the store keeps the due times, the adapter runs the timer (DECISIONS B7).
 
 use super::error::Result;
+use super::shards::{self, ShardFilter};
 use super::{now_ms, GameId, Store};
 use rusqlite::params;
 
@@ -44,12 +45,13 @@ impl Store {
         })
     }
 
-    /// The oldest unsent messages, at most `limit`.
+    /// The oldest unsent messages (of this process's shards), at most `limit`.
     pub fn pending_notifications(&self, limit: usize) -> Result<Vec<Outbound>> {
         self.read(|c| {
-            let mut stmt = c.prepare_cached(
-                "SELECT id, game_id, payload, created_at FROM outbox WHERE sent = 0 ORDER BY id LIMIT ?1",
-            )?;
+            let mut stmt = c.prepare_cached(&format!(
+                "SELECT o.id, o.game_id, o.payload, o.created_at FROM {} ORDER BY o.id LIMIT ?1",
+                unsent_sql(self.options.shards)
+            ))?;
             let rows = stmt.query_map([limit as i64], |r| {
                 let payload: String = r.get(2)?;
                 Ok(Outbound {
@@ -113,16 +115,16 @@ impl Store {
     }
 
     /// Reminders due at or before `now` (Unix ms, the caller's clock), of active games that are
-    /// not paused.
+    /// not paused, of this process's shards.
     pub fn due_reminders(&self, now: i64) -> Result<Vec<Reminder>> {
-        self.read(|c| due_reminders(c, now))
+        self.read(|c| due_reminders(c, now, self.options.shards))
     }
 
     /// Claims the reminders due at `now`: returns them and moves each one's due time
     /// `lease_ms` on, in one transaction (see [`super::GameStore::claim_due_reminders`]).
     pub fn claim_due_reminders(&self, now: i64, lease_ms: i64) -> Result<Vec<Reminder>> {
         self.write(|tx| {
-            let due = due_reminders(tx, now)?;
+            let due = due_reminders(tx, now, self.options.shards)?;
             for r in &due {
                 tx.prepare_cached(
                     "UPDATE reminders SET due_at = ?4 WHERE game_id = ?1 AND seat = ?2 AND kind = ?3",
@@ -152,16 +154,33 @@ impl Store {
     }
 }
 
-/// Which reminders are due at `now`: of active games that are not paused, soonest first (the
-/// rule for both backends; PostgreSQL adds its row locks).
-pub(super) const DUE_REMINDERS: &str =
-    "SELECT r.game_id, r.seat, r.kind, r.due_at FROM reminders r \
-     JOIN games g ON g.id = r.game_id \
-     WHERE r.due_at <= $1 AND g.status = 'active' AND g.paused_at IS NULL \
-     ORDER BY r.due_at, r.game_id, r.seat";
+/// Which reminders are due at `now` (`$1`): of active games that are not paused, of this
+/// process's shards, soonest first (the rule for both backends; PostgreSQL adds its row locks).
+pub(super) fn due_reminders_sql(shards: Option<ShardFilter>) -> String {
+    format!(
+        "SELECT r.game_id, r.seat, r.kind, r.due_at FROM reminders r \
+         JOIN games g ON g.id = r.game_id \
+         WHERE r.due_at <= $1 AND g.status = 'active' AND g.paused_at IS NULL AND {} \
+         ORDER BY r.due_at, r.game_id, r.seat",
+        shards::condition(shards, "g.guild")
+    )
+}
 
-fn due_reminders(c: &rusqlite::Connection, now: i64) -> Result<Vec<Reminder>> {
-    let mut stmt = c.prepare_cached(DUE_REMINDERS)?;
+/// Unsent messages (`o`) of this process's shards (a message of no game: shard 0's), to follow
+/// `FROM`, for both backends.
+pub(super) fn unsent_sql(shards: Option<ShardFilter>) -> String {
+    format!(
+        "outbox o LEFT JOIN games g ON g.id = o.game_id WHERE o.sent = 0 AND {}",
+        shards::condition(shards, "g.guild")
+    )
+}
+
+fn due_reminders(
+    c: &rusqlite::Connection,
+    now: i64,
+    shards: Option<ShardFilter>,
+) -> Result<Vec<Reminder>> {
+    let mut stmt = c.prepare_cached(&due_reminders_sql(shards))?;
     let rows = stmt.query_map([now], |r| {
         Ok(Reminder {
             game: r.get(0)?,

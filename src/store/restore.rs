@@ -8,6 +8,7 @@ use super::games::{read_game, read_seats};
 use super::live::{Live, LiveSet};
 use super::moves::read_log;
 use super::replay;
+use super::shards;
 use super::snapshots::{read_snapshot, snapshot_seqs};
 use super::{json, lock, now_ms, GameId, GameRecord, LogEntry, RestoreReport, Store};
 use crate::data::GameData;
@@ -206,7 +207,10 @@ impl Store {
     /// to worker threads that rebuild and check them (reading and replaying overlap).
     pub(super) fn restore_all(&self) -> Result<RestoreReport> {
         let ids: Vec<GameId> = self.read(|c| {
-            let mut stmt = c.prepare("SELECT id FROM games WHERE status = 'active' ORDER BY id")?;
+            let mut stmt = c.prepare(&format!(
+                "SELECT id FROM games WHERE status = 'active' AND {} ORDER BY id",
+                shards::condition(self.options.shards, "guild")
+            ))?;
             let ids = stmt.query_map([], |r| r.get(0))?;
             ids.collect::<rusqlite::Result<Vec<GameId>>>()
                 .map_err(StoreError::from)

@@ -60,6 +60,11 @@ pub fn game_data() -> Arc<GameData> {
 /// A chat layer over the store file `db` as the reliability tests use it: no images, no rate
 /// limit, a manual clock, and alice the one local owner.
 pub fn owner_alice_chat(db: &Path, read_only: bool) -> Chat {
+    owner_alice_chat_and_store(db, read_only).0
+}
+
+/// [`owner_alice_chat`] and its SQLite store (for the file's test hooks).
+pub fn owner_alice_chat_and_store(db: &Path, read_only: bool) -> (Chat, Arc<Store>) {
     let options = StoreOptions {
         read_only,
         ..StoreOptions::default()
@@ -71,9 +76,11 @@ pub fn owner_alice_chat(db: &Path, read_only: bool) -> Chat {
         owners: vec![local_user_id("alice")],
         ..ChatConfig::default()
     };
-    Chat::new(
-        Arc::new(store),
+    let store = Arc::new(store);
+    let chat = Chat::new(
+        store.clone(),
         Arc::new(ManualClock::new(1_700_000_000_000)),
         config,
-    )
+    );
+    (chat, store)
 }

@@ -51,6 +51,8 @@ pub struct Recorded {
     /// Attached files: (name, bytes).
     pub files: Vec<(String, Vec<u8>)>,
     pub at: Instant,
+    /// The token the request was sent with (`Authorization: Bot …`): which bot sent it.
+    pub token: String,
 }
 
 /// A message as it is now.
@@ -913,7 +915,11 @@ impl Fake {
                 .to_string();
             let content_type = headers.get("content-type").cloned().unwrap_or_default();
             let (json_body, files) = parse_body(&content_type, &body);
-            let (status, text, extra) = self.route(&method, &path, json_body, files);
+            let token = headers
+                .get("authorization")
+                .map(|a| a.trim_start_matches("Bot ").to_string())
+                .unwrap_or_default();
+            let (status, text, extra) = self.route(&method, &path, json_body, files, token);
             let reason = match status {
                 200 => "OK",
                 204 => "No Content",
@@ -940,7 +946,14 @@ impl Fake {
         }
     }
 
-    fn record(&self, method: &str, path: &str, json: &Value, files: &[(String, Vec<u8>)]) -> usize {
+    fn record(
+        &self,
+        method: &str,
+        path: &str,
+        json: &Value,
+        files: &[(String, Vec<u8>)],
+        token: String,
+    ) -> usize {
         let seq = self.seq.fetch_add(1, Ordering::SeqCst) + 1;
         self.state.lock().unwrap().requests.push(Recorded {
             seq,
@@ -949,6 +962,7 @@ impl Fake {
             json: json.clone(),
             files: files.to_vec(),
             at: Instant::now(),
+            token,
         });
         seq
     }
@@ -960,8 +974,9 @@ impl Fake {
         path: &str,
         body: Value,
         files: Vec<(String, Vec<u8>)>,
+        token: String,
     ) -> (u16, String, Vec<(String, String)>) {
-        let seq = self.record(method, path, &body, &files);
+        let seq = self.record(method, path, &body, &files, token);
         let answer = match self.take_fault(method, path, seq) {
             Some(fault) => fault.answer(),
             None => {

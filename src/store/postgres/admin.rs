@@ -5,7 +5,7 @@
 
 use super::{db_u64, game_from_row, insert_entry, read_game, read_log, Db, PgStore, GAME_COLUMNS};
 use crate::engine::ENGINE_VERSION;
-use crate::store::admin::{plan_rollback, settle_live, RollbackPlan};
+use crate::store::admin::{idle_watches_sql, plan_rollback, settle_live, RollbackPlan};
 use crate::store::backend::GameStore;
 use crate::store::error::{Result, StoreError};
 use crate::store::games::keep_readable;
@@ -155,22 +155,19 @@ impl PgStore {
     /// Every idle-game watch.
     pub fn idle_watches(&self) -> Result<Vec<IdleWatch>> {
         self.read(|db| {
-            db.query(
-                "SELECT game_id, seq, since, warned_at, delete_at FROM idle_watch ORDER BY game_id",
-                &[],
-            )?
-            .iter()
-            .map(|r| {
-                let warned: Option<i64> = r.try_get(3)?;
-                let delete: Option<i64> = r.try_get(4)?;
-                Ok(IdleWatch {
-                    game: r.try_get(0)?,
-                    seq: db_u64(r, 1)?,
-                    since: r.try_get(2)?,
-                    warning: warned.zip(delete),
+            db.query(&idle_watches_sql(self.options.shards), &[])?
+                .iter()
+                .map(|r| {
+                    let warned: Option<i64> = r.try_get(3)?;
+                    let delete: Option<i64> = r.try_get(4)?;
+                    Ok(IdleWatch {
+                        game: r.try_get(0)?,
+                        seq: db_u64(r, 1)?,
+                        since: r.try_get(2)?,
+                        warning: warned.zip(delete),
+                    })
                 })
-            })
-            .collect()
+                .collect()
         })
     }
 

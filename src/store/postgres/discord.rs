@@ -3,6 +3,7 @@
 //! Discord refused. Snowflakes are stored bit for bit.
 
 use super::PgStore;
+use crate::store::discord::pinned_of_ended_sql;
 use crate::store::error::Result;
 use crate::store::{from_db, now_ms, to_db, GameId, StatusMessage};
 use postgres::Row;
@@ -56,16 +57,10 @@ impl PgStore {
     /// The pinned status messages of games that are over (finished, abandoned or archived).
     pub fn pinned_status_of_ended_games(&self) -> Result<Vec<(GameId, StatusMessage)>> {
         self.read(|db| {
-            db.query(
-                "SELECT s.game_id, s.channel_id, s.message_id FROM discord_status s \
-                 JOIN games g ON g.id = s.game_id \
-                 WHERE s.pinned = 1 AND g.status IN ('finished', 'abandoned', 'archived') \
-                 ORDER BY s.game_id",
-                &[],
-            )?
-            .iter()
-            .map(|r| Ok((r.try_get(0)?, status_message(r, 1)?)))
-            .collect()
+            db.query(&pinned_of_ended_sql(self.options.shards), &[])?
+                .iter()
+                .map(|r| Ok((r.try_get(0)?, status_message(r, 1)?)))
+                .collect()
         })
     }
 

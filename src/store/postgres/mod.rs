@@ -61,9 +61,10 @@ use super::live::{Live, LiveSet};
 use super::moves::{
     entry_from_row, entry_values, prepare_undo, unchanged_verdict, Verdict, ENTRY_COLUMNS,
 };
-use super::outbox::DUE_REMINDERS;
+use super::outbox::{due_reminders_sql, unsent_sql};
 use super::replay::History;
 use super::restore::{restore_into, restore_raw, RawGame, Restored};
+use super::shards;
 use super::{
     fire, from_db, json, lock, now_ms, replay, to_db, FailPoint, GameId, GameRecord, GameStatus,
     Location, LogEntry, MoveEffects, MoveOutcome, NewGame, Outbound, Reminder, RestoreReport,
@@ -149,6 +150,27 @@ pub struct PgStore {
     next_slot: AtomicUsize,
     live: LiveSet,
     fail: Mutex<Option<FailPoint>>,
+}
+
+/// The blocking client closes a connection by blocking on its own runtime, which panics on an
+/// async worker thread: a store whose last handle goes there (e.g. with a Discord client's
+/// task) closes its connections on a thread of their own.
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        let open: Vec<PgConn> = self
+            .pool
+            .iter_mut()
+            .filter_map(|slot| slot.get_mut().unwrap_or_else(|e| e.into_inner()).take())
+            .collect();
+        if !open.is_empty() {
+            let _ = std::thread::Builder::new()
+                .name("pg-close".to_string())
+                .spawn(move || drop(open));
+        }
+    }
 }
 
 impl std::fmt::Debug for PgStore {
@@ -312,7 +334,10 @@ impl PgStore {
         let ids: Vec<GameId> = self.read(|db| {
             Ok(db
                 .query(
-                    "SELECT id FROM games WHERE status = 'active' ORDER BY id",
+                    &format!(
+                        "SELECT id FROM games WHERE status = 'active' AND {} ORDER BY id",
+                        shards::condition(self.options.shards, "guild")
+                    ),
                     &[],
                 )?
                 .iter()
@@ -837,26 +862,27 @@ impl GameStore for PgStore {
     fn claim_notifications(&self, limit: usize, lease: Duration) -> Result<Vec<Outbound>> {
         let now = now_ms();
         let until = now + lease.as_millis() as i64;
+        let sql = format!(
+            "UPDATE outbox SET claimed_until = $1 WHERE id IN ( \
+             SELECT o.id FROM {} AND (o.claimed_until IS NULL OR o.claimed_until <= $2) \
+             ORDER BY o.id LIMIT $3 FOR UPDATE OF o SKIP LOCKED) \
+             RETURNING id, game_id, payload, created_at",
+            unsent_sql(self.options.shards)
+        );
         let mut out: Vec<Outbound> = self.write(|db| {
-            db.query(
-                "UPDATE outbox SET claimed_until = $1 WHERE id IN ( \
-                 SELECT id FROM outbox WHERE sent = 0 AND (claimed_until IS NULL OR claimed_until <= $2) \
-                 ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) \
-                 RETURNING id, game_id, payload, created_at",
-                &[&until, &now, &(limit as i64)],
-            )?
-            .iter()
-            .map(|r| {
-                let payload: String = r.try_get(2)?;
-                Ok(Outbound {
-                    id: r.try_get(0)?,
-                    game: r.try_get(1)?,
-                    payload: serde_json::from_str(&payload)
-                        .unwrap_or(serde_json::Value::String(payload)),
-                    created_at: r.try_get(3)?,
+            db.query(&sql, &[&until, &now, &(limit as i64)])?
+                .iter()
+                .map(|r| {
+                    let payload: String = r.try_get(2)?;
+                    Ok(Outbound {
+                        id: r.try_get(0)?,
+                        game: r.try_get(1)?,
+                        payload: serde_json::from_str(&payload)
+                            .unwrap_or(serde_json::Value::String(payload)),
+                        created_at: r.try_get(3)?,
+                    })
                 })
-            })
-            .collect::<Result<_>>()
+                .collect::<Result<_>>()
         })?;
         out.sort_by_key(|o| o.id);
         Ok(out)
@@ -894,9 +920,10 @@ impl GameStore for PgStore {
 
     fn claim_due_reminders(&self, now: i64, lease_ms: i64) -> Result<Vec<Reminder>> {
         let sql = format!(
-            "UPDATE reminders SET due_at = $2 FROM ({DUE_REMINDERS} FOR UPDATE OF r SKIP LOCKED) d \
+            "UPDATE reminders SET due_at = $2 FROM ({} FOR UPDATE OF r SKIP LOCKED) d \
              WHERE reminders.game_id = d.game_id AND reminders.seat = d.seat AND reminders.kind = d.kind \
-             RETURNING d.game_id, d.seat, d.kind, d.due_at"
+             RETURNING d.game_id, d.seat, d.kind, d.due_at",
+            due_reminders_sql(self.options.shards)
         );
         let mut due: Vec<Reminder> = self.write(|db| {
             db.query(&sql, &[&now, &(now + lease_ms)])?

@@ -1,0 +1,81 @@
+//! Which games a process serves when the gateway is split into shard ranges (`shards = N`,
+//! `shard_range = "a-b"`): a game belongs to the shard of its guild, Discord's formula
+//! `(guild_id >> 22) % total`, a game outside a guild (DMs, the local mode) to shard 0. With a
+//! [`ShardFilter`] in [`StoreOptions`](super::StoreOptions) a store restores and keeps live only
+//! its shards' games, and the timers' queries (due reminders, queued messages, idle watches,
+//! pinned status messages) return only theirs; one rule, here, in Rust and in SQL (the same
+//! SQL on SQLite and PostgreSQL).
+
+/// Shards `first..=last` of `total` (`total` at least 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShardFilter {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+/// The shard a game of `guild` belongs to, out of `total`: Discord's routing rule; no guild
+/// (a DM, the local mode) is shard 0.
+pub fn shard_of(guild: Option<u64>, total: u32) -> u32 {
+    match guild {
+        Some(g) => ((g >> 22) % u64::from(total.max(1))) as u32,
+        None => 0,
+    }
+}
+
+/// `guild >> 22` of a u64 stored bit for bit in a signed 64-bit column: both databases shift
+/// signed values arithmetically, so the sign bits shifted in are masked off (42 bits remain).
+const SHIFTED_MASK: u64 = (1 << 42) - 1;
+
+impl ShardFilter {
+    /// Whether a game of `guild` is one of this process's.
+    pub fn holds(&self, guild: Option<u64>) -> bool {
+        (self.first..=self.last).contains(&shard_of(guild, self.total))
+    }
+
+    /// The same rule as an SQL condition on the games' guild column `guild_column` (NULL: no
+    /// guild, shard 0), for both backends. The numbers come from the configuration (integers),
+    /// never from users.
+    pub fn sql(&self, guild_column: &str) -> String {
+        format!(
+            "(COALESCE((({guild_column} >> 22) & {SHIFTED_MASK}) % {total}, 0) BETWEEN {first} AND {last})",
+            total = self.total.max(1),
+            first = self.first,
+            last = self.last,
+        )
+    }
+}
+
+/// The SQL condition of an optional filter on the guild column `guild_column`, to follow an
+/// `AND`: `TRUE` (every game) without a filter.
+pub(crate) fn condition(filter: Option<ShardFilter>, guild_column: &str) -> String {
+    match filter {
+        Some(f) => f.sql(guild_column),
+        None => "TRUE".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_guild_belongs_to_discords_shard_and_no_guild_to_shard_0() {
+        // Discord's documented example guild: 41771983423143937 >> 22 = 9959216934, even.
+        assert_eq!(41771983423143937u64 >> 22, 9_959_216_934);
+        assert_eq!(shard_of(Some(41771983423143937), 2), 0);
+        assert_eq!(shard_of(Some((9_959_216_935u64 << 22) | 5), 2), 1);
+        assert_eq!(shard_of(None, 8), 0);
+        // The top bit set (a snowflake read back from a signed column) still counts as u64.
+        let high = (1u64 << 63) | (3 << 22);
+        assert_eq!(shard_of(Some(high), 4), (((1u64 << 41) + 3) % 4) as u32);
+        let second = ShardFilter {
+            first: 1,
+            last: 1,
+            total: 2,
+        };
+        assert!(second.holds(Some(1 << 22)));
+        assert!(!second.holds(Some(2 << 22)));
+        assert!(!second.holds(None));
+    }
+}
