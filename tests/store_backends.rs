@@ -687,6 +687,16 @@ fn each_shard_range_restores_and_claims_only_its_games() {
             );
             claimed_reminders.extend(due);
             claimed_messages.extend(messages.into_iter().map(|m| m.id));
+            // Another shard's game, loaded for a request that came here (a DM click), can be
+            // moved on, but this process's timers leave it to its own process.
+            let visitor = games
+                .iter()
+                .map(|(game, _)| *game)
+                .find(|game| !mine.contains(game))
+                .expect("a game of the other shard");
+            store.live_state(visitor).expect("loaded for a request");
+            assert!(store.is_live(visitor), "{name} {filter:?}");
+            assert_eq!(store.live_games(), mine, "{name} {filter:?}: not a visitor");
         }
         claimed_reminders.sort_unstable();
         let all: Vec<GameId> = games.iter().map(|g| g.0).collect();

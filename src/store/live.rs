@@ -8,7 +8,7 @@ use super::games::read_game;
 use super::restore::{read_raw, restore_raw, Restored};
 use super::{lock, GameId, GameStatus, Store};
 use crate::engine::GameState;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
 
 /// A game in memory.
@@ -46,7 +46,12 @@ impl Store {
             Err(e) => return Err(e),
         };
         match restore_raw(&self.data, &raw, self.options.verify_on_restore) {
-            Restored::Ok { state, .. } => Ok(self.live.insert_loaded(game, *state, raw.record.seq)),
+            Restored::Ok { state, .. } => Ok(self.live.insert_loaded(
+                game,
+                *state,
+                raw.record.seq,
+                self.options.visiting(&raw.record),
+            )),
             Restored::Damaged(report) => {
                 self.mark_damaged(&[(game, report.clone())])?;
                 Err(StoreError::Damaged { game, report })
@@ -107,7 +112,8 @@ impl Store {
         self.live.contains(game)
     }
 
-    /// The ids of the games in memory (the active ones restored or created).
+    /// The ids of this process's games in memory (the active ones restored or created; not the
+    /// games of other shards loaded for a request).
     pub fn live_games(&self) -> Vec<GameId> {
         self.live.ids()
     }
@@ -115,17 +121,23 @@ impl Store {
 
 /// The games in memory of one store (either backend), by id.
 #[derive(Default)]
-pub(super) struct LiveSet(RwLock<HashMap<GameId, Arc<Mutex<Live>>>>);
+pub(super) struct LiveSet {
+    games: RwLock<HashMap<GameId, Arc<Mutex<Live>>>>,
+    /// Games of other processes' shards, loaded because a request for one came here (a DM
+    /// click: Discord sends DMs to shard 0). Moves work on them as on any game, but they are
+    /// not among [`LiveSet::ids`]: their own process's timers remind, resume and sweep them.
+    visiting: Mutex<HashSet<GameId>>,
+}
 
 impl LiveSet {
     fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<GameId, Arc<Mutex<Live>>>> {
-        self.0.read().unwrap_or_else(|e| e.into_inner())
+        self.games.read().unwrap_or_else(|e| e.into_inner())
     }
 
     pub(super) fn write(
         &self,
     ) -> std::sync::RwLockWriteGuard<'_, HashMap<GameId, Arc<Mutex<Live>>>> {
-        self.0.write().unwrap_or_else(|e| e.into_inner())
+        self.games.write().unwrap_or_else(|e| e.into_inner())
     }
 
     pub(super) fn get(&self, game: GameId) -> Option<Arc<Mutex<Live>>> {
@@ -155,12 +167,17 @@ impl LiveSet {
     }
 
     /// Adds a loaded game unless another thread did first; the entry in the set either way.
+    /// `visiting`: a game of another process's shards (see [`LiveSet::visiting`]).
     pub(super) fn insert_loaded(
         &self,
         game: GameId,
         state: GameState,
         seq: u64,
+        visiting: bool,
     ) -> Arc<Mutex<Live>> {
+        if visiting {
+            lock(&self.visiting).insert(game);
+        }
         self.write()
             .entry(game)
             .or_insert_with(|| Arc::new(Mutex::new(Live::new(Arc::new(state), seq))))
@@ -175,6 +192,7 @@ impl LiveSet {
     pub(super) fn evict(&self, game: GameId, live: &mut Live) {
         live.closed = true;
         self.write().remove(&game);
+        lock(&self.visiting).remove(&game);
     }
 
     pub(super) fn contains(&self, game: GameId) -> bool {
@@ -185,8 +203,15 @@ impl LiveSet {
         self.read().len()
     }
 
+    /// This process's games in memory (not the visiting ones).
     pub(super) fn ids(&self) -> Vec<GameId> {
-        let mut ids: Vec<GameId> = self.read().keys().copied().collect();
+        let visiting = lock(&self.visiting).clone();
+        let mut ids: Vec<GameId> = self
+            .read()
+            .keys()
+            .filter(|id| !visiting.contains(id))
+            .copied()
+            .collect();
         ids.sort_unstable();
         ids
     }

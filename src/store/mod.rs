@@ -395,6 +395,14 @@ pub struct StoreOptions {
     pub shards: Option<ShardFilter>,
 }
 
+impl StoreOptions {
+    /// Whether `game` belongs to another process's shards (it is loaded here only for a
+    /// request that came to this process, see `live::LiveSet`).
+    pub(crate) fn visiting(&self, game: &GameRecord) -> bool {
+        self.shards.is_some_and(|f| !f.holds(game.location.guild))
+    }
+}
+
 impl Default for StoreOptions {
     fn default() -> StoreOptions {
         StoreOptions {

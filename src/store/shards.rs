@@ -2,9 +2,10 @@
 //! `shard_range = "a-b"`): a game belongs to the shard of its guild, Discord's formula
 //! `(guild_id >> 22) % total`, a game outside a guild (DMs, the local mode) to shard 0. With a
 //! [`ShardFilter`] in [`StoreOptions`](super::StoreOptions) a store restores and keeps live only
-//! its shards' games, and the timers' queries (due reminders, queued messages, idle watches,
-//! pinned status messages) return only theirs; one rule, here, in Rust and in SQL (the same
-//! SQL on SQLite and PostgreSQL).
+//! its shards' games (a game of another shard, loaded for a request that came here such as a DM
+//! click, is not among its live games), and the timers' queries (due reminders, queued
+//! messages, idle watches, pinned status messages) return only theirs; one rule, here, in Rust
+//! and in SQL (the same SQL on SQLite and PostgreSQL).
 
 /// Shards `first..=last` of `total` (`total` at least 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -428,7 +428,12 @@ impl PgStore {
         let verdict = match raw {
             Ok(raw) => match restore_raw(&self.data, &raw, self.options.verify_on_restore) {
                 Restored::Ok { state, .. } => {
-                    return Ok(self.live.insert_loaded(game, *state, raw.record.seq))
+                    return Ok(self.live.insert_loaded(
+                        game,
+                        *state,
+                        raw.record.seq,
+                        self.options.visiting(&raw.record),
+                    ))
                 }
                 Restored::Damaged(report) => report,
             },
