@@ -352,6 +352,86 @@ pub trait GameStore: Send + Sync {
 pub type CampaignOptions<'a> =
     Box<dyn FnOnce(GameId) -> std::result::Result<serde_json::Value, String> + 'a>;
 
+/// The store surface both backends have as inherent methods of the same names (seats,
+/// languages, lobbies, campaigns, Discord's messages, the admin tools, export and import): each
+/// [`GameStore`] method of this list calls `$backend`'s own. One list for both backends; the
+/// trait above documents each method.
+macro_rules! forward_store_surface {
+    ($backend:ident) => {
+        $crate::store::backend::forward_to_inherent! { $backend;
+            fn create_game_with_bots(&self, new: NewGame, bot_level: &str) -> Result<(GameId, Arc<GameState>)>;
+            fn apply_at(&self, game: GameId, seat: usize, decisions: &[Decision], seq: u64) -> Result<MoveOutcome>;
+            fn is_live(&self, game: GameId) -> bool;
+            fn last_finished_in_channel(&self, channel: u64) -> Result<Option<GameId>>;
+            fn set_notify(&self, game: GameId, seat: usize, notify: Notify) -> Result<()>;
+            fn log_marks(&self, game: GameId, seat: usize) -> Result<(u64, u64)>;
+            fn export(&self, game: GameId) -> Result<GameExport>;
+            fn import(&self, doc: &GameExport, location: Location, owners: &[SeatOwner]) -> Result<(GameId, Arc<GameState>)>;
+            fn clear_reminders(&self, game: GameId, seat: Option<usize>) -> Result<()>;
+            fn clear_reminder(&self, game: GameId, seat: usize, kind: &str) -> Result<()>;
+            fn vacate_seat(&self, game: GameId, seat: usize) -> Result<()>;
+            fn bot_level(&self, game: GameId) -> Result<String>;
+            fn take_seat(&self, game: GameId, seat: usize, user: u64, name: &str) -> Result<()>;
+            fn set_waiting_since(&self, game: GameId, seat: usize, since: Option<i64>) -> Result<()>;
+            fn waiting_since(&self, game: GameId, seat: usize) -> Result<Option<i64>>;
+            fn set_paused(&self, game: GameId, since: Option<i64>) -> Result<()>;
+            fn paused_at(&self, game: GameId) -> Result<Option<i64>>;
+            fn archived_reason(&self, game: GameId) -> Result<Option<String>>;
+            fn archive(&self, game: GameId, reason: ArchiveReason) -> Result<()>;
+            fn archive_channel(&self, channel: u64) -> Result<Vec<GameId>>;
+            fn archive_guild(&self, guild: u64) -> Result<Vec<GameId>>;
+            fn user_settings(&self, user: u64) -> Result<UserSettings>;
+            fn set_user_settings(&self, user: u64, settings: &UserSettings) -> Result<()>;
+            fn user_language(&self, user: u64) -> Result<Option<String>>;
+            fn set_user_language(&self, user: u64, language: &str) -> Result<()>;
+            fn game_language(&self, game: GameId) -> Result<Option<String>>;
+            fn channel_language(&self, channel: u64) -> Result<Option<String>>;
+            fn set_game_language(&self, game: GameId, language: &str) -> Result<()>;
+            fn save_lobby(&self, channel: u64, body: &str) -> Result<()>;
+            fn delete_lobby(&self, channel: u64) -> Result<()>;
+            fn lobbies(&self) -> Result<Vec<(u64, String)>>;
+            fn create_campaign(&self, location: Location, options: &serde_json::Value) -> Result<CampaignId>;
+            fn create_campaign_game(&self, new: NewGame, options: CampaignOptions<'_>) -> Result<(CampaignId, GameId, Arc<GameState>)>;
+            fn create_chapter_game(&self, new: NewGame, campaign: CampaignId, chapter: u8, options: CampaignOptions<'_>) -> Result<(GameId, Arc<GameState>)>;
+            fn set_chapter_game(&self, campaign: CampaignId, chapter: u8, game: GameId) -> Result<()>;
+            fn record_chapter_result(&self, campaign: CampaignId, chapter: u8, result: &serde_json::Value) -> Result<()>;
+            fn set_campaign_status(&self, campaign: CampaignId, status: CampaignStatus) -> Result<()>;
+            fn save_campaign(&self, campaign: CampaignId, options: &serde_json::Value, status: CampaignStatus, chapter: Option<ChapterWrite<'_>>) -> Result<()>;
+            fn campaign(&self, campaign: CampaignId) -> Result<Option<CampaignRecord>>;
+            fn last_campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>>;
+            fn campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>>;
+            fn discord_status(&self, game: GameId) -> Result<Option<StatusMessage>>;
+            fn set_discord_status(&self, game: GameId, status: StatusMessage) -> Result<()>;
+            fn set_status_pinned(&self, game: GameId, pinned: bool) -> Result<()>;
+            fn pinned_status_of_ended_games(&self) -> Result<Vec<(GameId, StatusMessage)>>;
+            fn discord_meta(&self, key: &str) -> Result<Option<String>>;
+            fn set_discord_meta(&self, key: &str, value: &str) -> Result<()>;
+            fn dm_refused_at(&self, user: u64) -> Result<Option<i64>>;
+            fn set_dm_refused(&self, user: u64, refused: bool) -> Result<bool>;
+            fn list_games(&self, guild: Option<u64>, limit: usize) -> Result<Vec<GameRecord>>;
+            fn history(&self, game: GameId) -> Result<History>;
+            fn rollback(&self, game: GameId, back_to: u64, by: u64) -> Result<RollbackOutcome>;
+            fn idle_watches(&self) -> Result<Vec<IdleWatch>>;
+            fn set_idle_watch(&self, watch: &IdleWatch) -> Result<()>;
+            fn clear_idle_watch(&self, game: GameId) -> Result<()>;
+        }
+    };
+}
+pub(crate) use forward_store_surface;
+
+/// `fn name(&self, arg: Type, …) -> Ret;` … as trait methods that call `$backend::name(self,
+/// arg, …)`.
+macro_rules! forward_to_inherent {
+    ($backend:ident; $(fn $name:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
+        $(
+            fn $name(&self $(, $arg: $ty)*) -> $ret {
+                $backend::$name(self $(, $arg)*)
+            }
+        )*
+    };
+}
+pub(crate) use forward_to_inherent;
+
 impl GameStore for Store {
     fn backend(&self) -> Backend {
         Backend::Sqlite
@@ -437,211 +517,7 @@ impl GameStore for Store {
         Store::fail_next(self, at)
     }
 
-    fn create_game_with_bots(
-        &self,
-        new: NewGame,
-        bot_level: &str,
-    ) -> Result<(GameId, Arc<GameState>)> {
-        Store::create_game_with_bots(self, new, bot_level)
-    }
-    fn apply_at(
-        &self,
-        game: GameId,
-        seat: usize,
-        decisions: &[Decision],
-        seq: u64,
-    ) -> Result<MoveOutcome> {
-        Store::apply_at(self, game, seat, decisions, seq)
-    }
-    fn is_live(&self, game: GameId) -> bool {
-        Store::is_live(self, game)
-    }
-    fn last_finished_in_channel(&self, channel: u64) -> Result<Option<GameId>> {
-        Store::last_finished_in_channel(self, channel)
-    }
-    fn set_notify(&self, game: GameId, seat: usize, notify: Notify) -> Result<()> {
-        Store::set_notify(self, game, seat, notify)
-    }
-    fn log_marks(&self, game: GameId, seat: usize) -> Result<(u64, u64)> {
-        Store::log_marks(self, game, seat)
-    }
-    fn export(&self, game: GameId) -> Result<GameExport> {
-        Store::export(self, game)
-    }
-    fn import(
-        &self,
-        doc: &GameExport,
-        location: Location,
-        owners: &[SeatOwner],
-    ) -> Result<(GameId, Arc<GameState>)> {
-        Store::import(self, doc, location, owners)
-    }
-    fn clear_reminders(&self, game: GameId, seat: Option<usize>) -> Result<()> {
-        Store::clear_reminders(self, game, seat)
-    }
-    fn clear_reminder(&self, game: GameId, seat: usize, kind: &str) -> Result<()> {
-        Store::clear_reminder(self, game, seat, kind)
-    }
-    fn vacate_seat(&self, game: GameId, seat: usize) -> Result<()> {
-        Store::vacate_seat(self, game, seat)
-    }
-    fn bot_level(&self, game: GameId) -> Result<String> {
-        Store::bot_level(self, game)
-    }
-    fn take_seat(&self, game: GameId, seat: usize, user: u64, name: &str) -> Result<()> {
-        Store::take_seat(self, game, seat, user, name)
-    }
-    fn set_waiting_since(&self, game: GameId, seat: usize, since: Option<i64>) -> Result<()> {
-        Store::set_waiting_since(self, game, seat, since)
-    }
-    fn waiting_since(&self, game: GameId, seat: usize) -> Result<Option<i64>> {
-        Store::waiting_since(self, game, seat)
-    }
-    fn set_paused(&self, game: GameId, since: Option<i64>) -> Result<()> {
-        Store::set_paused(self, game, since)
-    }
-    fn paused_at(&self, game: GameId) -> Result<Option<i64>> {
-        Store::paused_at(self, game)
-    }
-    fn archived_reason(&self, game: GameId) -> Result<Option<String>> {
-        Store::archived_reason(self, game)
-    }
-    fn archive(&self, game: GameId, reason: ArchiveReason) -> Result<()> {
-        Store::archive(self, game, reason)
-    }
-    fn archive_channel(&self, channel: u64) -> Result<Vec<GameId>> {
-        Store::archive_channel(self, channel)
-    }
-    fn archive_guild(&self, guild: u64) -> Result<Vec<GameId>> {
-        Store::archive_guild(self, guild)
-    }
-    fn user_settings(&self, user: u64) -> Result<UserSettings> {
-        Store::user_settings(self, user)
-    }
-    fn set_user_settings(&self, user: u64, settings: &UserSettings) -> Result<()> {
-        Store::set_user_settings(self, user, settings)
-    }
-    fn user_language(&self, user: u64) -> Result<Option<String>> {
-        Store::user_language(self, user)
-    }
-    fn set_user_language(&self, user: u64, language: &str) -> Result<()> {
-        Store::set_user_language(self, user, language)
-    }
-    fn game_language(&self, game: GameId) -> Result<Option<String>> {
-        Store::game_language(self, game)
-    }
-    fn channel_language(&self, channel: u64) -> Result<Option<String>> {
-        Store::channel_language(self, channel)
-    }
-    fn set_game_language(&self, game: GameId, language: &str) -> Result<()> {
-        Store::set_game_language(self, game, language)
-    }
-    fn save_lobby(&self, channel: u64, body: &str) -> Result<()> {
-        Store::save_lobby(self, channel, body)
-    }
-    fn delete_lobby(&self, channel: u64) -> Result<()> {
-        Store::delete_lobby(self, channel)
-    }
-    fn lobbies(&self) -> Result<Vec<(u64, String)>> {
-        Store::lobbies(self)
-    }
-    fn create_campaign(
-        &self,
-        location: Location,
-        options: &serde_json::Value,
-    ) -> Result<CampaignId> {
-        Store::create_campaign(self, location, options)
-    }
-    fn create_campaign_game(
-        &self,
-        new: NewGame,
-        options: CampaignOptions<'_>,
-    ) -> Result<(CampaignId, GameId, Arc<GameState>)> {
-        Store::create_campaign_game(self, new, options)
-    }
-    fn create_chapter_game(
-        &self,
-        new: NewGame,
-        campaign: CampaignId,
-        chapter: u8,
-        options: CampaignOptions<'_>,
-    ) -> Result<(GameId, Arc<GameState>)> {
-        Store::create_chapter_game(self, new, campaign, chapter, options)
-    }
-    fn set_chapter_game(&self, campaign: CampaignId, chapter: u8, game: GameId) -> Result<()> {
-        Store::set_chapter_game(self, campaign, chapter, game)
-    }
-    fn record_chapter_result(
-        &self,
-        campaign: CampaignId,
-        chapter: u8,
-        result: &serde_json::Value,
-    ) -> Result<()> {
-        Store::record_chapter_result(self, campaign, chapter, result)
-    }
-    fn set_campaign_status(&self, campaign: CampaignId, status: CampaignStatus) -> Result<()> {
-        Store::set_campaign_status(self, campaign, status)
-    }
-    fn save_campaign(
-        &self,
-        campaign: CampaignId,
-        options: &serde_json::Value,
-        status: CampaignStatus,
-        chapter: Option<ChapterWrite<'_>>,
-    ) -> Result<()> {
-        Store::save_campaign(self, campaign, options, status, chapter)
-    }
-    fn campaign(&self, campaign: CampaignId) -> Result<Option<CampaignRecord>> {
-        Store::campaign(self, campaign)
-    }
-    fn last_campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>> {
-        Store::last_campaign_in_channel(self, channel)
-    }
-    fn campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>> {
-        Store::campaign_in_channel(self, channel)
-    }
-    fn discord_status(&self, game: GameId) -> Result<Option<StatusMessage>> {
-        Store::discord_status(self, game)
-    }
-    fn set_discord_status(&self, game: GameId, status: StatusMessage) -> Result<()> {
-        Store::set_discord_status(self, game, status)
-    }
-    fn set_status_pinned(&self, game: GameId, pinned: bool) -> Result<()> {
-        Store::set_status_pinned(self, game, pinned)
-    }
-    fn pinned_status_of_ended_games(&self) -> Result<Vec<(GameId, StatusMessage)>> {
-        Store::pinned_status_of_ended_games(self)
-    }
-    fn discord_meta(&self, key: &str) -> Result<Option<String>> {
-        Store::discord_meta(self, key)
-    }
-    fn set_discord_meta(&self, key: &str, value: &str) -> Result<()> {
-        Store::set_discord_meta(self, key, value)
-    }
-    fn dm_refused_at(&self, user: u64) -> Result<Option<i64>> {
-        Store::dm_refused_at(self, user)
-    }
-    fn set_dm_refused(&self, user: u64, refused: bool) -> Result<bool> {
-        Store::set_dm_refused(self, user, refused)
-    }
-    fn list_games(&self, guild: Option<u64>, limit: usize) -> Result<Vec<GameRecord>> {
-        Store::list_games(self, guild, limit)
-    }
-    fn history(&self, game: GameId) -> Result<History> {
-        Store::history(self, game)
-    }
-    fn rollback(&self, game: GameId, back_to: u64, by: u64) -> Result<RollbackOutcome> {
-        Store::rollback(self, game, back_to, by)
-    }
-    fn idle_watches(&self) -> Result<Vec<IdleWatch>> {
-        Store::idle_watches(self)
-    }
-    fn set_idle_watch(&self, watch: &IdleWatch) -> Result<()> {
-        Store::set_idle_watch(self, watch)
-    }
-    fn clear_idle_watch(&self, game: GameId) -> Result<()> {
-        Store::clear_idle_watch(self, game)
-    }
+    crate::store::backend::forward_store_surface!(Store);
 }
 
 #[cfg(test)]
