@@ -628,3 +628,100 @@ fn computer_turns_interrupted_by_a_restart_are_played_at_the_next_tick() {
     chat.tick();
     assert_eq!(store.log(game).expect("log").len(), before + 1);
 }
+
+/// Opens the store file of `t` afresh under a new chat layer: the bot's restart.
+fn restart(t: Table) -> Table {
+    let Table { chat, clock, _dir } = t;
+    drop(chat);
+    let data = Arc::new(GameData::embedded().expect("data"));
+    let (store, _) =
+        Store::open(_dir.0.join("t.db"), data, StoreOptions::default()).expect("store reopens");
+    Table {
+        chat: Chat::new(Arc::new(store), clock.clone(), config()),
+        clock,
+        _dir,
+    }
+}
+
+/// The lines of the replies everyone in the channel sees.
+fn public_lines(replies: &[Reply]) -> Vec<String> {
+    public_text(replies).lines().map(str::to_string).collect()
+}
+
+/// A seat taken over from a computer player carries its person's name from then on: the
+/// moves announced, the status and the boards say "bob", also after a restart; the
+/// announcement of the take-over still names the computer player it replaced.
+#[test]
+fn a_computer_seat_taken_over_carries_its_persons_name_after_a_restart() {
+    let t = table("seatname", config());
+    t.say("alice /skymines new players:2");
+    let r = t.click("alice", "l:bot");
+    assert!(public_text(&r).contains("added a computer player"), "{r:?}");
+    let r = t.say("alice /skymines start");
+    assert!(public_text(&r).contains("begins"), "{r:?}");
+    let status = public_text(&t.say("eve /skymines status"));
+    assert!(status.contains("Computer 1"), "{status}");
+
+    let joined = t.say("bob /skymines join");
+    let public = public_text(&joined);
+    assert!(
+        public.contains("bob takes over seat 2 (Computer 1)"),
+        "{public}"
+    );
+    let status = public_text(&t.say("eve /skymines status"));
+    assert!(
+        status.contains("bob") && !status.contains("Computer 1"),
+        "the status names bob: {status}"
+    );
+
+    // alice plans; then play on until bob's seat has moved: every line said after the
+    // take-over names bob.
+    let mut said = Vec::new();
+    for _ in 0..2 {
+        if t.choose_labelled("alice", "Plan ").is_none() {
+            break;
+        }
+    }
+    let r = t
+        .choose_labelled("alice", "Done planning")
+        .expect("alice finishes planning");
+    said.extend(public_lines(&r));
+    let mut bob_moved = false;
+    for _ in 0..200 {
+        let waiting = t.waiting();
+        let who = if waiting.contains(&local_user_id("alice")) {
+            "alice"
+        } else if waiting.contains(&local_user_id("bob")) {
+            "bob"
+        } else {
+            break;
+        };
+        let r = t.say(&format!("{who} /choose option:1"));
+        said.extend(public_lines(&r));
+        bob_moved |= who == "bob"
+            && public_lines(&r)
+                .iter()
+                .any(|l| l.starts_with("bob ") && !l.contains("your turn"));
+        if bob_moved && t.waiting() == vec![local_user_id("alice")] {
+            break;
+        }
+    }
+    assert!(bob_moved, "bob's moves are announced as his: {said:#?}");
+    assert!(
+        said.iter().any(|l| l.starts_with("bob reveals")),
+        "bob's plan is revealed as his: {said:#?}"
+    );
+    assert!(said.iter().all(|l| !l.contains("Computer 1")), "{said:#?}");
+
+    let t = restart(t);
+    let status = public_text(&t.say("eve /skymines status"));
+    assert!(
+        status.contains("bob") && !status.contains("Computer 1"),
+        "after a restart the status still names bob: {status}"
+    );
+    let scores = public_text(&t.say("eve /skymines scores"));
+    assert!(
+        scores.contains("bob") && !scores.contains("Computer 1"),
+        "{scores}"
+    );
+}

@@ -212,16 +212,16 @@ impl Chat {
             return Err(self.texts.t("error.already_joined"));
         }
         let seats = self.store.seats(game).map_err(|e| self.err(e))?;
-        let seat = seats
+        let (seat, was) = seats
             .iter()
             .find(|s| s.owner == SeatOwner::Vacant)
-            .map(|s| s.seat)
+            .map(|s| (s.seat, s.name.clone()))
             .ok_or_else(|| self.texts.t("error.no_open_seat"))?;
+        // From here on the seat, and every state of the game, carries the newcomer's name.
         self.store
             .take_seat(game, seat, req.user.id, &req.user.name)
             .map_err(|_| self.texts.t("error.no_open_seat"))?;
         let state = self.state(game)?;
-        let was = state.seats[seat].name.clone();
         let mut replies = vec![Reply::public(self.game_texts(game).f(
             "seat.taken",
             &[

@@ -360,8 +360,10 @@ pub(super) fn prepare_undo(
         message: "no usable snapshot".to_string(),
     })?;
     let base_json = read_snapshot(base)?;
-    let base_state: GameState =
-        serde_json::from_str(&base_json).map_err(|e| StoreError::Corrupt {
+    // The live state carries the game's current seat names.
+    let names: Vec<String> = live.state.seats.iter().map(|s| s.name.clone()).collect();
+    let base_state =
+        replay::read_snapshot(&base_json, &names).map_err(|e| StoreError::Corrupt {
             game,
             message: format!("the snapshot of move {base}: {e}"),
         })?;

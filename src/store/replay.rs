@@ -93,6 +93,31 @@ pub fn replay_onto<'a>(
     Ok(state)
 }
 
+/// Gives a state the game's current seat names (`names`: the human seats, in order; Luna keeps
+/// hers).
+///
+/// Seat names are not history: a seat a person takes over carries their name in every state
+/// from then on, so moves are announced and boards drawn with it. The game row's `seat_names`
+/// hold the current names (taking a seat over rewrites them in the same transaction as the
+/// seat), so a replay from the seed starts with them; a stored snapshot may predate the
+/// take-over, so every snapshot is read through [`read_snapshot`] and given them too. One rule
+/// in one place: a restart, an undo, a rollback, an import and the check of a snapshot against
+/// a replay all see the same names, and no log entry (nor a new state version that would stale
+/// the other players' buttons) is needed for a rename.
+pub fn with_seat_names(mut state: GameState, names: &[String]) -> GameState {
+    for (seat, name) in state.seats.iter_mut().zip(names) {
+        if !seat.is_luna() {
+            seat.name.clone_from(name);
+        }
+    }
+    state
+}
+
+/// A stored snapshot's state, with the game's current seat names (see [`with_seat_names`]).
+pub fn read_snapshot(text: &str, names: &[String]) -> serde_json::Result<GameState> {
+    serde_json::from_str(text).map(|state| with_seat_names(state, names))
+}
+
 /// The game as `new_game` sets it up.
 pub fn initial_state(
     data: &GameData,
@@ -264,7 +289,7 @@ pub fn check_history(
         if serde_json::to_string(state).ok().as_deref() == Some(text.as_str()) {
             return Ok(());
         }
-        match serde_json::from_str::<GameState>(text) {
+        match read_snapshot(text, names) {
             Ok(snap) if snap == *state => Ok(()),
             Ok(snap) => Err(format!(
                 "the snapshot of move {seq} differs from a replay of the log from the seed in: {}",

@@ -98,7 +98,7 @@ pub(super) fn restore_raw(data: &GameData, raw: &RawGame, verify: bool) -> Resto
             Err(e) => return Restored::Damaged(format!("a replay from the seed fails: {e}")),
         };
         if json(&replayed) != raw.snapshot {
-            let snap: GameState = match serde_json::from_str(&raw.snapshot) {
+            let snap = match replay::read_snapshot(&raw.snapshot, &rec.seat_names) {
                 Ok(s) => s,
                 Err(e) => return Restored::Damaged(unreadable(e)),
             };
@@ -111,7 +111,7 @@ pub(super) fn restore_raw(data: &GameData, raw: &RawGame, verify: bool) -> Resto
         }
         replayed
     } else {
-        match serde_json::from_str(&raw.snapshot) {
+        match replay::read_snapshot(&raw.snapshot, &rec.seat_names) {
             Ok(s) => s,
             Err(e) => return Restored::Damaged(unreadable(e)),
         }

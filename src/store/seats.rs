@@ -5,7 +5,7 @@
 //! offset, quiet hours). The chat layer decides who may do what; this module only keeps it.
 
 use super::error::{Result, StoreError};
-use super::{now_ms, to_db, GameId, GameStatus, NewGame, Store};
+use super::{json, now_ms, replay, to_db, GameId, GameStatus, NewGame, Store};
 use crate::engine::GameState;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::sync::Arc;
@@ -105,21 +105,38 @@ impl Store {
         })
     }
 
-    /// Gives a vacant seat to a user (under their name). Fails with `NoSuchSeat` when the seat
-    /// is not vacant (someone else took it first).
+    /// Gives a vacant seat of an active game to a user: the seat, the game row's seat names and
+    /// the live state all carry their name from now on (see [`replay::with_seat_names`]), and
+    /// the current board is drawn again. Fails with `NoSuchSeat` when the seat is not vacant
+    /// (someone else took it first).
     pub fn take_seat(&self, game: GameId, seat: usize, user: u64, name: &str) -> Result<()> {
-        let n = self.write(|tx| {
-            Ok(tx
-                .prepare_cached(
-                    "UPDATE seats SET kind = 'discord', user_id = ?3, name = ?4, notify = 'ephemeral' \
-                     WHERE game_id = ?1 AND seat = ?2 AND kind = 'vacant'",
+        self.with_live(game, |live| {
+            let names = self.write(|tx| {
+                let n = tx
+                    .prepare_cached(
+                        "UPDATE seats SET kind = 'discord', user_id = ?3, name = ?4, notify = 'ephemeral' \
+                         WHERE game_id = ?1 AND seat = ?2 AND kind = 'vacant'",
+                    )?
+                    .execute(params![game, seat as i64, to_db(user), name])?;
+                if n == 0 {
+                    return Err(StoreError::NoSuchSeat(seat));
+                }
+                let stored: String = tx
+                    .prepare_cached("SELECT seat_names FROM games WHERE id = ?1")?
+                    .query_row([game], |r| r.get(0))?;
+                let names = names_after_take_over(game, &stored, seat, name)?;
+                tx.prepare_cached("UPDATE games SET seat_names = ?2 WHERE id = ?1")?
+                    .execute(params![game, json(&names)])?;
+                tx.prepare_cached(
+                    "UPDATE board_images SET png = NULL, rendered_at = NULL \
+                     WHERE game_id = ?1 AND version = ?2",
                 )?
-                .execute(params![game, seat as i64, to_db(user), name])?)
-        })?;
-        if n == 0 {
-            return Err(StoreError::NoSuchSeat(seat));
-        }
-        Ok(())
+                .execute(params![game, to_db(live.seq)])?;
+                Ok(names)
+            })?;
+            live.state = Arc::new(replay::with_seat_names((*live.state).clone(), &names));
+            Ok(())
+        })
     }
 
     /// Records since when the game waits on a seat (None: it does not).
@@ -282,6 +299,24 @@ pub(super) fn archive_each(
         }
     }
     Ok(done)
+}
+
+/// The game row's seat names (`stored`, its JSON) once `name` took `seat` over (either
+/// backend).
+pub(super) fn names_after_take_over(
+    game: GameId,
+    stored: &str,
+    seat: usize,
+    name: &str,
+) -> Result<Vec<String>> {
+    let mut names: Vec<String> =
+        serde_json::from_str(stored).map_err(|e| StoreError::Corrupt {
+            game,
+            message: format!("seat names: {e}"),
+        })?;
+    let slot = names.get_mut(seat).ok_or(StoreError::NoSuchSeat(seat))?;
+    *slot = name.to_string();
+    Ok(names)
 }
 
 /// A `user_settings` row: away_until, utc_offset_min, quiet_from, quiet_to, reminders_off,

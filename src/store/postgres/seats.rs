@@ -7,8 +7,10 @@ use super::{Db, PgStore};
 use crate::engine::GameState;
 use crate::store::backend::GameStore;
 use crate::store::error::{Result, StoreError};
-use crate::store::seats::{archive_each, settings_from_row};
-use crate::store::{now_ms, to_db, ArchiveReason, GameId, GameStatus, NewGame, UserSettings};
+use crate::store::seats::{archive_each, names_after_take_over, settings_from_row};
+use crate::store::{
+    json, now_ms, replay, to_db, ArchiveReason, GameId, GameStatus, NewGame, UserSettings,
+};
 use std::sync::Arc;
 
 /// Locks a game's row (inside the caller's transaction): per-game work of other processes
@@ -80,21 +82,41 @@ impl PgStore {
         })
     }
 
-    /// Gives a vacant seat to a user (under their name); `NoSuchSeat` when the seat is not
-    /// vacant (someone else took it first).
+    /// Gives a vacant seat of an active game to a user: the seat, the game row's seat names and
+    /// the live state carry their name from now on, and the current board is drawn again (see
+    /// [`crate::store::Store::take_seat`]); `NoSuchSeat` when the seat is not vacant (someone
+    /// else took it first).
     pub fn take_seat(&self, game: GameId, seat: usize, user: u64, name: &str) -> Result<()> {
-        let n = self.write(|db| {
-            lock_game(db, game)?;
-            db.execute(
-                "UPDATE seats SET kind = 'discord', user_id = $3, name = $4, notify = 'ephemeral' \
-                 WHERE game_id = $1 AND seat = $2 AND kind = 'vacant'",
-                &[&game, &(seat as i64), &to_db(user), &name],
-            )
-        })?;
-        if n == 0 {
-            return Err(StoreError::NoSuchSeat(seat));
-        }
-        Ok(())
+        self.with_live(game, |live| {
+            let names = self.write(|db| {
+                lock_game(db, game)?;
+                let n = db.execute(
+                    "UPDATE seats SET kind = 'discord', user_id = $3, name = $4, notify = 'ephemeral' \
+                     WHERE game_id = $1 AND seat = $2 AND kind = 'vacant'",
+                    &[&game, &(seat as i64), &to_db(user), &name],
+                )?;
+                if n == 0 {
+                    return Err(StoreError::NoSuchSeat(seat));
+                }
+                let stored: String = db
+                    .query_opt("SELECT seat_names FROM games WHERE id = $1", &[&game])?
+                    .ok_or(StoreError::NoSuchGame(game))?
+                    .try_get(0)?;
+                let names = names_after_take_over(game, &stored, seat, name)?;
+                db.execute(
+                    "UPDATE games SET seat_names = $2 WHERE id = $1",
+                    &[&game, &json(&names)],
+                )?;
+                db.execute(
+                    "UPDATE board_images SET png = NULL, rendered_at = NULL \
+                     WHERE game_id = $1 AND version = $2",
+                    &[&game, &to_db(live.seq)],
+                )?;
+                Ok(names)
+            })?;
+            live.state = Arc::new(replay::with_seat_names((*live.state).clone(), &names));
+            Ok(())
+        })
     }
 
     /// Records since when the game waits on a seat (None: it does not).
