@@ -1357,3 +1357,86 @@ fn a_move_worked_out_on_an_old_state_is_refused() {
         check_log_and_state(&*a, game, name);
     }
 }
+
+/// A seat a person takes over carries their name in every state from then on: seat names are
+/// not history. The snapshots written before the take-over still hold the computer player's
+/// name, yet a restart checks the game against a replay from the seed without calling it
+/// damaged, and an undo and a rollback across the take-over, the admin's history check and an
+/// export imported elsewhere all keep the new name. The current board is drawn again.
+#[test]
+fn a_seat_taken_over_carries_its_new_name_through_restart_undo_rollback_and_export() {
+    let names = |state: &engine::GameState| -> Vec<String> {
+        state.seats.iter().map(|s| s.name.clone()).collect()
+    };
+    for place in places("seatname") {
+        let name = place.name();
+        let (store, _) = place.open(2);
+        let mut new = discord_new_game(3, 600, &[1, 2]);
+        new.seats[1] = NewSeat {
+            owner: SeatOwner::Vacant,
+            name: "Computer 1".to_string(),
+            notify: Notify::Ephemeral,
+        };
+        let (game, state) = store.create_game_with_bots(new, "easy").expect("a game");
+        assert_eq!(names(&state), ["user1", "Computer 1"], "{name}");
+        // Five moves, snapshotted every two with the computer player's name.
+        for _ in 0..5 {
+            let (seat, decisions) = a_move(&*store, game);
+            store.apply(game, seat, &decisions).expect("move");
+        }
+        let Some(LogEntry::Batch { seat: last_mover, .. }) = store.last_entry(game).expect("q")
+        else {
+            panic!("{name}: the last entry is a move");
+        };
+        store.store_board_png(game, 5, b"png").expect("a drawn board");
+
+        store.take_seat(game, 1, 2, "bob").expect("bob takes seat 2");
+        let (state, seq) = store.live_state(game).expect("live");
+        assert_eq!((names(&state), seq), (vec!["user1".into(), "bob".into()], 5), "{name}");
+        assert_eq!(store.game(game).expect("row").seat_names, ["user1", "bob"]);
+        assert_eq!(store.seats(game).expect("seats")[1].name, "bob", "{name}");
+        assert_eq!(store.board_png(game, 5).expect("q"), None, "{name}: drawn again");
+        check_log_and_state(&*store, game, name);
+        // A restart before any new snapshot: the latest one holds the old name.
+        drop(store);
+        let (store, report) = place.open(2);
+        assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
+        assert_eq!(report.verified, 1, "{name}");
+        assert_eq!(store.live_state(game).expect("live"), (state, seq), "{name}");
+
+        // An undo across the take-over rebuilds from a snapshot with the old name.
+        let undo = store.undo(game, last_mover).expect("undo");
+        assert_eq!(names(&undo.state), ["user1", "bob"], "{name}");
+        check_log_and_state(&*store, game, name);
+        for _ in 0..3 {
+            let (seat, decisions) = a_move(&*store, game);
+            store.apply(game, seat, &decisions).expect("move");
+        }
+        let before = store.live_state(game).expect("live");
+
+        drop(store);
+        let (store, report) = place.open(2);
+        assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
+        assert_eq!(report.verified, 1, "{name}");
+        assert_eq!(store.live_state(game).expect("live"), before, "{name}");
+        let history = store.history(game).expect("history");
+        assert_eq!(history.problem, None, "{name}");
+        assert_eq!(history.last_good, history.entries, "{name}");
+
+        let doc = store.export(game).expect("export");
+        assert_eq!(doc.seat_names, ["user1", "bob"], "{name}");
+        let elsewhere = Location {
+            guild: Some(3),
+            channel: 601,
+        };
+        let (copy, imported) = store
+            .import(&doc, elsewhere, &[SeatOwner::Discord(1), SeatOwner::Discord(2)])
+            .expect("import");
+        assert_eq!(names(&imported), ["user1", "bob"], "{name}");
+        check_log_and_state(&*store, copy, name);
+
+        let out = store.rollback(game, 3, 77).expect("rollback");
+        assert_eq!(names(&out.state), ["user1", "bob"], "{name}");
+        check_log_and_state(&*store, game, name);
+    }
+}
