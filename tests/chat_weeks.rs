@@ -725,3 +725,59 @@ fn a_computer_seat_taken_over_carries_its_persons_name_after_a_restart() {
         "{scores}"
     );
 }
+
+/// One message per turn survives a restart (DECISIONS B15): the new chat layer has not seen
+/// the turn begin, so it rebuilds the steps played before the restart from the stored log,
+/// and the message that ends the turn holds every step's line, each once.
+#[test]
+fn a_turn_interrupted_by_a_restart_is_still_posted_whole() {
+    let t = table("turn-restart", config());
+    start(&t);
+    let (active, next) = to_action_phase(&t);
+    // (The first /choose may only bring up the current list.)
+    let mut first = t.say(&format!("{active} /choose option:1"));
+    if first[0].text.contains("older list") {
+        first = t.say(&format!("{active} /choose option:1"));
+    }
+    assert_eq!(
+        t.waiting(),
+        vec![local_user_id(active)],
+        "the turn goes on after its first step"
+    );
+    assert!(
+        public_text(&first).is_empty(),
+        "nothing public yet: {first:?}"
+    );
+    let first_lines: Vec<String> = private_to(&first, active)
+        .lines()
+        .filter(|l| l.starts_with(&format!("{active} ")))
+        .map(str::to_string)
+        .collect();
+    assert!(!first_lines.is_empty(), "{first:?}");
+
+    let t = restart(t);
+    let mut turn_message = None;
+    for _ in 0..100 {
+        if t.waiting() != vec![local_user_id(active)] {
+            break;
+        }
+        let r = t.say(&format!("{active} /choose option:1"));
+        turn_message = r
+            .iter()
+            .find(|r| matches!(r.audience, Audience::Ping(_)))
+            .map(|r| r.text.clone())
+            .or(turn_message);
+    }
+    let message = turn_message.expect("the turn ends with a ping of the next player");
+    assert!(
+        message.contains(&format!("{next}, it is your turn")),
+        "{message}"
+    );
+    for line in &first_lines {
+        assert_eq!(
+            message.matches(line.as_str()).count(),
+            1,
+            "the step before the restart is in the turn's message once: {line}\n{message}"
+        );
+    }
+}

@@ -1384,25 +1384,43 @@ fn a_seat_taken_over_carries_its_new_name_through_restart_undo_rollback_and_expo
             let (seat, decisions) = a_move(&*store, game);
             store.apply(game, seat, &decisions).expect("move");
         }
-        let Some(LogEntry::Batch { seat: last_mover, .. }) = store.last_entry(game).expect("q")
+        let Some(LogEntry::Batch {
+            seat: last_mover, ..
+        }) = store.last_entry(game).expect("q")
         else {
             panic!("{name}: the last entry is a move");
         };
-        store.store_board_png(game, 5, b"png").expect("a drawn board");
+        store
+            .store_board_png(game, 5, b"png")
+            .expect("a drawn board");
 
-        store.take_seat(game, 1, 2, "bob").expect("bob takes seat 2");
+        store
+            .take_seat(game, 1, 2, "bob")
+            .expect("bob takes seat 2");
         let (state, seq) = store.live_state(game).expect("live");
-        assert_eq!((names(&state), seq), (vec!["user1".into(), "bob".into()], 5), "{name}");
+        assert_eq!(
+            (names(&state), seq),
+            (vec!["user1".into(), "bob".into()], 5),
+            "{name}"
+        );
         assert_eq!(store.game(game).expect("row").seat_names, ["user1", "bob"]);
         assert_eq!(store.seats(game).expect("seats")[1].name, "bob", "{name}");
-        assert_eq!(store.board_png(game, 5).expect("q"), None, "{name}: drawn again");
+        assert_eq!(
+            store.board_png(game, 5).expect("q"),
+            None,
+            "{name}: drawn again"
+        );
         check_log_and_state(&*store, game, name);
         // A restart before any new snapshot: the latest one holds the old name.
         drop(store);
         let (store, report) = place.open(2);
         assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
         assert_eq!(report.verified, 1, "{name}");
-        assert_eq!(store.live_state(game).expect("live"), (state, seq), "{name}");
+        assert_eq!(
+            store.live_state(game).expect("live"),
+            (state, seq),
+            "{name}"
+        );
 
         // An undo across the take-over rebuilds from a snapshot with the old name.
         let undo = store.undo(game, last_mover).expect("undo");
@@ -1430,7 +1448,11 @@ fn a_seat_taken_over_carries_its_new_name_through_restart_undo_rollback_and_expo
             channel: 601,
         };
         let (copy, imported) = store
-            .import(&doc, elsewhere, &[SeatOwner::Discord(1), SeatOwner::Discord(2)])
+            .import(
+                &doc,
+                elsewhere,
+                &[SeatOwner::Discord(1), SeatOwner::Discord(2)],
+            )
             .expect("import");
         assert_eq!(names(&imported), ["user1", "bob"], "{name}");
         check_log_and_state(&*store, copy, name);

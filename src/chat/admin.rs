@@ -266,6 +266,7 @@ impl Chat {
         replies.extend(self.after_move(
             game,
             &outcome.state,
+            outcome.seq,
             &[],
             super::game::Actor::Nobody,
             None,

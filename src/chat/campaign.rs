@@ -842,7 +842,7 @@ impl Chat {
                 ));
             }
         });
-        replies.extend(self.after_move(game, &state, &[], super::game::Actor::Nobody, None));
+        replies.extend(self.after_move(game, &state, 0, &[], super::game::Actor::Nobody, None));
         Ok(replies)
     }
 

@@ -108,6 +108,7 @@ impl Chat {
         Ok(Some(self.after_move(
             game,
             &outcome.state,
+            outcome.seq,
             &outcome.events,
             Actor::Computer { seat },
             Some(&state),

@@ -195,6 +195,7 @@ impl Chat {
         let mut replies = self.after_move(
             game,
             &outcome.state,
+            outcome.seq,
             &outcome.events,
             Actor::Person {
                 seat,
@@ -212,10 +213,12 @@ impl Chat {
     /// turn's public lines in one message, the status and a ping for each seat the game starts
     /// waiting on (the turn's lines go with the ping when there is one); the actor's next
     /// question (with the step's public lines while the turn goes on); the final scores.
+    /// `version` is the state's (its log entry's sequence number, 0 at the start).
     pub(crate) fn after_move(
         &self,
         game: GameId,
         state: &GameState,
+        version: u64,
         events: &[Event],
         actor: Actor,
         before: Option<&GameState>,
@@ -244,26 +247,12 @@ impl Chat {
         if !same_phase || waiting != waiting_before {
             self.schedule_reminders(game, &waiting, !same_phase);
         }
-        // Planning and the set-up are simultaneous: their lines go out with the phase's end. A
-        // computer player's move in the action phase is its whole turn; computer turns in a row
-        // (the people have dropped out) go out together when a person is waited on again or
-        // the phase ends, not as a message each.
-        let turn_over = match actor {
-            Actor::Nobody => true,
-            _ if !same_phase => true,
-            Actor::Computer { .. } => {
-                state.phase == Phase::Action
-                    && waiting.iter().any(|s| self.user_of(game, *s).is_some())
-            }
-            Actor::Person { .. } => state.phase == Phase::Action && waiting != waiting_before,
-        };
+        let turn_over = self.ends_turn(game, actor, before, state);
         let lines = self.gather_turn(
             game,
+            version,
             actor.seat(),
-            public_events
-                .iter()
-                .map(|e| e.render(public_texts))
-                .collect(),
+            self.public_lines(game, events),
             turn_over,
         );
         // While the turn goes on, the actor sees the step's public lines with the next question.
@@ -278,6 +267,7 @@ impl Chat {
             let mut status = self.status_reply(game, state);
             status.status_of = Some(game);
             if state.phase == Phase::Finished {
+                self.forget_turn(game);
                 if !lines.is_empty() {
                     replies.push(Reply::public(lines.join("\n")));
                 }
@@ -1237,6 +1227,7 @@ impl Chat {
         replies.extend(self.after_move(
             game,
             &outcome.state,
+            outcome.seq,
             &outcome.events,
             Actor::Nobody,
             Some(state),

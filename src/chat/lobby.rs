@@ -655,9 +655,16 @@ impl Chat {
         }
         // Computer players set up and plan at once, before anyone is asked.
         let computers = self.play_computers(game);
-        let state = self.state(game).unwrap_or(state);
+        let (state, version) = self.store.live_state(game).unwrap_or((state, 0));
         replies.extend(computers);
-        replies.extend(self.after_move(game, &state, &[], super::game::Actor::Nobody, None));
+        replies.extend(self.after_move(
+            game,
+            &state,
+            version,
+            &[],
+            super::game::Actor::Nobody,
+            None,
+        ));
         Ok(replies)
     }
 }

@@ -2,49 +2,181 @@
 //! here and posted together when the turn ends (the game waits on someone else, the phase or
 //! round changes, or the bot moved), with the ping of the player whose turn it is when there is
 //! one. The lines are kept in memory, one entry per step and seat, so an undone step loses its
-//! lines; after a restart, what is left of a turn is posted with its next step's lines only.
+//! lines. Memory is only a cache of what the stored log says: a chat layer that has not seen a
+//! game's turn begin (after a restart) rebuilds the turn's steps from the log before it adds
+//! the next one, so a turn interrupted by a restart is still posted whole.
 
+use super::game::Actor;
 use super::Chat;
-use crate::store::GameId;
+use crate::engine::state::{GameState, Phase};
+use crate::engine::{self, Event, Visibility};
+use crate::store::{replay, GameId, LogEntry};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 /// One step of a turn: the seat that moved (None: the bot) and the step's public lines.
 type Step = (Option<usize>, Vec<String>);
 
-/// The public lines of each game's turn so far, step by step.
+/// The public lines of each game's turn so far, step by step. A game this chat layer has seen
+/// a turn of has an entry (empty between turns); a game without one is rebuilt from its log.
 #[derive(Default)]
 pub(crate) struct TurnLines(Mutex<BTreeMap<GameId, Vec<Step>>>);
 
+impl TurnLines {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<GameId, Vec<Step>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 impl Chat {
-    /// Adds a step's public lines to the game's turn; when `turn_over`, returns every line
-    /// gathered (and forgets them), otherwise nothing.
+    /// Whether a step ends the turn, so its lines and the turn's earlier ones go out now:
+    /// `actor` moved from `before` (None: the game starts) to `after`. Planning and the set-up
+    /// are simultaneous: their lines go out with the phase's end. A computer player's move in
+    /// the action phase is its whole turn; computer turns in a row (the people have dropped
+    /// out) go out together when a person is waited on again or the phase ends, not as a
+    /// message each.
+    pub(crate) fn ends_turn(
+        &self,
+        game: GameId,
+        actor: Actor,
+        before: Option<&GameState>,
+        after: &GameState,
+    ) -> bool {
+        let same_phase = before.is_some_and(|b| b.phase == after.phase && b.round == after.round);
+        let waiting = engine::waiting_on(after);
+        match actor {
+            Actor::Nobody => true,
+            _ if !same_phase => true,
+            Actor::Computer { .. } => {
+                after.phase == Phase::Action
+                    && waiting.iter().any(|s| self.user_of(game, *s).is_some())
+            }
+            Actor::Person { .. } => {
+                after.phase == Phase::Action
+                    && before.map(engine::waiting_on).unwrap_or_default() != waiting
+            }
+        }
+    }
+
+    /// The public lines of a step's events, in the game's language.
+    pub(crate) fn public_lines(&self, game: GameId, events: &[Event]) -> Vec<String> {
+        let texts = self.game_texts(game);
+        events
+            .iter()
+            .filter(|e| e.visibility == Visibility::Public)
+            .map(|e| e.render(texts))
+            .collect()
+    }
+
+    /// Adds the public lines of a step (log entry `version`) to the game's turn; when
+    /// `turn_over`, returns every line gathered (and forgets them), otherwise nothing.
     pub(crate) fn gather_turn(
         &self,
         game: GameId,
+        version: u64,
         seat: Option<usize>,
         lines: Vec<String>,
         turn_over: bool,
     ) -> Vec<String> {
-        let mut map = self.turn_lines.0.lock().unwrap_or_else(|e| e.into_inner());
-        map.entry(game).or_default().push((seat, lines));
+        let known = self.turn_lines.lock().contains_key(&game);
+        // Rebuilt outside the lock: a replay must not hold up the other games' moves.
+        let rebuilt = if known {
+            Vec::new()
+        } else {
+            self.rebuild_turn(game, version)
+        };
+        let mut map = self.turn_lines.lock();
+        let steps = map.entry(game).or_insert(rebuilt);
+        steps.push((seat, lines));
         if !turn_over {
             return Vec::new();
         }
-        map.remove(&game)
-            .unwrap_or_default()
+        std::mem::take(steps)
             .into_iter()
             .flat_map(|(_, lines)| lines)
             .collect()
     }
 
-    /// Forgets the lines of `seat`'s last step in `game` (the step was undone).
+    /// Forgets the lines of `seat`'s last step in `game` (the step was undone). A game not in
+    /// memory needs nothing: its rebuild leaves undone steps out.
     pub(crate) fn forget_last_step(&self, game: GameId, seat: usize) {
-        let mut map = self.turn_lines.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(steps) = map.get_mut(&game) {
+        if let Some(steps) = self.turn_lines.lock().get_mut(&game) {
             if let Some(i) = steps.iter().rposition(|(s, _)| *s == Some(seat)) {
                 steps.remove(i);
             }
         }
+    }
+
+    /// Forgets a finished game's turn.
+    pub(crate) fn forget_turn(&self, game: GameId) {
+        self.turn_lines.lock().remove(&game);
+    }
+
+    /// The steps of the turn under way before log entry `version`, rebuilt from the stored
+    /// log: the batches in effect after the last rollback (which, like the start, ended a
+    /// turn), replayed with their events, cut after each step that [`Chat::ends_turn`]. Who
+    /// moved is read from the seats as they are now (a seat no person holds is a computer
+    /// player's); a stalled turn the bot played counts as its seat's step. Nothing when the
+    /// log cannot be read or replayed (then the turn goes out with the lines from here on,
+    /// as before).
+    fn rebuild_turn(&self, game: GameId, version: u64) -> Vec<Step> {
+        let read = self
+            .store
+            .game(game)
+            .and_then(|rec| Ok((rec, self.store.log(game)?)));
+        let (rec, mut log) = match read {
+            Ok(x) => x,
+            Err(e) => {
+                tracing::warn!(game, error = %e, "cannot read the log to rebuild the turn");
+                return Vec::new();
+            }
+        };
+        log.retain(|e| e.seq() < version);
+        let undone = replay::undone_set(&log);
+        let restart = log
+            .iter()
+            .rposition(|e| matches!(e, LogEntry::Rollback { .. }))
+            .map_or(0, |i| i + 1);
+        let start = replay::initial_state(&self.data, &rec.options, &rec.seat_names)
+            .and_then(|start| replay::replay_onto(&self.data, start, &log[..restart], &undone));
+        let mut state = match start {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!(game, error = %e, "cannot replay the log to rebuild the turn");
+                return Vec::new();
+            }
+        };
+        let mut steps = Vec::new();
+        for entry in &log[restart..] {
+            let LogEntry::Batch {
+                seq,
+                seat,
+                decisions,
+                ..
+            } = entry
+            else {
+                continue;
+            };
+            if undone.contains(seq) {
+                continue;
+            }
+            let before = state.clone();
+            let events = match engine::apply_batch(&self.data, &mut state, *seat, decisions) {
+                Ok(events) => events,
+                Err(e) => {
+                    tracing::warn!(game, seq, error = %e, "cannot replay a move to rebuild the turn");
+                    return Vec::new();
+                }
+            };
+            let actor = match self.user_of(game, *seat) {
+                Some((user, _)) => Actor::Person { seat: *seat, user },
+                None => Actor::Computer { seat: *seat },
+            };
+            steps.push((Some(*seat), self.public_lines(game, &events)));
+            if self.ends_turn(game, actor, Some(&before), &state) {
+                steps.clear();
+            }
+        }
+        steps
     }
 }

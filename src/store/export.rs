@@ -38,7 +38,8 @@ pub struct GameExport {
     pub data_hash: String,
     pub options: GameOptions,
     pub seed: u64,
-    /// The names given to `engine::new_game` (human seats, in order).
+    /// The names given to `engine::new_game` (human seats, in order, as they are now: a seat
+    /// taken over under its new person's name).
     pub seat_names: Vec<String>,
     pub seats: Vec<ExportSeat>,
     pub status: GameStatus,

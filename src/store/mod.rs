@@ -6,7 +6,9 @@
 //! # Model
 //!
 //! - A game is its options, seed and seat names plus an append-only log of decision batches and
-//!   undo records, numbered 1, 2, 3, … per game ([`LogEntry`]).
+//!   undo records, numbered 1, 2, 3, … per game ([`LogEntry`]). Seat names are not history: a
+//!   seat taken over carries its new person's name in every state, replayed or restored
+//!   ([`replay::with_seat_names`]).
 //! - A move is ONE transaction: the log entry, the snapshot when one is due, a board-image row
 //!   for the new state version, the outbound notifications and reminders the caller derived
 //!   from the new state ([`Store::apply_with`]), and the game row's new sequence number. If the
@@ -250,7 +252,8 @@ pub struct GameRecord {
     pub status: GameStatus,
     pub options: GameOptions,
     pub seed: u64,
-    /// The names given to `engine::new_game`.
+    /// The human seats' current names, given to `engine::new_game` on every replay (a
+    /// take-over rewrites its seat's: see [`replay::with_seat_names`]).
     pub seat_names: Vec<String>,
     /// The engine version and data hash the game started with.
     pub engine_version: u32,

@@ -309,11 +309,10 @@ pub(super) fn names_after_take_over(
     seat: usize,
     name: &str,
 ) -> Result<Vec<String>> {
-    let mut names: Vec<String> =
-        serde_json::from_str(stored).map_err(|e| StoreError::Corrupt {
-            game,
-            message: format!("seat names: {e}"),
-        })?;
+    let mut names: Vec<String> = serde_json::from_str(stored).map_err(|e| StoreError::Corrupt {
+        game,
+        message: format!("seat names: {e}"),
+    })?;
     let slot = names.get_mut(seat).ok_or(StoreError::NoSuchSeat(seat))?;
     *slot = name.to_string();
     Ok(names)
