@@ -1457,9 +1457,11 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
         .expect("final scores")
         .text
         .clone();
-    for name in ["alice", "Computer 1", "Computer 2"] {
+    // The seat bob took over scores under his name.
+    for name in ["alice", "bob", "Computer 2"] {
         assert!(scores.contains(name), "{scores}");
     }
+    assert!(!scores.contains("Computer 1"), "{scores}");
 }
 
 fn game_data() -> Arc<GameData> {
