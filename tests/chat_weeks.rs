@@ -668,10 +668,20 @@ fn a_computer_seat_taken_over_carries_its_persons_name_after_a_restart() {
         public.contains("bob takes over seat 2 (Computer 1)"),
         "{public}"
     );
+    let status = joined
+        .iter()
+        .find(|r| r.status_of.is_some())
+        .expect("the take-over comes with the status")
+        .text
+        .clone();
+    assert!(
+        status.contains("★ bob:") && !status.contains("Computer 1"),
+        "the status names bob: {status}"
+    );
     let status = public_text(&t.say("eve /skymines status"));
     assert!(
-        status.contains("bob") && !status.contains("Computer 1"),
-        "the status names bob: {status}"
+        status.contains("★ bob:") && !status.contains("Computer 1"),
+        "{status}"
     );
 
     // alice plans; then play on until bob's seat has moved: every line said after the
@@ -716,7 +726,7 @@ fn a_computer_seat_taken_over_carries_its_persons_name_after_a_restart() {
     let t = restart(t);
     let status = public_text(&t.say("eve /skymines status"));
     assert!(
-        status.contains("bob") && !status.contains("Computer 1"),
+        status.contains("★ bob:") && !status.contains("Computer 1"),
         "after a restart the status still names bob: {status}"
     );
     let scores = public_text(&t.say("eve /skymines scores"));

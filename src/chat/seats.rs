@@ -191,7 +191,8 @@ impl Chat {
     }
 
     /// `/skymines join`: joins the lobby, or takes over the first computer player's seat of the
-    /// running game. The newcomer's hand is shown to them only, after they sit down.
+    /// running game, announced with the status under the newcomer's name. The newcomer's hand
+    /// is shown to them only, after they sit down.
     pub(crate) fn join(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let in_lobby = self
             .lobbies
@@ -230,6 +231,10 @@ impl Chat {
                 ("was", &was),
             ],
         ))];
+        // The status and board under the newcomer's name (as after a seat fell vacant).
+        let mut status = self.status_reply(game, &state);
+        status.status_of = Some(game);
+        replies.push(status);
         let waited = engine::waiting_on(&state).contains(&seat);
         if waited {
             // The newcomer's wait starts now (reminders and kicks count from here).

@@ -10,7 +10,7 @@ use super::game::Actor;
 use super::Chat;
 use crate::engine::state::{GameState, Phase};
 use crate::engine::{self, Event, Visibility};
-use crate::store::{replay, GameId, LogEntry};
+use crate::store::{replay, GameId, LogEntry, SeatOwner};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -29,12 +29,7 @@ impl TurnLines {
 }
 
 impl Chat {
-    /// Whether a step ends the turn, so its lines and the turn's earlier ones go out now:
-    /// `actor` moved from `before` (None: the game starts) to `after`. Planning and the set-up
-    /// are simultaneous: their lines go out with the phase's end. A computer player's move in
-    /// the action phase is its whole turn; computer turns in a row (the people have dropped
-    /// out) go out together when a person is waited on again or the phase ends, not as a
-    /// message each.
+    /// Whether a step ends the turn (see [`ends_turn`]), the seats' people as they are now.
     pub(crate) fn ends_turn(
         &self,
         game: GameId,
@@ -42,20 +37,9 @@ impl Chat {
         before: Option<&GameState>,
         after: &GameState,
     ) -> bool {
-        let same_phase = before.is_some_and(|b| b.phase == after.phase && b.round == after.round);
-        let waiting = engine::waiting_on(after);
-        match actor {
-            Actor::Nobody => true,
-            _ if !same_phase => true,
-            Actor::Computer { .. } => {
-                after.phase == Phase::Action
-                    && waiting.iter().any(|s| self.user_of(game, *s).is_some())
-            }
-            Actor::Person { .. } => {
-                after.phase == Phase::Action
-                    && before.map(engine::waiting_on).unwrap_or_default() != waiting
-            }
-        }
+        ends_turn(actor, before, after, |seat| {
+            self.user_of(game, seat).is_some()
+        })
     }
 
     /// The public lines of a step's events, in the game's language.
@@ -146,6 +130,17 @@ impl Chat {
                 return Vec::new();
             }
         };
+        let people: Vec<usize> = match self.store.seats(game) {
+            Ok(seats) => seats
+                .iter()
+                .filter(|s| matches!(s.owner, SeatOwner::Discord(_)))
+                .map(|s| s.seat)
+                .collect(),
+            Err(e) => {
+                tracing::warn!(game, error = %e, "cannot read the seats to rebuild the turn");
+                return Vec::new();
+            }
+        };
         let mut steps = Vec::new();
         for entry in &log[restart..] {
             let LogEntry::Batch {
@@ -168,15 +163,48 @@ impl Chat {
                     return Vec::new();
                 }
             };
-            let actor = match self.user_of(game, *seat) {
-                Some((user, _)) => Actor::Person { seat: *seat, user },
-                None => Actor::Computer { seat: *seat },
+            // (Who moved matters, not as whom: a person's user id plays no part in the rule.)
+            let actor = if people.contains(seat) {
+                Actor::Person {
+                    seat: *seat,
+                    user: 0,
+                }
+            } else {
+                Actor::Computer { seat: *seat }
             };
             steps.push((Some(*seat), self.public_lines(game, &events)));
-            if self.ends_turn(game, actor, Some(&before), &state) {
+            if ends_turn(actor, Some(&before), &state, |s| people.contains(&s)) {
                 steps.clear();
             }
         }
         steps
+    }
+}
+
+/// Whether a step ends the turn, so its lines and the turn's earlier ones go out now: `actor`
+/// moved from `before` (None: the game starts) to `after`; `person(seat)` says whether a person
+/// plays the seat. The one rule for live moves and for a turn rebuilt from the log. Planning
+/// and the set-up are simultaneous: their lines go out with the phase's end. A computer
+/// player's move in the action phase is its whole turn; computer turns in a row (the people
+/// have dropped out) go out together when a person is waited on again or the phase ends, not
+/// as a message each.
+fn ends_turn(
+    actor: Actor,
+    before: Option<&GameState>,
+    after: &GameState,
+    person: impl Fn(usize) -> bool,
+) -> bool {
+    let same_phase = before.is_some_and(|b| b.phase == after.phase && b.round == after.round);
+    let waiting = engine::waiting_on(after);
+    match actor {
+        Actor::Nobody => true,
+        _ if !same_phase => true,
+        Actor::Computer { .. } => {
+            after.phase == Phase::Action && waiting.iter().any(|s| person(*s))
+        }
+        Actor::Person { .. } => {
+            after.phase == Phase::Action
+                && before.map(engine::waiting_on).unwrap_or_default() != waiting
+        }
     }
 }
