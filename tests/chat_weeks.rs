@@ -1,7 +1,9 @@
 //! Living with a game over days, through the chat layer with the injected clock: leaving and
-//! taking a seat over mid-round, kicking inactive players, vacant seats played safely, pause
-//! and resume, away-until and quiet hours delaying reminders, rate limits on clicks,
-//! sanitised names, and games archived when their channel is gone.
+//! taking a seat over mid-round (the seat then carries its person's name), kicking inactive
+//! players, vacant seats played safely, pause and resume, away-until and quiet hours delaying
+//! reminders, rate limits on clicks, sanitised names, games archived when their channel is
+//! gone, and restarts of the bot (on SQLite, and on PostgreSQL when `SKYMINES_TEST_PG_URL`
+//! names a server): a taken-over seat keeps its name, a turn under way is still posted whole.
 
 use skymines::chat::time::{discord_markers, terminal_markers};
 use skymines::chat::{
@@ -9,11 +11,13 @@ use skymines::chat::{
 };
 use skymines::data::GameData;
 use skymines::local::{parse_line, LOCAL_CHANNEL};
-use skymines::store::{GameStatus, Location, Store, StoreOptions};
+use skymines::store::{GameStatus, GameStore, Location, PgStore, Store, StoreOptions};
 use std::sync::Arc;
 
 mod chat_support;
 use chat_support::{pinged, private_to, public_text, TempDir};
+mod store_support;
+use store_support::{pg_server, PgTestDb};
 
 const HOUR: i64 = 3_600_000;
 const DAY: i64 = 24 * HOUR;
@@ -23,7 +27,49 @@ const START: i64 = 1_700_000_000_000;
 struct Table {
     chat: Chat,
     clock: Arc<ManualClock>,
-    _dir: TempDir,
+    backing: Backing,
+}
+
+/// Where a table's games are stored: a SQLite file, or a PostgreSQL database of its own.
+enum Backing {
+    Sqlite(TempDir),
+    Postgres(PgTestDb),
+}
+
+impl Backing {
+    fn sqlite(tag: &str) -> Backing {
+        let dir = std::env::temp_dir().join(format!(
+            "skymines-weeks-{tag}-{}-{}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Backing::Sqlite(TempDir(dir))
+    }
+
+    /// SQLite, and PostgreSQL when `SKYMINES_TEST_PG_URL` names a server.
+    fn both(tag: &str) -> Vec<Backing> {
+        let mut out = vec![Backing::sqlite(tag)];
+        out.extend(pg_server(tag).map(|admin| Backing::Postgres(PgTestDb::create(&admin, tag))));
+        out
+    }
+
+    /// Opens the store (again: a restart).
+    fn open(&self) -> Arc<dyn GameStore> {
+        let data = Arc::new(GameData::embedded().expect("data"));
+        match self {
+            Backing::Sqlite(dir) => Arc::new(
+                Store::open(dir.0.join("t.db"), data, StoreOptions::default())
+                    .expect("SQLite opens")
+                    .0,
+            ),
+            Backing::Postgres(db) => Arc::new(
+                PgStore::open(db.url(), data, StoreOptions::default())
+                    .expect("PostgreSQL opens")
+                    .0,
+            ),
+        }
+    }
 }
 
 fn place() -> Location {
@@ -45,19 +91,15 @@ fn config() -> ChatConfig {
 }
 
 fn table(tag: &str, config: ChatConfig) -> Table {
-    let dir = std::env::temp_dir().join(format!(
-        "skymines-weeks-{tag}-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let data = Arc::new(GameData::embedded().expect("data"));
-    let (store, _) = Store::open(dir.join("t.db"), data, StoreOptions::default()).expect("store");
+    table_on(Backing::sqlite(tag), config)
+}
+
+fn table_on(backing: Backing, config: ChatConfig) -> Table {
     let clock = Arc::new(ManualClock::new(START));
     Table {
-        chat: Chat::new(Arc::new(store), clock.clone(), config),
+        chat: Chat::new(backing.open(), clock.clone(), config),
         clock,
-        _dir: TempDir(dir),
+        backing,
     }
 }
 
@@ -629,17 +671,18 @@ fn computer_turns_interrupted_by_a_restart_are_played_at_the_next_tick() {
     assert_eq!(store.log(game).expect("log").len(), before + 1);
 }
 
-/// Opens the store file of `t` afresh under a new chat layer: the bot's restart.
+/// Opens the store of `t` afresh under a new chat layer: the bot's restart.
 fn restart(t: Table) -> Table {
-    let Table { chat, clock, _dir } = t;
-    drop(chat);
-    let data = Arc::new(GameData::embedded().expect("data"));
-    let (store, _) =
-        Store::open(_dir.0.join("t.db"), data, StoreOptions::default()).expect("store reopens");
-    Table {
-        chat: Chat::new(Arc::new(store), clock.clone(), config()),
+    let Table {
+        chat,
         clock,
-        _dir,
+        backing,
+    } = t;
+    drop(chat);
+    Table {
+        chat: Chat::new(backing.open(), clock.clone(), config()),
+        clock,
+        backing,
     }
 }
 
@@ -653,7 +696,13 @@ fn public_lines(replies: &[Reply]) -> Vec<String> {
 /// announcement of the take-over still names the computer player it replaced.
 #[test]
 fn a_computer_seat_taken_over_carries_its_persons_name_after_a_restart() {
-    let t = table("seatname", config());
+    for backing in Backing::both("seatname") {
+        taken_over_seat_names_its_person(backing);
+    }
+}
+
+fn taken_over_seat_names_its_person(backing: Backing) {
+    let t = table_on(backing, config());
     t.say("alice /skymines new players:2");
     let r = t.click("alice", "l:bot");
     assert!(public_text(&r).contains("added a computer player"), "{r:?}");
@@ -741,7 +790,13 @@ fn a_computer_seat_taken_over_carries_its_persons_name_after_a_restart() {
 /// and the message that ends the turn holds every step's line, each once.
 #[test]
 fn a_turn_interrupted_by_a_restart_is_still_posted_whole() {
-    let t = table("turn-restart", config());
+    for backing in Backing::both("turnrestart") {
+        interrupted_turn_is_posted_whole(backing);
+    }
+}
+
+fn interrupted_turn_is_posted_whole(backing: Backing) {
+    let t = table_on(backing, config());
     start(&t);
     let (active, next) = to_action_phase(&t);
     // (The first /choose may only bring up the current list.)
