@@ -257,15 +257,16 @@ impl Chat {
             }
             Actor::Person { .. } => state.phase == Phase::Action && waiting != waiting_before,
         };
-        let lines = self.gather_turn(
-            game,
-            actor.seat(),
-            public_events
-                .iter()
-                .map(|e| e.render(public_texts))
-                .collect(),
-            turn_over,
-        );
+        let lines: Vec<String> = self
+            .gather_turn(
+                game,
+                actor.seat(),
+                public_events.iter().map(|e| (*e).clone()).collect(),
+                turn_over,
+            )
+            .iter()
+            .map(|e| e.render(public_texts))
+            .collect();
         // While the turn goes on, the actor sees the step's public lines with the next question.
         let step: Vec<String> = match actor.user() {
             Some(user) if !turn_over => {
