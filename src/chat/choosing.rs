@@ -242,7 +242,13 @@ impl Chat {
             ));
         }
         if p.forfeits > 0 {
-            out.push(t.f("note.forfeits", &[("n", &p.forfeits)]));
+            // What is given up: the units left to spend, the steps past a barrier, or energy.
+            let key = match d {
+                Decision::StopExpanding => "note.forfeits_energy",
+                Decision::DeclineBarrier => "note.forfeits_steps",
+                _ => "note.forfeits_units",
+            };
+            out.push(t.f(key, &[("n", &p.forfeits)]));
         }
         if d == Decision::DealWithThreat {
             out.push(t.t("note.wild_share"));
