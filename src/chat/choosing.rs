@@ -84,7 +84,13 @@ impl Chat {
             let mut parts = self.option_notes(decision, p, token);
             let consequences = self.consequences(decision, p, token);
             if !consequences.is_empty() {
-                parts.push(format!("{}.", consequences.join(", ")));
+                // A track bonus's printed text may end the list with its own full stop.
+                let list = consequences.join(", ");
+                parts.push(if list.ends_with('.') {
+                    list
+                } else {
+                    format!("{list}.")
+                });
             }
             if p.irreversible {
                 parts.push(self.texts.t("note.final"));
