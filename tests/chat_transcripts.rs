@@ -173,7 +173,9 @@ fn assert_turns_read_as_one(t: &Table) {
             |rest| Some(("moves", rest)),
         )?;
         let (_, target) = what.1.split_once(' ')?;
-        let target = target.trim_start_matches("spaces ").trim_start_matches("space ");
+        let target = target
+            .trim_start_matches("spaces ")
+            .trim_start_matches("space ");
         let kind_of_move = target.starts_with("on the ") && target.ends_with(" track");
         let coins = target == "CrypCoin";
         (kind_of_move || coins).then(|| format!("{who} {} {target}", what.0))
@@ -192,16 +194,19 @@ fn assert_turns_read_as_one(t: &Table) {
                 r.text
             );
         }
-        merged_anything |= lines
-            .iter()
-            .any(|l| summed(l).is_some() && (l.contains(" spaces on the ") || l.contains(" gains ")));
+        merged_anything |= lines.iter().any(|l| {
+            summed(l).is_some() && (l.contains(" spaces on the ") || l.contains(" gains "))
+        });
         assert!(
             !r.text.contains("does not move the upload marker"),
             "{}",
             r.text
         );
     }
-    assert!(merged_anything, "the check saw track moves or CrypCoin gains");
+    assert!(
+        merged_anything,
+        "the check saw track moves or CrypCoin gains"
+    );
 }
 
 #[test]
@@ -1577,7 +1582,6 @@ fn the_lobby_button_seats_computer_players_and_people_take_their_seats() {
     assert_eq!(waiting, people, "the computer player planned at once");
 }
 
-
 /// The id of the option labelled `label` among the choices `name` is offered now, as a line.
 fn choose_labelled(t: &Table, name: &str, label: &str) -> String {
     let choices = t.chat.pending_choices(&place(), local_user_id(name));
@@ -1591,12 +1595,23 @@ fn choose_labelled(t: &Table, name: &str, label: &str) -> String {
     )
 }
 
-#[test]
-fn a_turns_repeated_track_steps_read_as_one_line_with_the_sum() {
-    let mut t = table("merge-tracks");
-    start(&mut t, 2, "", 42);
+/// A 2-player game (seed 42) in `language` where both have planned (alice: carbon2,
+/// titanium2 and her research scientist in slots 2-4) and alice takes the first turn.
+fn at_first_turn(tag: &str, language: &str) -> Table {
+    let mut t = table(tag);
+    t.say(&format!(
+        "alice /skymines new players:2 seed:42 language:{language}"
+    ));
+    t.say("bob /skymines join");
+    t.say("alice /skymines start");
     t.say("alice /plan cards:carbon2,titanium2,researcher");
     t.say("bob /plan cards:energy2,minerals2,researcher");
+    t
+}
+
+#[test]
+fn a_turns_repeated_track_steps_read_as_one_line_with_the_sum() {
+    let mut t = at_first_turn("merge-tracks", "en");
     // Two units, two steps on one track: two decisions, one line in the turn's message.
     let r = t.say("alice /resources type:carbon tracks:tawac+2");
     let turn = public_text(&r);
@@ -1613,12 +1628,7 @@ fn a_turns_repeated_track_steps_read_as_one_line_with_the_sum() {
         "steps on two tracks stay two lines: {turn}"
     );
     // In a German game, with the German plural.
-    let mut t = table("merge-tracks-de");
-    t.say("alice /skymines new players:2 seed:42 language:de");
-    t.say("bob /skymines join");
-    t.say("alice /skymines start");
-    t.say("alice /plan cards:carbon2,titanium2,researcher");
-    t.say("bob /plan cards:energy2,minerals2,researcher");
+    let mut t = at_first_turn("merge-tracks-de", "de");
     let r = t.say("alice /resources type:carbon tracks:tawac+2");
     let turn = public_text(&r);
     assert!(
@@ -1629,10 +1639,7 @@ fn a_turns_repeated_track_steps_read_as_one_line_with_the_sum() {
 
 #[test]
 fn research_without_a_move_reads_in_the_rulebooks_words_and_coins_per_point_are_summed() {
-    let mut t = table("merge-coins");
-    start(&mut t, 2, "", 42);
-    t.say("alice /plan cards:carbon2,titanium2,researcher");
-    t.say("bob /plan cards:energy2,minerals2,researcher");
+    let mut t = at_first_turn("merge-coins", "en");
     // The research scientist without flipping or advancing: its 2 research points remain.
     let r = t.say("alice /research card:4 flip:none advance:0");
     let step = private_to(&r, "alice");

@@ -1295,7 +1295,10 @@ fn a_bonus_marker_she_skips_because_its_space_is_taken_is_announced() {
     s.bonus_spaces[space] = None;
     luna_mut(&mut s).slots = [None; 5];
     let events = play(&mut s, "I-3", B);
-    has(&events, "Luna places a bonus marker on the bonus space “discard a card for CrypCoin”");
+    has(
+        &events,
+        "Luna places a bonus marker on the bonus space “discard a card for CrypCoin”",
+    );
     assert_eq!(s.bonus_spaces[space], marker_of(l));
 }
 
@@ -1324,7 +1327,10 @@ fn a_token_reached_by_a_card_action_is_announced_also_with_an_empty_grade_2_stac
     let l = luna_seat(&s);
     s.seats[l].tank = 10;
     let events = play(&mut s, "I-12", D); // helium +2: 10 → 12, token on 11
-    has(&events, "Luna moves her helium-3 marker 2 spaces forward to 12");
+    has(
+        &events,
+        "Luna moves her helium-3 marker 2 spaces forward to 12",
+    );
     has(
         &events,
         "Luna's helium-3 marker reaches the Luna token on tank space 11: a grade II card goes face down on top of her deck",
@@ -1342,10 +1348,7 @@ fn a_token_reached_by_a_card_action_is_announced_also_with_an_empty_grade_2_stac
     luna_mut(&mut s).grade2 = grade(2);
     s.seats[l].upload = Some(4);
     let events = play(&mut s, "I-4", B);
-    has(
-        &events,
-        "Luna moves her upload marker 1 screen to screen 6",
-    );
+    has(&events, "Luna moves her upload marker 1 screen to screen 6");
     has(
         &events,
         "Luna's upload marker reaches the Luna token on screen 6: a grade II card goes face down on top of her deck",
@@ -1373,7 +1376,10 @@ fn her_coin_gains_say_why() {
     s.seats[l].tank = 26;
     let events = play(&mut s, "II-6", B); // +3 coins, helium +4: 2 steps to 28, 2 beyond
     has(&events, "Luna gains 3 CrypCoin from her card");
-    has(&events, "Luna moves her helium-3 marker 2 spaces forward to 28");
+    has(
+        &events,
+        "Luna moves her helium-3 marker 2 spaces forward to 28",
+    );
     has(
         &events,
         "Luna gains 4 CrypCoin: her helium-3 marker is on the final space (2 spaces beyond it)",

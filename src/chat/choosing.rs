@@ -106,7 +106,12 @@ impl Chat {
     /// What a player should know before choosing `d` beyond its consequences: whether it
     /// wastes something (DECISIONS A5), or covers a plan. `token`: the seat's starting research
     /// token (the plan printed on it).
-    pub(crate) fn option_notes(&self, d: Decision, p: &Preview, token: Option<usize>) -> Vec<String> {
+    pub(crate) fn option_notes(
+        &self,
+        d: Decision,
+        p: &Preview,
+        token: Option<usize>,
+    ) -> Vec<String> {
         let t = &self.texts;
         let mut notes = Vec::new();
         if p.gains_nothing {
@@ -151,10 +156,9 @@ impl Chat {
         let mut out = Vec::new();
         match (d, p.plan) {
             // What a flip gives up and what it gives: the printed plan, then none of it.
-            (Decision::FlipPlan { .. }, Some(plan)) => out.push(t.f(
-                "note.flip",
-                &[("plan", &self.plan_text(plan, token))],
-            )),
+            (Decision::FlipPlan { .. }, Some(plan)) => {
+                out.push(t.f("note.flip", &[("plan", &self.plan_text(plan, token))]))
+            }
             (Decision::Advance, Some(plan)) => out.push(self.plan_text(plan, token)),
             _ => {}
         }

@@ -305,7 +305,8 @@ impl Chat {
         let data = &self.data;
         let list = |names: Vec<String>| names.join(" + ");
         // (requirements, rewards) in words.
-        let printed = |requirements: &[crate::data::Requirement], reward: &[crate::data::Reward]| {
+        let printed = |requirements: &[crate::data::Requirement],
+                       reward: &[crate::data::Reward]| {
             (
                 list(
                     requirements

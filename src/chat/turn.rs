@@ -190,10 +190,13 @@ mod tests {
 
     #[test]
     fn the_tank_sums_its_steps_and_ends_where_the_last_move_ended() {
-        let merged = merge_repeats([
-            event("event.tank", &[("name", "ann"), ("steps", "1"), ("to", "3")]),
-            event("event.tank", &[("name", "ann"), ("steps", "2"), ("to", "5")]),
-        ]);
+        let tank = |steps: &str, to: &str| {
+            event(
+                "event.tank",
+                &[("name", "ann"), ("steps", steps), ("to", to)],
+            )
+        };
+        let merged = merge_repeats([tank("1", "3"), tank("2", "5")]);
         assert_eq!(
             texts(&merged),
             ["ann moves the helium-3 marker 3 spaces forward to 5"]
