@@ -252,7 +252,7 @@ fn ex06_position() -> (GameState, String) {
 fn ex06_minerva_expansion_into_21_16_24() {
     let (mut s, ev) = ex06_position();
     assert!(
-        ev.contains("into sector(s) 21, 16, 24: +1 CrypCoin, 3 research points"),
+        ev.contains("into sectors 21, 16, 24: +1 CrypCoin, 3 research points"),
         "{ev}"
     );
     assert_eq!(

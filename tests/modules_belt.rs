@@ -101,7 +101,7 @@ fn ex20_lin_enters_19_14_13_and_18_for_1_2_2_1_energy() {
     let minerva_track = s.seats[0].track_pos[ci(Minerva)];
     let events = act(&mut s, 0, enter(18, 1, 0));
     let text = texts(&events);
-    assert!(text.contains("onto Belt space(s) 19, 14, 13, 18"), "{text}");
+    assert!(text.contains("onto Belt spaces 19, 14, 13, 18"), "{text}");
     // Rewards: 14's screen (1 research point + 1 CrypCoin) and shuttle space 13's track step;
     // not 18's screen (Minerva was there before), not 19 (no reward icon).
     assert!(text.contains("+1 CrypCoin"), "{text}");
