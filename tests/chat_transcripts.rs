@@ -202,6 +202,12 @@ fn assert_turns_read_as_one(t: &Table) {
             "{}",
             r.text
         );
+        // (A status line without the first player's mark once ended in a space.)
+        assert!(
+            r.text.lines().all(|l| l == l.trim_end()),
+            "a line ends in a space: {:?}",
+            r.text
+        );
     }
     assert!(
         merged_anything,

@@ -528,24 +528,28 @@ impl Chat {
         );
         for (i, s) in view.seats.iter().enumerate() {
             out.push('\n');
-            out.push_str(&t.f(
-                "status.seat",
-                &[
-                    ("symbol", &seat_symbol(s.colour)),
-                    ("name", &s.name),
-                    ("coins", &s.coins),
-                    ("tank", &s.tank),
-                    ("planned", &s.planned_cards),
-                    (
-                        "mark",
-                        &if view.first_player == i {
-                            t.t("word.first_player")
-                        } else {
-                            String::new()
-                        },
-                    ),
-                ],
-            ));
+            // Without a mark the template's last space would trail the line.
+            out.push_str(
+                t.f(
+                    "status.seat",
+                    &[
+                        ("symbol", &seat_symbol(s.colour)),
+                        ("name", &s.name),
+                        ("coins", &s.coins),
+                        ("tank", &s.tank),
+                        ("planned", &s.planned_cards),
+                        (
+                            "mark",
+                            &if view.first_player == i {
+                                t.t("word.first_player")
+                            } else {
+                                String::new()
+                            },
+                        ),
+                    ],
+                )
+                .trim_end(),
+            );
         }
         if seeded {
             out.push('\n');
