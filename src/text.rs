@@ -1,7 +1,8 @@
 //! Every user-facing sentence lives in a message catalog per language
 //! (`assets/lang/<code>.toml`): the chat layer's replies and the engine's event texts alike, so a
 //! translation is a file, not a refactor. Templates name their arguments in braces:
-//! `"{name} joined ({count}/{total})"`.
+//! `"{name} joined ({count}/{total})"`; a word that follows a number names both its forms after
+//! the argument, singular first: `"{n} {n|card|cards}"` (see [`fill`]).
 
 use std::collections::BTreeMap;
 use std::fmt::{Display, Write};
@@ -71,7 +72,7 @@ impl Texts {
             .cloned()
             .unwrap_or_else(|| format!("[{key}]"));
         for (name, value) in args {
-            out = out.replace(&format!("{{{name}}}"), &value.to_string());
+            out = fill(&out, name, &value.to_string());
         }
         self.resolve(&out)
     }
@@ -131,7 +132,7 @@ impl Texts {
         let filled = match (template, fallback) {
             (Some(mut t), _) => {
                 for (name, value) in &args {
-                    t = t.replace(&format!("{{{name}}}"), value);
+                    t = fill(&t, name, value);
                 }
                 t
             }
@@ -157,6 +158,43 @@ impl Texts {
             .collect();
         self.f(key, &refs)
     }
+}
+
+/// `template` with the argument `name` filled in: `{name}` becomes `value`, and a plural choice
+/// `{name|one|other}` becomes `one` when `value` is 1 and `other` otherwise (English and German
+/// both use the singular for exactly one: "1 card", "0 cards", "2 Karten").
+pub fn fill(template: &str, name: &str, value: &str) -> String {
+    let plain = format!("{{{name}}}");
+    let choice = format!("{{{name}|");
+    let mut out = String::with_capacity(template.len() + value.len());
+    let mut rest = template;
+    loop {
+        let next_plain = rest.find(&plain);
+        let next_choice = rest.find(&choice);
+        match (next_plain, next_choice) {
+            (Some(p), c) if c.is_none_or(|c| p < c) => {
+                out.push_str(&rest[..p]);
+                out.push_str(value);
+                rest = &rest[p + plain.len()..];
+            }
+            (_, Some(c)) => {
+                out.push_str(&rest[..c]);
+                let inner_start = c + choice.len();
+                let Some(len) = rest[inner_start..].find('}') else {
+                    // An unclosed choice: keep the text as written rather than lose it.
+                    out.push_str(&rest[c..]);
+                    return out;
+                };
+                let forms = &rest[inner_start..inner_start + len];
+                let (one, other) = forms.split_once('|').unwrap_or((forms, forms));
+                out.push_str(if value.trim() == "1" { one } else { other });
+                rest = &rest[inner_start + len + 1..];
+            }
+            _ => break,
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The English catalog, parsed once (an event's English text, `Event::text`, and the fallback
@@ -418,6 +456,29 @@ mod tests {
         assert_eq!(de.resolve(plain_text), plain_text);
         assert!(!has_name_ref(&de.resolve(&card)));
         assert!(has_name_ref(&card));
+    }
+
+    #[test]
+    fn a_number_chooses_the_singular_or_the_plural() {
+        let en = catalog(
+            "en",
+            r#""x" = "{name} moves {n} {n|space|spaces} ({n} {n|step|steps})""#,
+        );
+        assert_eq!(
+            en.f("x", &[("name", &"ann"), ("n", &1)]),
+            "ann moves 1 space (1 step)"
+        );
+        assert_eq!(
+            en.f("x", &[("name", &"ann"), ("n", &2)]),
+            "ann moves 2 spaces (2 steps)"
+        );
+        assert_eq!(en.f("x", &[("n", &0)]), "{name} moves 0 spaces (0 steps)");
+        // An argument that is no number takes the plural; an unclosed choice stays visible.
+        assert_eq!(fill("{n|one|many}", "n", "some"), "many");
+        assert_eq!(fill("a {n|one", "n", "1"), "a {n|one");
+        // Events carry their arguments as strings.
+        let args = vec![("n".to_string(), "1".to_string())];
+        assert_eq!(en.render("x", &args), "{name} moves 1 space (1 step)");
     }
 
     #[test]

@@ -136,14 +136,15 @@ fn every_language_file_has_the_english_keys() {
     }
 }
 
-/// The `{argument}` names a template uses.
+/// The `{argument}` names a template uses (a plural choice `{n|card|cards}` uses `n`).
 fn placeholders(template: &str) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         rest = &rest[open + 1..];
         let Some(close) = rest.find('}') else { break };
-        names.insert(rest[..close].to_string());
+        let inside = &rest[..close];
+        names.insert(inside.split('|').next().unwrap_or(inside).to_string());
         rest = &rest[close + 1..];
     }
     names
@@ -169,10 +170,17 @@ fn every_language_is_built_in_and_complete() {
 
 #[test]
 fn placeholders_are_read_from_templates() {
-    let names = placeholders("{name} joined ({joined}/{players})");
+    let names = placeholders("{name} joined ({joined}/{players} {players|seat|seats})");
     assert_eq!(
         names.into_iter().collect::<Vec<_>>(),
         ["joined", "name", "players"]
+    );
+    // Both words of a plural choice are prose (the German-words check reads them).
+    assert_eq!(
+        text_support::literal("{n} {n|Karte|Karten} ({n})")
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        ["Karte", "Karten", "()"]
     );
 }
 

@@ -158,6 +158,61 @@ fn assert_finished(t: &Table) {
         .filter(|(_, r)| r.audience == Audience::Public && r.text.starts_with("Final scores"))
         .count();
     assert_eq!(finals, 1, "the final scores are announced once");
+    assert_turns_read_as_one(t);
+}
+
+/// Every public message of a whole game reads a repeated step once: no line is followed by the
+/// same track move or the same CrypCoin gain of the same player (it would be one line with the
+/// sum), and no line speaks of not moving the upload marker (the rulebook: not advancing on the
+/// research track).
+fn assert_turns_read_as_one(t: &Table) {
+    let summed = |line: &str| {
+        let (who, what) = line.split_once(' ')?;
+        let what = what.strip_prefix("moves ").map_or_else(
+            || what.strip_prefix("gains ").map(|rest| ("gains", rest)),
+            |rest| Some(("moves", rest)),
+        )?;
+        let (_, target) = what.1.split_once(' ')?;
+        let target = target
+            .trim_start_matches("spaces ")
+            .trim_start_matches("space ");
+        let kind_of_move = target.starts_with("on the ") && target.ends_with(" track");
+        let coins = target == "CrypCoin";
+        (kind_of_move || coins).then(|| format!("{who} {} {target}", what.0))
+    };
+    let mut merged_anything = false;
+    for (line, r) in &t.log {
+        if !matches!(r.audience, Audience::Public | Audience::Ping(_)) {
+            continue;
+        }
+        let lines: Vec<&str> = r.text.lines().collect();
+        for pair in lines.windows(2) {
+            let (a, b) = (summed(pair[0]), summed(pair[1]));
+            assert!(
+                a.is_none() || a != b,
+                "after {line:?}, a repeated step reads twice:\n{}",
+                r.text
+            );
+        }
+        merged_anything |= lines.iter().any(|l| {
+            summed(l).is_some() && (l.contains(" spaces on the ") || l.contains(" gains "))
+        });
+        assert!(
+            !r.text.contains("does not move the upload marker"),
+            "{}",
+            r.text
+        );
+        // (A status line without the first player's mark once ended in a space.)
+        assert!(
+            r.text.lines().all(|l| l == l.trim_end()),
+            "a line ends in a space: {:?}",
+            r.text
+        );
+    }
+    assert!(
+        merged_anything,
+        "the check saw track moves or CrypCoin gains"
+    );
 }
 
 #[test]
@@ -212,7 +267,7 @@ fn typed_commands_plan_and_take_a_turn() {
     start(&mut t, 2, "", 42);
     let r = t.say("alice /plan cards:carbon2,titanium2,researcher");
     // Planning is posted with the reveal; the planner sees the step at once.
-    assert!(private_to(&r, "alice").contains("alice has planned (3 card(s) face down)"));
+    assert!(private_to(&r, "alice").contains("alice has planned (3 cards face down)"));
     assert!(
         !public_text(&r).contains("carbon2"),
         "planned cards stay secret"
@@ -1533,4 +1588,133 @@ fn the_lobby_button_seats_computer_players_and_people_take_their_seats() {
     let mut people = vec![local_user_id("alice"), local_user_id("bob")];
     people.sort();
     assert_eq!(waiting, people, "the computer player planned at once");
+}
+
+/// The id of the option labelled `label` among the choices `name` is offered now, as a line.
+fn choose_labelled(t: &Table, name: &str, label: &str) -> String {
+    let choices = t.chat.pending_choices(&place(), local_user_id(name));
+    let choice = choices
+        .iter()
+        .find(|c| c.label == label)
+        .unwrap_or_else(|| panic!("{name} is offered {label:?}: {choices:#?}"));
+    format!(
+        "{name} /choose option:{}",
+        choice.number.expect("a numbered option")
+    )
+}
+
+/// A 2-player game (seed 42) in `language` where both have planned (alice: carbon2,
+/// titanium2 and her research scientist in slots 2-4) and alice takes the first turn.
+fn at_first_turn(tag: &str, language: &str) -> Table {
+    let mut t = table(tag);
+    t.say(&format!(
+        "alice /skymines new players:2 seed:42 language:{language}"
+    ));
+    t.say("bob /skymines join");
+    t.say("alice /skymines start");
+    t.say("alice /plan cards:carbon2,titanium2,researcher");
+    t.say("bob /plan cards:energy2,minerals2,researcher");
+    t
+}
+
+#[test]
+fn a_turns_repeated_track_steps_read_as_one_line_with_the_sum() {
+    let mut t = at_first_turn("merge-tracks", "en");
+    // Two units, two steps on one track: two decisions, one line in the turn's message.
+    let r = t.say("alice /resources type:carbon tracks:tawac+2");
+    let turn = public_text(&r);
+    assert!(
+        turn.contains("alice moves 2 spaces on the Tawac Industries track"),
+        "{turn}"
+    );
+    assert!(!turn.contains("moves 1 space"), "{turn}");
+    let r = t.say("bob /resources type:minerals tracks:minerva+1,skymine+1");
+    let turn = public_text(&r);
+    assert!(
+        turn.contains("bob moves 1 space on the Minerva Corp. track")
+            && turn.contains("bob moves 1 space on the Skymine Resources track"),
+        "steps on two tracks stay two lines: {turn}"
+    );
+    // In a German game, with the German plural.
+    let mut t = at_first_turn("merge-tracks-de", "de");
+    let r = t.say("alice /resources type:carbon tracks:tawac+2");
+    let turn = public_text(&r);
+    assert!(
+        turn.contains("alice zieht 2 Felder auf der Leiste von Tawac Industries"),
+        "{turn}"
+    );
+}
+
+#[test]
+fn research_without_a_move_reads_in_the_rulebooks_words_and_coins_per_point_are_summed() {
+    let mut t = at_first_turn("merge-coins", "en");
+    // The research scientist without flipping or advancing: its 2 research points remain.
+    let r = t.say("alice /research card:4 flip:none advance:0");
+    let step = private_to(&r, "alice");
+    assert!(
+        step.contains("alice does not advance on the research track: no research plan reward"),
+        "{step}"
+    );
+    let coin = text::for_language("en").t("label.take_coin");
+    let line = choose_labelled(&t, "alice", &coin);
+    t.say(&line);
+    let line = choose_labelled(&t, "alice", &coin);
+    let r = t.say(&line);
+    let turn = public_text(&r);
+    assert!(turn.contains("alice gains 2 CrypCoin"), "{turn}");
+    assert!(!turn.contains("alice gains 1 CrypCoin"), "{turn}");
+    assert!(
+        turn.contains("alice does not advance on the research track"),
+        "{turn}"
+    );
+    assert!(!turn.contains("upload marker"), "no engine words: {turn}");
+}
+
+#[test]
+fn a_flip_option_names_the_plan_it_turns_face_down_with_its_printed_reward() {
+    // A seeded game played at random until a player may flip the plan of their starting
+    // research token (screen 1).
+    let mut t = table("flip");
+    let names = start(&mut t, 2, "luna:2 board:belt missions:yes threats:yes", 21);
+    let flip = |t: &Table| {
+        t.waiting().into_iter().find_map(|user| {
+            t.chat
+                .pending_choices(&place(), user)
+                .into_iter()
+                .find(|c| c.label == "Flip the plan on screen 1 (2 CrypCoin)")
+                .map(|c| (user, c))
+        })
+    };
+    play_until(&mut t, &names, 21, |t| flip(t).is_some());
+    let (user, choice) = flip(&t).expect("a flip of screen 1 is offered in this game");
+    let seat = names
+        .iter()
+        .position(|n| local_user_id(n) == user)
+        .expect("a player");
+    let state = t.chat_store().live_state(1).expect("game").0;
+    let data = GameData::embedded().expect("data");
+    let token = &data.research.starting_tokens[state.seats[seat].token.expect("a kept token")];
+    let en = text::for_language("en");
+    let reward: Vec<String> = token
+        .plan_reward
+        .iter()
+        .map(|r| en.resolve(&data.reward_name(r)))
+        .collect();
+    let requirements: Vec<String> = token
+        .plan_requirements
+        .iter()
+        .map(|r| en.resolve(&data.requirement_name(r)))
+        .collect();
+    let printed = format!(
+        "your starting token's plan [{} → {}]",
+        requirements.join(" + "),
+        reward.join(" + ")
+    );
+    assert!(
+        choice.description.starts_with(&format!(
+            "turns {printed} face down: no requirements, no reward, pay 2 CrypCoin"
+        )),
+        "{}",
+        choice.description
+    );
 }

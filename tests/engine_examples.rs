@@ -157,7 +157,10 @@ fn ex04_resource_selections_use_one_type_only() {
             ev.extend(act(&mut g, 0, D::FinishSelecting));
         }
         assert!(
-            texts(&ev).contains(&format!("for {units} unit(s)")),
+            texts(&ev).contains(&format!(
+                "for {units} {}",
+                if units == 1 { "unit" } else { "units" }
+            )),
             "{ev:?}"
         );
     }
@@ -170,7 +173,7 @@ fn ex04_resource_selections_use_one_type_only() {
             resource: Some(Carbon),
         },
     );
-    assert!(texts(&ev).contains("for 2 unit(s)"));
+    assert!(texts(&ev).contains("for 2 units"));
 }
 
 #[test]
@@ -249,7 +252,7 @@ fn ex06_position() -> (GameState, String) {
 fn ex06_minerva_expansion_into_21_16_24() {
     let (mut s, ev) = ex06_position();
     assert!(
-        ev.contains("into sector(s) 21, 16, 24: +1 CrypCoin, 3 research point(s)"),
+        ev.contains("into sectors 21, 16, 24: +1 CrypCoin, 3 research points"),
         "{ev}"
     );
     assert_eq!(
@@ -905,7 +908,7 @@ fn ex18_plus_one_tile_makes_a_2_carbon_card_a_3_and_is_flipped_with_it() {
     );
     assert!(matches!(&err, RuleError::Illegal(m) if m.to_string().contains("cannot move")));
     let ev = use_resources(&mut s, 0, Some(Carbon), &[c2]);
-    assert!(texts(&ev).contains("for 3 unit(s)"));
+    assert!(texts(&ev).contains("for 3 units"));
     act_all(
         &mut s,
         0,
@@ -1130,7 +1133,7 @@ fn ex26_p_titanium_second_bonus_makes_a_2_titanium_card_a_3() {
     up(&mut s, 0, 1, t2);
     clear_display(&mut s);
     let ev = use_resources(&mut s, 0, Some(Titanium), &[t2]);
-    assert!(texts(&ev).contains("for 3 unit(s)"));
+    assert!(texts(&ev).contains("for 3 units"));
 }
 
 #[test]
@@ -1334,8 +1337,27 @@ fn dt4_only_one_of_the_two_d2_bonus_spaces_and_not_d2_itself() {
     unlock(&mut s, 0, "B-TRACKS-1");
     unlock(&mut s, 0, "B-TRACKS-2");
     s.seats[0].coins = 5;
-    act(&mut s, 0, track_space("B-TRACKS-1"));
+    let ev = act(&mut s, 0, track_space("B-TRACKS-1"));
     assert_eq!(s.seats[0].coins, 4);
+    // The line names the space by its id and says what it does, in the reader's language.
+    let placed = ev
+        .iter()
+        .find(|e| e.key == "event.track_bonus_marker")
+        .expect("the placement is announced");
+    assert!(
+        placed.text().ends_with(
+            "on the track bonus space B-TRACKS-1 (Pay 1: two other company tracks (not D2): +3 on one, +2 on the other.)"
+        ),
+        "{}",
+        placed.text()
+    );
+    assert!(
+        placed
+            .render(skymines::text::german())
+            .ends_with("(Zahle 1: zwei andere Unternehmensleisten (nicht D2): +3 auf der einen, +2 auf der anderen.)"),
+        "{}",
+        placed.render(skymines::text::german())
+    );
     let err = refused(&mut s, 0, D::ChooseCompany { company: Tawac });
     assert!(matches!(&err, RuleError::Illegal(m) if m.to_string().contains("cannot be chosen")));
     act(&mut s, 0, D::ChooseCompany { company: Skymine });
@@ -1576,7 +1598,7 @@ fn resource_units_pay_money_barriers_and_are_forfeited_only_when_every_track_is_
     one_unit_to_spend(&mut s);
     assert!(is_legal(&s, 0, D::TrackStep { company: Skymine }));
     let ev = act(&mut s, 0, D::StopTracks);
-    assert!(texts(&ev).contains("forfeits 1 unit(s)"));
+    assert!(texts(&ev).contains("forfeits 1 unit"));
     assert_eq!((s.seats[0].track_pos, s.seats[0].coins), (before, 5));
 }
 

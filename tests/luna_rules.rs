@@ -1287,7 +1287,7 @@ fn a_bonus_marker_she_skips_because_its_space_is_taken_is_announced() {
     let events = play(&mut s, "I-3", B);
     has(
         &events,
-        "Luna places no bonus marker: discard for coins is taken",
+        "Luna places no bonus marker: the bonus space “discard a card for CrypCoin” is taken",
     );
     assert_eq!(s.bonus_spaces[space], marker_of(0));
     assert_eq!(s.seats[l].markers_reserve, 5);
@@ -1295,7 +1295,10 @@ fn a_bonus_marker_she_skips_because_its_space_is_taken_is_announced() {
     s.bonus_spaces[space] = None;
     luna_mut(&mut s).slots = [None; 5];
     let events = play(&mut s, "I-3", B);
-    has(&events, "Luna places a bonus marker on discard for coins");
+    has(
+        &events,
+        "Luna places a bonus marker on the bonus space “discard a card for CrypCoin”",
+    );
     assert_eq!(s.bonus_spaces[space], marker_of(l));
 }
 
@@ -1311,8 +1314,8 @@ fn a_token_reached_by_a_reveal_is_announced_after_both_majority_cards() {
             .unwrap_or_else(|| panic!("no line {line:?} in {all:#?}"))
     };
     let right =
-        at("Luna's right majority card I-9 shows energy 0, minerals 3 and 1 scientist icon(s)");
-    let reveal = at("The reveal icon of I-4 moves Luna's helium-3 marker 2 step(s) to 11");
+        at("Luna's right majority card I-9 shows energy 0, minerals 3 and 1 scientist icon");
+    let reveal = at("The reveal icon of I-4 moves Luna's helium-3 marker 2 spaces forward to 11");
     let token = at("Luna's helium-3 marker reaches the Luna token on tank space 11: a grade II card goes face down on top of her deck");
     assert!(right < reveal && reveal < token, "{all:#?}");
     assert!(german(&events, "event.luna_token_helium").contains("Luna-Plättchen"));
@@ -1324,7 +1327,10 @@ fn a_token_reached_by_a_card_action_is_announced_also_with_an_empty_grade_2_stac
     let l = luna_seat(&s);
     s.seats[l].tank = 10;
     let events = play(&mut s, "I-12", D); // helium +2: 10 → 12, token on 11
-    has(&events, "Luna moves her helium-3 marker 2 step(s) to 12");
+    has(
+        &events,
+        "Luna moves her helium-3 marker 2 spaces forward to 12",
+    );
     has(
         &events,
         "Luna's helium-3 marker reaches the Luna token on tank space 11: a grade II card goes face down on top of her deck",
@@ -1342,10 +1348,7 @@ fn a_token_reached_by_a_card_action_is_announced_also_with_an_empty_grade_2_stac
     luna_mut(&mut s).grade2 = grade(2);
     s.seats[l].upload = Some(4);
     let events = play(&mut s, "I-4", B);
-    has(
-        &events,
-        "Luna moves her upload marker 1 screen(s) to screen 6",
-    );
+    has(&events, "Luna moves her upload marker 1 screen to screen 6");
     has(
         &events,
         "Luna's upload marker reaches the Luna token on screen 6: a grade II card goes face down on top of her deck",
@@ -1360,7 +1363,7 @@ fn a_research_reveal_names_its_card_and_the_screen() {
     let events = act(&mut s, 0, Decision::PlanDone);
     has(
         &events,
-        "The reveal icon of II-1 moves Luna's upload marker 1 screen(s) to screen 2",
+        "The reveal icon of II-1 moves Luna's upload marker 1 screen to screen 2",
     );
     assert!(german(&events, "event.luna_research_reveal").contains("Uploadmarker"));
 }
@@ -1373,10 +1376,13 @@ fn her_coin_gains_say_why() {
     s.seats[l].tank = 26;
     let events = play(&mut s, "II-6", B); // +3 coins, helium +4: 2 steps to 28, 2 beyond
     has(&events, "Luna gains 3 CrypCoin from her card");
-    has(&events, "Luna moves her helium-3 marker 2 step(s) to 28");
     has(
         &events,
-        "Luna gains 4 CrypCoin: her helium-3 marker is on the final space (2 step(s) beyond it)",
+        "Luna moves her helium-3 marker 2 spaces forward to 28",
+    );
+    has(
+        &events,
+        "Luna gains 4 CrypCoin: her helium-3 marker is on the final space (2 spaces beyond it)",
     );
     // Past the final research screen.
     luna_mut(&mut s).slots = [None; 5];
@@ -1384,7 +1390,7 @@ fn her_coin_gains_say_why() {
     let events = play(&mut s, "II-4", B); // research +2: 1 screen to 15, 1 beyond
     has(
         &events,
-        "Luna gains 2 CrypCoin: her upload marker is on the final screen (1 screen(s) beyond it)",
+        "Luna gains 2 CrypCoin: her upload marker is on the final screen (1 screen beyond it)",
     );
     // Bonus thresholds: hers, and seat 0's for a threshold it passed before.
     let mut s = position(2);
@@ -1416,7 +1422,7 @@ fn her_coin_gains_say_why() {
     has(
         &events,
         &format!(
-            "Luna gains 4 CrypCoin: her marker is at the end of the {} track (2 space(s) beyond it)",
+            "Luna gains 4 CrypCoin: her marker is at the end of the {} track (2 spaces beyond it)",
             name(Tawac)
         ),
     );

@@ -101,11 +101,11 @@ fn ex20_lin_enters_19_14_13_and_18_for_1_2_2_1_energy() {
     let minerva_track = s.seats[0].track_pos[ci(Minerva)];
     let events = act(&mut s, 0, enter(18, 1, 0));
     let text = texts(&events);
-    assert!(text.contains("onto Belt space(s) 19, 14, 13, 18"), "{text}");
+    assert!(text.contains("onto Belt spaces 19, 14, 13, 18"), "{text}");
     // Rewards: 14's screen (1 research point + 1 CrypCoin) and shuttle space 13's track step;
     // not 18's screen (Minerva was there before), not 19 (no reward icon).
     assert!(text.contains("+1 CrypCoin"), "{text}");
-    assert!(text.contains("1 research point(s)"), "{text}");
+    assert!(text.contains("1 research point"), "{text}");
     assert_eq!(s.seats[0].track_pos[ci(Minerva)], minerva_track + 1);
     assert_eq!(s.seats[0].coins, 1);
     // The ousted pink shuttle went back to Astrogo Station.
@@ -393,8 +393,13 @@ fn ex21_minerva_controls_3_gas_collectors_on_10_and_both_linked_spaces_of_15() {
     );
     assert!(
         texts(&events).contains(&format!(
-            "controls {} gas collector(s)",
-            ex.gas_collectors_controlled
+            "controls {} gas {}",
+            ex.gas_collectors_controlled,
+            if ex.gas_collectors_controlled == 1 {
+                "collector"
+            } else {
+                "collectors"
+            }
         )),
         "{}",
         texts(&events)
@@ -412,7 +417,7 @@ fn ex21_minerva_controls_3_gas_collectors_on_10_and_both_linked_spaces_of_15() {
             source: engine::ActionSource::Slot(1),
         },
     );
-    assert!(texts(&events).contains("controls 2 gas collector(s)"));
+    assert!(texts(&events).contains("controls 2 gas collectors"));
 }
 
 #[test]

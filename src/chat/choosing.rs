@@ -80,10 +80,17 @@ impl Chat {
             self.label(state, seat, decision),
         );
         if let Some(p) = &preview {
-            let mut parts = self.option_notes(decision, p);
-            let consequences = self.consequences(decision, p);
+            let token = state.seats.get(seat).and_then(|s| s.token);
+            let mut parts = self.option_notes(decision, p, token);
+            let consequences = self.consequences(decision, p, token);
             if !consequences.is_empty() {
-                parts.push(format!("{}.", consequences.join(", ")));
+                // A track bonus's printed text may end the list with its own full stop.
+                let list = consequences.join(", ");
+                parts.push(if list.ends_with('.') {
+                    list
+                } else {
+                    format!("{list}.")
+                });
             }
             if p.irreversible {
                 parts.push(self.texts.t("note.final"));
@@ -97,8 +104,14 @@ impl Chat {
     }
 
     /// What a player should know before choosing `d` beyond its consequences: whether it
-    /// wastes something (DECISIONS A5), or covers a plan.
-    pub(crate) fn option_notes(&self, d: Decision, p: &Preview) -> Vec<String> {
+    /// wastes something (DECISIONS A5), or covers a plan. `token`: the seat's starting research
+    /// token (the plan printed on it).
+    pub(crate) fn option_notes(
+        &self,
+        d: Decision,
+        p: &Preview,
+        token: Option<usize>,
+    ) -> Vec<String> {
         let t = &self.texts;
         let mut notes = Vec::new();
         if p.gains_nothing {
@@ -124,13 +137,13 @@ impl Chat {
             notes.push(t.t(warning));
         }
         if let Some(plan) = p.covers {
-            notes.push(t.f("note.covers", &[("plan", &self.plan_text(plan))]));
+            notes.push(t.f("note.covers", &[("plan", &self.plan_text(plan, token))]));
         }
         notes
     }
 
     /// The preview's consequences in words, short (a select menu shows 100 characters).
-    fn consequences(&self, d: Decision, p: &Preview) -> Vec<String> {
+    fn consequences(&self, d: Decision, p: &Preview, token: Option<usize>) -> Vec<String> {
         let t = &self.texts;
         let data = &self.data;
         let company = |c: Company| data.company_name(c).to_string();
@@ -141,8 +154,13 @@ impl Chat {
                 .join(" + ")
         };
         let mut out = Vec::new();
-        if let (Decision::FlipPlan { .. } | Decision::Advance, Some(plan)) = (d, p.plan) {
-            out.push(self.plan_text(plan));
+        match (d, p.plan) {
+            // What a flip gives up and what it gives: the printed plan, then none of it.
+            (Decision::FlipPlan { .. }, Some(plan)) => {
+                out.push(t.f("note.flip", &[("plan", &self.plan_text(plan, token))]))
+            }
+            (Decision::Advance, Some(plan)) => out.push(self.plan_text(plan, token)),
+            _ => {}
         }
         for c in &p.costs {
             let key = match c.currency {
@@ -234,7 +252,13 @@ impl Chat {
             ));
         }
         if p.forfeits > 0 {
-            out.push(t.f("note.forfeits", &[("n", &p.forfeits)]));
+            // What is given up: the units left to spend, the steps past a barrier, or energy.
+            let key = match d {
+                Decision::StopExpanding => "note.forfeits_energy",
+                Decision::DeclineBarrier => "note.forfeits_steps",
+                _ => "note.forfeits_units",
+            };
+            out.push(t.f(key, &[("n", &p.forfeits)]));
         }
         if d == Decision::DealWithThreat {
             out.push(t.t("note.wild_share"));

@@ -158,20 +158,20 @@ impl Chat {
             Decision::TakePlan { space } => {
                 let plan = state.research_display[space as usize];
                 let id = plan
-                    .map(|p| self.plan_text(PlanRef::Regular(p)))
+                    .map(|p| self.plan_text(PlanRef::Regular(p), None))
                     .unwrap_or_default();
                 t.f("label.take_plan", &[("plan", &id)])
             }
             Decision::TakeSpecial { index } => t.f(
                 "label.take_special",
-                &[("plan", &self.plan_text(PlanRef::Special(index)))],
+                &[("plan", &self.plan_text(PlanRef::Special(index), None))],
             ),
             Decision::TakeCoin => t.t("label.take_coin"),
             Decision::PlacePlan { index, screen } => {
                 let plan = state.seats[seat]
                     .acquired
                     .get(index as usize)
-                    .map(|p| self.plan_text(*p))
+                    .map(|p| self.plan_text(*p, state.seats[seat].token))
                     .unwrap_or_default();
                 t.f(
                     "label.place_plan",
@@ -299,30 +299,34 @@ impl Chat {
         self.texts.resolve(&task.display_text(card as u32, side))
     }
 
-    /// A research plan in words: requirements → reward.
-    pub(crate) fn plan_text(&self, plan: PlanRef) -> String {
+    /// A research plan in words: requirements → reward, as printed. `token` is the starting
+    /// research token of the seat whose track holds the plan (its plan is printed on it).
+    pub(crate) fn plan_text(&self, plan: PlanRef, token: Option<usize>) -> String {
         let data = &self.data;
+        let list = |names: Vec<String>| names.join(" + ");
+        // (requirements, rewards) in words.
+        let printed = |requirements: &[crate::data::Requirement],
+                       reward: &[crate::data::Reward]| {
+            (
+                list(
+                    requirements
+                        .iter()
+                        .map(|r| data.requirement_name(r))
+                        .collect(),
+                ),
+                list(reward.iter().map(|r| data.reward_name(r)).collect()),
+            )
+        };
         match plan {
             PlanRef::Regular(p) => {
                 let p = &data.research.plans[p as usize];
-                let list = |names: Vec<String>| names.join(" + ");
+                let (requirements, rewards) = printed(&p.requirements, &p.reward);
                 self.texts.f(
                     "label.plan_text",
                     &[
                         ("id", &p.id),
-                        (
-                            "requirements",
-                            &list(
-                                p.requirements
-                                    .iter()
-                                    .map(|r| data.requirement_name(r))
-                                    .collect(),
-                            ),
-                        ),
-                        (
-                            "rewards",
-                            &list(p.reward.iter().map(|r| data.reward_name(r)).collect()),
-                        ),
+                        ("requirements", &requirements),
+                        ("rewards", &rewards),
                     ],
                 )
             }
@@ -333,7 +337,16 @@ impl Chat {
                     &[("id", &s.id), ("cost", &s.coin_cost), ("value", &s.value)],
                 )
             }
-            PlanRef::Token => self.texts.t("label.token_plan"),
+            PlanRef::Token => match token.and_then(|t| data.research.starting_tokens.get(t)) {
+                Some(tok) => {
+                    let (requirements, rewards) = printed(&tok.plan_requirements, &tok.plan_reward);
+                    self.texts.f(
+                        "label.token_plan_text",
+                        &[("requirements", &requirements), ("rewards", &rewards)],
+                    )
+                }
+                None => self.texts.t("label.token_plan"),
+            },
         }
     }
 
@@ -515,24 +528,28 @@ impl Chat {
         );
         for (i, s) in view.seats.iter().enumerate() {
             out.push('\n');
-            out.push_str(&t.f(
-                "status.seat",
-                &[
-                    ("symbol", &seat_symbol(s.colour)),
-                    ("name", &s.name),
-                    ("coins", &s.coins),
-                    ("tank", &s.tank),
-                    ("planned", &s.planned_cards),
-                    (
-                        "mark",
-                        &if view.first_player == i {
-                            t.t("word.first_player")
-                        } else {
-                            String::new()
-                        },
-                    ),
-                ],
-            ));
+            // Without a mark the template's last space would trail the line.
+            out.push_str(
+                t.f(
+                    "status.seat",
+                    &[
+                        ("symbol", &seat_symbol(s.colour)),
+                        ("name", &s.name),
+                        ("coins", &s.coins),
+                        ("tank", &s.tank),
+                        ("planned", &s.planned_cards),
+                        (
+                            "mark",
+                            &if view.first_player == i {
+                                t.t("word.first_player")
+                            } else {
+                                String::new()
+                            },
+                        ),
+                    ],
+                )
+                .trim_end(),
+            );
         }
         if seeded {
             out.push('\n');

@@ -248,13 +248,17 @@ impl Chat {
             self.schedule_reminders(game, &waiting, !same_phase);
         }
         let turn_over = self.ends_turn(game, actor, before, state);
-        let lines = self.gather_turn(
-            game,
-            version,
-            actor.seat(),
-            self.public_lines(game, events),
-            turn_over,
-        );
+        let lines: Vec<String> = self
+            .gather_turn(
+                game,
+                version,
+                actor.seat(),
+                public_events.iter().map(|e| (*e).clone()).collect(),
+                turn_over,
+            )
+            .iter()
+            .map(|e| e.render(public_texts))
+            .collect();
         // While the turn goes on, the actor sees the step's public lines with the next question.
         let step: Vec<String> = match actor.user() {
             Some(user) if !turn_over => {

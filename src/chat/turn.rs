@@ -1,10 +1,13 @@
-//! One public message per turn (DECISIONS B15): the public lines of a turn's steps are gathered
+//! One public message per turn (DECISIONS B15): the public events of a turn's steps are gathered
 //! here and posted together when the turn ends (the game waits on someone else, the phase or
 //! round changes, or the bot moved), with the ping of the player whose turn it is when there is
-//! one. The lines are kept in memory, one entry per step and seat, so an undone step loses its
+//! one. The events are kept in memory, one entry per step and seat, so an undone step loses its
 //! lines. Memory is only a cache of what the stored log says: a chat layer that has not seen a
 //! game's turn begin (after a restart) rebuilds the turn's steps from the log before it adds
 //! the next one, so a turn interrupted by a restart is still posted whole.
+//!
+//! A turn often repeats one small step (a track step per resource unit, a CrypCoin per research
+//! point): such runs are read as one line with the summed amount ([`merge_repeats`]).
 
 use super::game::Actor;
 use super::Chat;
@@ -14,10 +17,10 @@ use crate::store::{replay, GameId, LogEntry, SeatOwner};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-/// One step of a turn: the seat that moved (None: the bot) and the step's public lines.
-type Step = (Option<usize>, Vec<String>);
+/// One step of a turn: the seat that moved (None: the bot) and the step's public events.
+type Step = (Option<usize>, Vec<Event>);
 
-/// The public lines of each game's turn so far, step by step. A game this chat layer has seen
+/// The public events of each game's turn so far, step by step. A game this chat layer has seen
 /// a turn of has an entry (empty between turns); a game without one is rebuilt from its log.
 #[derive(Default)]
 pub(crate) struct TurnLines(Mutex<BTreeMap<GameId, Vec<Step>>>);
@@ -42,26 +45,16 @@ impl Chat {
         })
     }
 
-    /// The public lines of a step's events, in the game's language.
-    pub(crate) fn public_lines(&self, game: GameId, events: &[Event]) -> Vec<String> {
-        let texts = self.game_texts(game);
-        events
-            .iter()
-            .filter(|e| e.visibility == Visibility::Public)
-            .map(|e| e.render(texts))
-            .collect()
-    }
-
-    /// Adds the public lines of a step (log entry `version`) to the game's turn; when
-    /// `turn_over`, returns every line gathered (and forgets them), otherwise nothing.
+    /// Adds a step's public events (log entry `version`) to the game's turn; when `turn_over`,
+    /// returns every event gathered, repeats merged (and forgets them), otherwise nothing.
     pub(crate) fn gather_turn(
         &self,
         game: GameId,
         version: u64,
         seat: Option<usize>,
-        lines: Vec<String>,
+        events: Vec<Event>,
         turn_over: bool,
-    ) -> Vec<String> {
+    ) -> Vec<Event> {
         let known = self.turn_lines.lock().contains_key(&game);
         // Rebuilt outside the lock: a replay must not hold up the other games' moves.
         let rebuilt = if known {
@@ -71,14 +64,15 @@ impl Chat {
         };
         let mut map = self.turn_lines.lock();
         let steps = map.entry(game).or_insert(rebuilt);
-        steps.push((seat, lines));
+        steps.push((seat, events));
         if !turn_over {
             return Vec::new();
         }
-        std::mem::take(steps)
-            .into_iter()
-            .flat_map(|(_, lines)| lines)
-            .collect()
+        merge_repeats(
+            std::mem::take(steps)
+                .into_iter()
+                .flat_map(|(_, events)| events),
+        )
     }
 
     /// Forgets the lines of `seat`'s last step in `game` (the step was undone). A game not in
@@ -172,7 +166,10 @@ impl Chat {
             } else {
                 Actor::Computer { seat: *seat }
             };
-            steps.push((Some(*seat), self.public_lines(game, &events)));
+            let public = events
+                .into_iter()
+                .filter(|e| e.visibility == Visibility::Public);
+            steps.push((Some(*seat), public.collect()));
             if ends_turn(actor, Some(&before), &state, |s| people.contains(&s)) {
                 steps.clear();
             }
@@ -206,5 +203,191 @@ fn ends_turn(
             after.phase == Phase::Action
                 && before.map(engine::waiting_on).unwrap_or_default() != waiting
         }
+    }
+}
+
+/// An event that a reader takes as one with the same event right after it: its catalog key,
+/// the argument that adds up, and the argument that tells where the run ended (the later one
+/// stands). Every other argument (who, which track) must be equal.
+struct Summed {
+    key: &'static str,
+    amount: &'static str,
+    position: Option<&'static str>,
+}
+
+const SUMMED: [Summed; 4] = [
+    // A track step per resource unit or research point: "moves 3 spaces on the … track".
+    Summed {
+        key: "event.track_move",
+        amount: "moved",
+        position: None,
+    },
+    // A CrypCoin per research point: "gains 3 CrypCoin".
+    Summed {
+        key: "event.gain_coins",
+        amount: "n",
+        position: None,
+    },
+    Summed {
+        key: "event.tank",
+        amount: "steps",
+        position: Some("to"),
+    },
+    Summed {
+        key: "event.units_forfeited",
+        amount: "units",
+        position: None,
+    },
+];
+
+/// `events` with each run of the same summed event (same key, same seat and target, one right
+/// after the other) written as one event with the summed amount. Events in between (a bonus
+/// threshold passed, another seat's move) keep the runs apart, so a line never claims more than
+/// happened at its place in the turn; other events are never merged.
+pub(crate) fn merge_repeats(events: impl IntoIterator<Item = Event>) -> Vec<Event> {
+    let mut out: Vec<Event> = Vec::new();
+    for event in events {
+        if let Some(last) = out.last_mut() {
+            if let Some(sum) = summed(last, &event) {
+                *last = sum;
+                continue;
+            }
+        }
+        out.push(event);
+    }
+    out
+}
+
+/// `first` and `then` as one event, when they are a run of a summed event.
+fn summed(first: &Event, then: &Event) -> Option<Event> {
+    let rule = SUMMED.iter().find(|r| r.key == first.key)?;
+    if then.key != first.key || then.visibility != first.visibility {
+        return None;
+    }
+    let arg = |e: &Event, name: &str| {
+        e.args
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    let amount = |e: &Event| arg(e, rule.amount)?.parse::<u64>().ok();
+    let total = amount(first)? + amount(then)?;
+    let others = |e: &Event| {
+        let mut rest: Vec<(String, String)> = e
+            .args
+            .iter()
+            .filter(|(k, _)| k != rule.amount && Some(k.as_str()) != rule.position)
+            .cloned()
+            .collect();
+        rest.sort();
+        rest
+    };
+    if others(first) != others(then) {
+        return None;
+    }
+    let mut merged = then.clone();
+    for (k, v) in &mut merged.args {
+        if k == rule.amount {
+            *v = total.to_string();
+        }
+    }
+    Some(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Visibility;
+
+    fn event(key: &str, args: &[(&str, &str)]) -> Event {
+        Event {
+            visibility: Visibility::Public,
+            key: key.to_string(),
+            args: args
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    fn step(name: &str, company: &str) -> Event {
+        event(
+            "event.track_move",
+            &[("name", name), ("moved", "1"), ("company", company)],
+        )
+    }
+
+    fn texts(events: &[Event]) -> Vec<String> {
+        events.iter().map(Event::text).collect()
+    }
+
+    #[test]
+    fn a_run_of_one_step_is_one_line_with_the_sum() {
+        let coin = event("event.gain_coins", &[("name", "ann"), ("n", "1")]);
+        let merged = merge_repeats([
+            step("ann", "Minerva Corp."),
+            step("ann", "Minerva Corp."),
+            step("ann", "Minerva Corp."),
+            coin.clone(),
+            coin,
+        ]);
+        assert_eq!(
+            texts(&merged),
+            [
+                "ann moves 3 spaces on the Minerva Corp. track",
+                "ann gains 2 CrypCoin",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_tank_sums_its_steps_and_ends_where_the_last_move_ended() {
+        let tank = |steps: &str, to: &str| {
+            event(
+                "event.tank",
+                &[("name", "ann"), ("steps", steps), ("to", to)],
+            )
+        };
+        let merged = merge_repeats([tank("1", "3"), tank("2", "5")]);
+        assert_eq!(
+            texts(&merged),
+            ["ann moves the helium-3 marker 3 spaces forward to 5"]
+        );
+    }
+
+    #[test]
+    fn other_seats_tracks_and_events_in_between_keep_lines_apart() {
+        let between = event("event.gain_coins", &[("name", "ann"), ("n", "2")]);
+        let merged = merge_repeats([
+            step("ann", "Minerva Corp."),
+            step("ann", "Tawac Industries"),
+            step("bob", "Tawac Industries"),
+            step("bob", "Tawac Industries"),
+            between,
+            step("bob", "Tawac Industries"),
+            // Not a summed event: two outposts stay two lines.
+            event("event.remove_outpost", &[("name", "bob"), ("company", "x")]),
+            event("event.remove_outpost", &[("name", "bob"), ("company", "x")]),
+        ]);
+        assert_eq!(
+            texts(&merged),
+            [
+                "ann moves 1 space on the Minerva Corp. track",
+                "ann moves 1 space on the Tawac Industries track",
+                "bob moves 2 spaces on the Tawac Industries track",
+                "ann gains 2 CrypCoin",
+                "bob moves 1 space on the Tawac Industries track",
+                "bob removes an outpost of x from the game",
+                "bob removes an outpost of x from the game",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_private_event_never_merges_into_a_public_one() {
+        let mut private = step("ann", "Minerva Corp.");
+        private.visibility = Visibility::Private(0);
+        let merged = merge_repeats([step("ann", "Minerva Corp."), private]);
+        assert_eq!(merged.len(), 2);
     }
 }

@@ -625,6 +625,7 @@ pub(crate) fn luna_expand(
             &[
                 ("company", &data.company_name(company)),
                 ("spaces", &placed.join(", ")),
+                ("count", &placed.len()),
             ],
         );
     }

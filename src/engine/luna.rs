@@ -863,6 +863,7 @@ pub(crate) fn expand(
             &[
                 ("company", &data.company_name(company)),
                 ("sectors", &placed.join(", ")),
+                ("count", &placed.len()),
             ],
         );
     }

@@ -121,15 +121,14 @@ fn maybe_reveal(ctx: &mut Ctx, state: &mut GameState) {
             .flatten()
             .map(|c| data.card(c.card()).label())
             .collect();
-        let cards = if cards.is_empty() {
-            "-".to_string()
+        if cards.is_empty() {
+            ctx.say("event.reveals_nothing", &[("name", &state.seats[i].name)]);
         } else {
-            cards.join(", ")
-        };
-        ctx.say(
-            "event.reveals",
-            &[("name", &state.seats[i].name), ("cards", &cards)],
-        );
+            ctx.say(
+                "event.reveals",
+                &[("name", &state.seats[i].name), ("cards", &cards.join(", "))],
+            );
+        }
     }
     // After the humans' cards are face up, Luna fills her majority slots.
     luna::reveal_majority(ctx, state);

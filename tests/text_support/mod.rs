@@ -1,15 +1,27 @@
 //! Helpers for the tests that read the text catalogs.
 #![allow(dead_code)]
 
-/// A template without its `{argument}`s: the words a reader sees whatever the arguments.
+/// A template without its `{argument}`s: the words a reader sees whatever the arguments (a
+/// plural choice `{n|card|cards}` keeps both its words).
 pub fn literal(template: &str) -> String {
     let mut out = String::new();
     let mut depth = 0;
+    let mut forms = false;
     for c in template.chars() {
         match c {
             '{' => depth += 1,
-            '}' => depth -= 1,
-            c if depth == 0 => out.push(c),
+            '}' => {
+                depth -= 1;
+                if forms {
+                    out.push(' ');
+                    forms = false;
+                }
+            }
+            '|' if depth == 1 => {
+                forms = true;
+                out.push(' ');
+            }
+            c if depth == 0 || forms => out.push(c),
             _ => {}
         }
     }

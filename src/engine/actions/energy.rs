@@ -462,6 +462,7 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
             ("name", &name),
             ("company", &company_name),
             ("sectors", &sectors.join(", ")),
+            ("count", &sectors.len()),
             ("gains", &gains),
         ],
     );

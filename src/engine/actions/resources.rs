@@ -323,9 +323,14 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
         }
         (Task::SpendUnits { units, .. }, Decision::TrackStep { company }) => {
             effects::track_step(ctx, state, seat, company);
+            // The same line as a move of several spaces: the chat layer sums a run of them.
             ctx.say(
-                "event.track_step",
-                &[("name", &name), ("company", &data.company_name(company))],
+                "event.track_move",
+                &[
+                    ("name", &name),
+                    ("moved", &1),
+                    ("company", &data.company_name(company)),
+                ],
             );
             if units > 1 {
                 replace_top(

@@ -73,9 +73,14 @@ pub(super) fn place(
     state.track_bonus_spaces[b] = marker;
     let bonus = &data.tracks.bonuses[b];
     ctx.count("bonus_track_space");
+    // The id is what the board shows; the printed text says what the space does.
     ctx.say(
         "event.track_bonus_marker",
-        &[("name", &name), ("bonus", &bonus.id)],
+        &[
+            ("name", &name),
+            ("bonus", &bonus.id),
+            ("text", &bonus.display_text()),
+        ],
     );
     if let TrackBonusEffect::BonusSpace(effect) = &bonus.effect {
         let company = Company::ALL
