@@ -4,12 +4,14 @@
 //! as the normal player would, on samples of the hidden cards dealt from its own generator (so
 //! what the others plan and buy answers its choice) — and keeps the option with the best mean
 //! estimated lead at the end of the round. The samples are shared by the options, so they
-//! compare on equal cards. Inside an action, and while planning, it decides as the normal
-//! player does.
+//! compare on equal cards. Planning is weighed the same way: the few card sets the normal
+//! player's judgement likes best are each placed and the round played on to its end, the other
+//! seats planning as the normal player does. Inside an action it decides as the normal player
+//! does.
 
 use super::normal::{self, finish_turn};
 use super::{best_by_value, value, Budget};
-use crate::data::GameData;
+use crate::data::{CardId, GameData};
 use crate::engine::{self, Decision, GameState, Phase};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -18,6 +20,13 @@ use std::time::Instant;
 /// Options played on to the end of the round (the rest are the normal player's judgement's
 /// losers).
 const CANDIDATES: usize = 5;
+/// Card sets weighed when planning.
+const PLAN_SETS: usize = 6;
+/// Planning's playouts, in multiples of the budget's (a round has one planning and a dozen
+/// turns' choices).
+const PLAN_FACTOR: u32 = 4;
+/// Decisions the Planning phase's playout makes at most.
+const PLAN_STEPS: usize = 60;
 /// Decisions a round's playout makes at most (a round is about 50 for two players).
 const ROUND_STEPS: usize = 400;
 
@@ -29,6 +38,9 @@ pub(super) fn decide(
     rng: &mut ChaCha8Rng,
     budget: Budget,
 ) -> Option<Decision> {
+    if budget.playouts >= 2 && known.phase == Phase::Planning {
+        return plan(data, known, seat, legal, rng, budget);
+    }
     if !chooses_action(legal) || budget.playouts < 2 {
         return normal::decide(data, known, seat, legal, rng);
     }
@@ -72,6 +84,84 @@ pub(super) fn decide(
     let options: Vec<Decision> = judged.iter().map(|(i, _)| legal[*i]).collect();
     let values: Vec<Option<f64>> = totals.iter().map(|t| Some(t / samples as f64)).collect();
     best_by_value(data, &sampled, seat, &options, &values, 1e-9, rng)
+}
+
+/// Planning: the few card sets the normal player's judgement likes best, each placed and the
+/// round played on to its end on samples of the hidden cards (the other seats planning as the
+/// normal player does), and the next card of the set with the best mean lead then.
+fn plan(
+    data: &GameData,
+    known: &GameState,
+    seat: usize,
+    legal: &[Decision],
+    rng: &mut ChaCha8Rng,
+    budget: Budget,
+) -> Option<Decision> {
+    let started = Instant::now();
+    let sets = normal::plan_sets(data, known, seat, PLAN_SETS);
+    if sets.len() < 2 {
+        let wanted = sets.into_iter().next().unwrap_or_default();
+        return normal::plan_with(data, known, seat, legal, &wanted, rng);
+    }
+    let playouts = Budget {
+        playouts: budget.playouts.saturating_mul(PLAN_FACTOR),
+        time: budget.time,
+    };
+    let mut totals = vec![0f64; sets.len()];
+    let mut samples = 0u32;
+    while samples == 0 || !playouts.spent(samples * sets.len() as u32, started) {
+        let sample = engine::sample::sample(data, known, seat, rng);
+        let seed: u64 = rng.gen();
+        for (k, set) in sets.iter().enumerate() {
+            let mut next = sample.clone();
+            let mut playout_rng = ChaCha8Rng::seed_from_u64(seed);
+            finish_planning(data, &mut next, seat, set, &mut playout_rng);
+            finish_round(data, &mut next, &mut playout_rng);
+            totals[k] += value::lead(data, &next, seat);
+        }
+        samples += 1;
+    }
+    let best = totals
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))
+        .map_or(0, |(k, _)| k);
+    normal::plan_with(data, known, seat, legal, &sets[best], rng)
+}
+
+/// Plays the Planning phase on to its end: `seat` places `wanted`, every other seat plans as
+/// the normal player does.
+fn finish_planning(
+    data: &GameData,
+    state: &mut GameState,
+    seat: usize,
+    wanted: &[CardId],
+    rng: &mut ChaCha8Rng,
+) {
+    // Each other seat's set is chosen once: choosing is the costly part.
+    let mut sets: Vec<Option<Vec<CardId>>> = vec![None; state.seats.len()];
+    sets[seat] = Some(wanted.to_vec());
+    for _ in 0..PLAN_STEPS {
+        if state.phase != Phase::Planning {
+            return;
+        }
+        let Some(&next) = engine::waiting_on(state).first() else {
+            return;
+        };
+        let legal = engine::legal_decisions(data, state, next);
+        let decision = match legal.as_slice() {
+            [] => return,
+            [only] => Some(*only),
+            _ => {
+                let set = sets[next].get_or_insert_with(|| normal::plan_cards(data, state, next));
+                normal::plan_with(data, state, next, &legal, set, rng)
+            }
+        };
+        let Some(d) = decision else { return };
+        if engine::apply(data, state, next, d).is_err() {
+            return;
+        }
+    }
 }
 
 /// Whether these options are a turn's choice of action (dropping out is always one of them),

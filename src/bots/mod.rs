@@ -28,8 +28,8 @@ pub enum Level {
     /// (`value`).
     #[default]
     Normal,
-    /// As normal, but at a turn's choice of action it plays its best few options on to the end
-    /// of the round on samples of the hidden cards, every seat answering.
+    /// As normal, but when planning and at a turn's choice of action it plays its best few
+    /// options on to the end of the round on samples of the hidden cards, every seat answering.
     Hard,
 }
 

@@ -53,6 +53,18 @@ pub(super) fn plan(
     rng: &mut ChaCha8Rng,
 ) -> Option<Decision> {
     let wanted = plan_cards(data, state, seat);
+    plan_with(data, state, seat, legal, &wanted, rng)
+}
+
+/// Planning toward `wanted`: the next of those cards into a slot, or done once none is left.
+pub(super) fn plan_with(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    legal: &[Decision],
+    wanted: &[CardId],
+    rng: &mut ChaCha8Rng,
+) -> Option<Decision> {
     let places: Vec<Decision> = legal
         .iter()
         .filter(|d| matches!(d, Decision::PlanCard { card, .. } if wanted.contains(card)))
@@ -72,6 +84,17 @@ pub(super) fn plan(
 /// bring most when used this round, counting the research screens a research scientist could
 /// then pass.
 pub(super) fn plan_cards(data: &GameData, state: &GameState, seat: usize) -> Vec<CardId> {
+    plan_sets(data, state, seat, 1).pop().unwrap_or_default()
+}
+
+/// The `count` sets of hand cards that promise most this round (see [`plan_cards`]), best
+/// first.
+pub(super) fn plan_sets(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    count: usize,
+) -> Vec<Vec<CardId>> {
     let s = &state.seats[seat];
     let free = (0..5)
         .filter(|i| s.slot_on[*i] && s.slots[*i].is_none())
@@ -86,17 +109,20 @@ pub(super) fn plan_cards(data: &GameData, state: &GameState, seat: usize) -> Vec
     hand.sort_by(|a, b| value::use_value(data, *b).total_cmp(&value::use_value(data, *a)));
     hand.truncate(14);
     let size = free.min(hand.len());
-    let mut best: (f64, Vec<CardId>) = (f64::MIN, Vec::new());
+    // The best sets so far, best first.
+    let mut best: Vec<(f64, Vec<CardId>)> = Vec::with_capacity(count + 1);
     let mut chosen = Vec::with_capacity(size);
     subsets(&hand, size, 0, &mut chosen, &mut |set| {
         let used: f64 = set.iter().map(|c| value::use_value(data, *c)).sum();
         let reach = weighted::research_reach_with(data, state, seat, set).max(0);
         let v = used + SCREEN * reach as f64;
-        if v > best.0 {
-            best = (v, set.to_vec());
+        if best.len() < count || best.last().is_some_and(|(worst, _)| v > *worst) {
+            let at = best.partition_point(|(b, _)| *b >= v);
+            best.insert(at, (v, set.to_vec()));
+            best.truncate(count);
         }
     });
-    best.1
+    best.into_iter().map(|(_, set)| set).collect()
 }
 
 /// Calls `visit` with every set of `size` cards from `cards[from..]` added to `chosen`.

@@ -16,6 +16,7 @@
 //! The weights are estimates from self-play (see BENCHMARKS.md), not rules.
 
 use super::weighted;
+
 use crate::data::{CardId, Company, GameData};
 use crate::engine::state::{SlotCard, TileKind};
 use crate::engine::{self, GameState, Phase};
@@ -61,16 +62,17 @@ const SLOT: f64 = 6.0;
 /// The seat's estimated final score.
 pub fn estimate(data: &GameData, state: &GameState, seat: usize) -> f64 {
     let scores = engine::final_scores(data, state);
-    estimate_with(data, state, seat, &scores)
+    estimate_with(data, state, seat, &scores, &Outlook::of(data, state))
 }
 
 /// The seat's estimated lead over the best other seat at the end.
 pub fn lead(data: &GameData, state: &GameState, seat: usize) -> f64 {
     let scores = engine::final_scores(data, state);
-    let own = estimate_with(data, state, seat, &scores);
+    let outlook = Outlook::of(data, state);
+    let own = estimate_with(data, state, seat, &scores, &outlook);
     let best_other = (0..state.seats.len())
         .filter(|i| *i != seat)
-        .map(|i| estimate_with(data, state, i, &scores))
+        .map(|i| estimate_with(data, state, i, &scores, &outlook))
         .fold(f64::MIN, f64::max);
     if best_other == f64::MIN {
         own
@@ -84,6 +86,7 @@ fn estimate_with(
     state: &GameState,
     seat: usize,
     scores: &[engine::ScoreBreakdown],
+    outlook: &Outlook,
 ) -> f64 {
     let Some(score) = scores.get(seat) else {
         return 0.0;
@@ -93,16 +96,11 @@ fn estimate_with(
         return total;
     }
     let s = &state.seats[seat];
-    let later = rounds_after_this(state);
-    // The rest of this round counts as half a round of expansions once its actions have begun.
-    let this_round = match state.phase {
-        Phase::Action => 0.5,
-        _ => 1.0,
-    };
+    let later = outlook.later;
     let mut value = total;
     for c in &score.companies {
         let now = c.share_value as f64;
-        let then = projected_value(data, state, c.company, later + this_round);
+        let then = outlook.share_value[c.company.index()];
         value += c.shares as f64 * (then - now);
         let track = &data.tracks.tracks[state.tracks[c.company.index()]];
         let pos = s.track_pos[c.company.index()] as u32;
@@ -163,23 +161,37 @@ fn estimate_with(
     value
 }
 
-/// Whole rounds left after the current one.
-fn rounds_after_this(state: &GameState) -> f64 {
-    let last = state.specials.len() + 1;
-    last.saturating_sub(state.round as usize) as f64
+/// What every seat's estimate shares: the rounds left and each company's expected share value.
+struct Outlook {
+    /// Whole rounds left after the current one.
+    later: f64,
+    /// Each company's share value expected at the end (by company index).
+    share_value: [f64; 4],
 }
 
-/// A company's share value expected at the end, `rounds` of expansions from now.
-fn projected_value(data: &GameData, state: &GameState, company: Company, rounds: f64) -> f64 {
-    let now = state.share_value(data, company) as f64;
-    let shape = state.station_shape(data);
-    let most: u32 = state
-        .outpost_columns()
-        .iter()
-        .map(|col| shape.coins[*col].iter().sum::<u32>())
-        .sum();
-    let growth = GROWTH_PER_SEAT * state.seats.len() as f64 / 4.0 * rounds;
-    (now + growth).min(most as f64).max(now)
+impl Outlook {
+    fn of(data: &GameData, state: &GameState) -> Outlook {
+        let last = state.specials.len() + 1;
+        let later = last.saturating_sub(state.round as usize) as f64;
+        // The rest of this round counts as half a round of expansions once its actions have
+        // begun.
+        let this_round = match state.phase {
+            Phase::Action => 0.5,
+            _ => 1.0,
+        };
+        let shape = state.station_shape(data);
+        let most: u32 = state
+            .outpost_columns()
+            .iter()
+            .map(|col| shape.coins[*col].iter().sum::<u32>())
+            .sum();
+        let growth = GROWTH_PER_SEAT * state.seats.len() as f64 / 4.0 * (later + this_round);
+        let share_value = Company::ALL.map(|company| {
+            let now = state.share_value(data, company) as f64;
+            (now + growth).min(most as f64).max(now)
+        });
+        Outlook { later, share_value }
+    }
 }
 
 /// The share of the next scoring step reached at `at` (steps of equal score before it count

@@ -158,9 +158,52 @@ pub struct GameData {
     /// + 4), its neighbours with the line crossed.
     #[serde(skip)]
     pub moon_graph: MoonGraph,
+    /// The Moon's and the Belt's station layouts with their column names resolved to positions.
+    #[serde(skip)]
+    pub stations: [ResolvedStation; 2],
     /// Hash of the loaded data (stored games record it).
     #[serde(skip)]
     pub hash: String,
+}
+
+/// A station layout by column position (0–2, clockwise), resolved once at load: the rules ask
+/// for a station's coin icons in every score and estimate, and names are slow keys.
+#[derive(Debug, Clone, Default)]
+pub struct ResolvedStation {
+    /// Home spaces per column.
+    pub spaces: [u8; 3],
+    /// Coin icons per home space of each column, index 0 = space 1 (top).
+    pub coins: [Vec<u32>; 3],
+    /// The column next to the company logo.
+    pub logo: usize,
+}
+
+impl ResolvedStation {
+    fn moon(l: &moon::StationLayout) -> ResolvedStation {
+        let name = |i: usize| l.columns.get(i).map(String::as_str).unwrap_or("");
+        ResolvedStation {
+            spaces: [l.home_spaces_per_column as u8; 3],
+            coins: [0, 1, 2].map(|i| l.coins.get(name(i)).cloned().unwrap_or_default()),
+            logo: l
+                .columns
+                .iter()
+                .position(|c| *c == l.logo_column)
+                .unwrap_or(0),
+        }
+    }
+
+    fn belt(l: &belt::BeltStationLayout) -> ResolvedStation {
+        let name = |i: usize| l.columns.get(i).map(String::as_str).unwrap_or("");
+        ResolvedStation {
+            spaces: [0, 1, 2].map(|i| l.spaces(name(i)) as u8),
+            coins: [0, 1, 2].map(|i| l.column_coins(name(i)).to_vec()),
+            logo: l
+                .columns
+                .iter()
+                .position(|c| *c == l.logo_column)
+                .unwrap_or(0),
+        }
+    }
 }
 
 /// Adjacency of the Moon map, built from the borders.
@@ -218,6 +261,7 @@ impl GameData {
         let mut data = GameData {
             cards: Vec::new(),
             moon_graph: MoonGraph::default(),
+            stations: Default::default(),
             hash: String::new(),
             action_cards,
             starting_cards,
@@ -236,6 +280,10 @@ impl GameData {
         validate::all(&data)?;
         data.cards = build_card_table(&data);
         data.moon_graph = build_moon_graph(&data.moon);
+        data.stations = [
+            ResolvedStation::moon(&data.moon.station_layout),
+            ResolvedStation::belt(&data.belt.station_layout),
+        ];
         data.hash = data_hash(&data);
         Ok(data)
     }

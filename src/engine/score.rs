@@ -47,8 +47,9 @@ pub struct ScoreBreakdown {
 
 /// Scores every seat as the game stands (final once the phase is `Finished`).
 pub fn final_scores(data: &GameData, state: &GameState) -> Vec<ScoreBreakdown> {
+    let values = ShareValues::of(data, state);
     let mut out: Vec<ScoreBreakdown> = (0..state.seats.len())
-        .map(|seat| score_seat(data, state, seat))
+        .map(|seat| score_seat(data, state, seat, &values))
         .collect();
     let best = out.iter().map(|s| s.total).max().unwrap_or(0);
     let time_loop = threats::time_loop_continues(data, state);
@@ -92,20 +93,41 @@ pub fn devalued_stations(data: &GameData, state: &GameState) -> Vec<Devalued> {
         .collect()
 }
 
-/// A company's share value for one seat, after the Rogue comet (ignore 2 coin icons of the
-/// company or companies showing the most uncovered coin icons; not for Luna).
-fn share_value_for(data: &GameData, state: &GameState, seat: usize, company: Company) -> u32 {
-    let value = state.share_value(data, company);
-    if !threats::applies_to(data, state, seat) {
-        return value;
-    }
-    devalued_stations(data, state)
-        .iter()
-        .find(|d| d.company == company)
-        .map_or(value, |d| d.scored)
+/// Every company's share value, as it stands and as the Rogue comet leaves it, worked out once
+/// for all seats.
+struct ShareValues {
+    plain: [u32; 4],
+    devalued: Vec<Devalued>,
 }
 
-fn score_seat(data: &GameData, state: &GameState, seat: usize) -> ScoreBreakdown {
+impl ShareValues {
+    fn of(data: &GameData, state: &GameState) -> ShareValues {
+        ShareValues {
+            plain: Company::ALL.map(|c| state.share_value(data, c)),
+            devalued: devalued_stations(data, state),
+        }
+    }
+
+    /// A company's share value for one seat, after the Rogue comet (ignore 2 coin icons of the
+    /// company or companies showing the most uncovered coin icons; not for Luna).
+    fn for_seat(&self, data: &GameData, state: &GameState, seat: usize, company: Company) -> u32 {
+        let value = self.plain[company.index()];
+        if self.devalued.is_empty() || !threats::applies_to(data, state, seat) {
+            return value;
+        }
+        self.devalued
+            .iter()
+            .find(|d| d.company == company)
+            .map_or(value, |d| d.scored)
+    }
+}
+
+fn score_seat(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    values: &ShareValues,
+) -> ScoreBreakdown {
     let s = &state.seats[seat];
     let consequence =
         threats::final_consequence(data, state).filter(|_| threats::applies_to(data, state, seat));
@@ -128,7 +150,7 @@ fn score_seat(data: &GameData, state: &GameState, seat: usize) -> ScoreBreakdown
                 }
                 _ => state.shares(data, seat, company),
             };
-            let share_value = share_value_for(data, state, seat, company);
+            let share_value = values.for_seat(data, state, seat, company);
             CompanyScore {
                 company,
                 shares,

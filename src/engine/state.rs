@@ -201,40 +201,16 @@ pub struct StationShape<'d> {
 
 impl<'d> StationShape<'d> {
     pub fn of(data: &'d GameData, side: BoardSide) -> StationShape<'d> {
-        let coins_of = |map: &'d std::collections::BTreeMap<String, Vec<u32>>, name: &str| {
-            map.get(name).map(Vec::as_slice).unwrap_or(&[])
+        let (resolved, outpost_columns, shuttle_column): (_, &'static [usize], _) = match side {
+            BoardSide::Moon => (&data.stations[0], &[0, 1, 2], None),
+            BoardSide::Belt => (&data.stations[1], &[0, 2], Some(1)),
         };
-        match side {
-            BoardSide::Moon => {
-                let l = &data.moon.station_layout;
-                let name = |i: usize| l.columns.get(i).map(String::as_str).unwrap_or("");
-                StationShape {
-                    spaces: [l.home_spaces_per_column as u8; 3],
-                    coins: [0, 1, 2].map(|i| coins_of(&l.coins, name(i))),
-                    outpost_columns: &[0, 1, 2],
-                    shuttle_column: None,
-                    logo: l
-                        .columns
-                        .iter()
-                        .position(|c| *c == l.logo_column)
-                        .unwrap_or(0),
-                }
-            }
-            BoardSide::Belt => {
-                let l = &data.belt.station_layout;
-                let name = |i: usize| l.columns.get(i).map(String::as_str).unwrap_or("");
-                StationShape {
-                    spaces: [0, 1, 2].map(|i| l.spaces(name(i)) as u8),
-                    coins: [0, 1, 2].map(|i| coins_of(&l.coins, name(i))),
-                    outpost_columns: &[0, 2],
-                    shuttle_column: Some(1),
-                    logo: l
-                        .columns
-                        .iter()
-                        .position(|c| *c == l.logo_column)
-                        .unwrap_or(0),
-                }
-            }
+        StationShape {
+            spaces: resolved.spaces,
+            coins: [0, 1, 2].map(|i| resolved.coins[i].as_slice()),
+            outpost_columns,
+            shuttle_column,
+            logo: resolved.logo,
         }
     }
 
