@@ -62,27 +62,18 @@ pub(super) fn decide(
     if judged.len() < 2 {
         return judged.first().map(|(i, _)| legal[*i]);
     }
-    let mut totals = vec![0f64; judged.len()];
-    let mut samples = 0u32;
-    while samples == 0 || !budget.spent(samples * judged.len() as u32, started) {
-        let sample = engine::sample::sample(data, known, seat, rng);
-        let seed: u64 = rng.gen();
-        for (k, (i, _)) in judged.iter().enumerate() {
-            let mut next = sample.clone();
-            totals[k] += match engine::apply(data, &mut next, seat, legal[*i]) {
-                Ok(_) => {
-                    // The same generator for every option's playout: they differ by the option.
-                    let mut playout_rng = ChaCha8Rng::seed_from_u64(seed);
-                    finish_round(data, &mut next, &mut playout_rng);
-                    value::lead(data, &next, seat)
-                }
-                Err(_) => f64::MIN / 4.0,
-            };
-        }
-        samples += 1;
-    }
     let options: Vec<Decision> = judged.iter().map(|(i, _)| legal[*i]).collect();
-    let values: Vec<Option<f64>> = totals.iter().map(|t| Some(t / samples as f64)).collect();
+    let means = mean_leads(
+        data,
+        known,
+        seat,
+        &options,
+        rng,
+        budget,
+        started,
+        |state, d, _| engine::apply(data, state, seat, *d).is_ok(),
+    );
+    let values: Vec<Option<f64>> = means.into_iter().map(Some).collect();
     best_by_value(data, &sampled, seat, &options, &values, 1e-9, rng)
 }
 
@@ -107,26 +98,61 @@ fn plan(
         playouts: budget.playouts.saturating_mul(PLAN_FACTOR),
         time: budget.time,
     };
-    let mut totals = vec![0f64; sets.len()];
-    let mut samples = 0u32;
-    while samples == 0 || !playouts.spent(samples * sets.len() as u32, started) {
-        let sample = engine::sample::sample(data, known, seat, rng);
-        let seed: u64 = rng.gen();
-        for (k, set) in sets.iter().enumerate() {
-            let mut next = sample.clone();
-            let mut playout_rng = ChaCha8Rng::seed_from_u64(seed);
-            finish_planning(data, &mut next, seat, set, &mut playout_rng);
-            finish_round(data, &mut next, &mut playout_rng);
-            totals[k] += value::lead(data, &next, seat);
-        }
-        samples += 1;
-    }
-    let best = totals
+    let means = mean_leads(
+        data,
+        known,
+        seat,
+        &sets,
+        rng,
+        playouts,
+        started,
+        |state, set, r| {
+            finish_planning(data, state, seat, set, r);
+            true
+        },
+    );
+    let best = means
         .iter()
         .enumerate()
         .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))
         .map_or(0, |(k, _)| k);
     normal::plan_with(data, known, seat, legal, &sets[best], rng)
+}
+
+/// Each option's mean estimated lead at the end of the round (`value::lead`), over samples of
+/// the hidden cards dealt until the budget is spent: on each sample `start` plays the option
+/// (false: it was refused, the worst lead) and the round is played on. The samples, and the
+/// playouts' generator, are shared by the options, so they compare on equal cards and differ
+/// by the option alone.
+#[allow(clippy::too_many_arguments)]
+fn mean_leads<T>(
+    data: &GameData,
+    known: &GameState,
+    seat: usize,
+    options: &[T],
+    rng: &mut ChaCha8Rng,
+    budget: Budget,
+    started: Instant,
+    start: impl Fn(&mut GameState, &T, &mut ChaCha8Rng) -> bool,
+) -> Vec<f64> {
+    let mut totals = vec![0f64; options.len()];
+    let mut samples = 0u32;
+    while samples == 0 || !budget.spent(samples * options.len() as u32, started) {
+        let sample = engine::sample::sample(data, known, seat, rng);
+        let seed: u64 = rng.gen();
+        for (total, option) in totals.iter_mut().zip(options) {
+            let mut next = sample.clone();
+            let mut playout_rng = ChaCha8Rng::seed_from_u64(seed);
+            *total += if start(&mut next, option, &mut playout_rng) {
+                finish_round(data, &mut next, &mut playout_rng);
+                value::lead(data, &next, seat)
+            } else {
+                f64::MIN / 4.0
+            };
+        }
+        samples += 1;
+    }
+    totals.iter().map(|t| t / samples as f64).collect()
 }
 
 /// Plays the Planning phase on to its end: `seat` places `wanted`, every other seat plans as
