@@ -218,7 +218,7 @@ fn levels_are_ordered() {
         "normal vs easy: {:?}",
         normal_easy.wins
     );
-    // Hard with a small budget (2 samples of its 3 best choices): 19 of 20 when written.
+    // Hard with a small budget (2 samples of its 5 best choices, 24 playouts when planning).
     let hard_easy = skymines::sim::bot_match(
         d,
         &options,
