@@ -16,7 +16,6 @@
 //! The weights are estimates from self-play (see BENCHMARKS.md), not rules.
 
 use super::weighted;
-
 use crate::data::{CardId, Company, GameData};
 use crate::engine::state::{SlotCard, TileKind};
 use crate::engine::{self, GameState, Phase};

@@ -158,9 +158,12 @@ pub struct GameData {
     /// + 4), its neighbours with the line crossed.
     #[serde(skip)]
     pub moon_graph: MoonGraph,
-    /// The Moon's and the Belt's station layouts with their column names resolved to positions.
+    /// The Moon's station layout with its column names resolved to positions.
     #[serde(skip)]
-    pub stations: [ResolvedStation; 2],
+    pub moon_station: ResolvedStation,
+    /// The Belt's, likewise.
+    #[serde(skip)]
+    pub belt_station: ResolvedStation,
     /// Hash of the loaded data (stored games record it).
     #[serde(skip)]
     pub hash: String,
@@ -180,28 +183,36 @@ pub struct ResolvedStation {
 
 impl ResolvedStation {
     fn moon(l: &moon::StationLayout) -> ResolvedStation {
-        let name = |i: usize| l.columns.get(i).map(String::as_str).unwrap_or("");
-        ResolvedStation {
-            spaces: [l.home_spaces_per_column as u8; 3],
-            coins: [0, 1, 2].map(|i| l.coins.get(name(i)).cloned().unwrap_or_default()),
-            logo: l
-                .columns
-                .iter()
-                .position(|c| *c == l.logo_column)
-                .unwrap_or(0),
-        }
+        ResolvedStation::resolve(
+            &l.columns,
+            &l.logo_column,
+            |_| l.home_spaces_per_column,
+            |name| l.coins.get(name).map(Vec::as_slice).unwrap_or(&[]),
+        )
     }
 
     fn belt(l: &belt::BeltStationLayout) -> ResolvedStation {
-        let name = |i: usize| l.columns.get(i).map(String::as_str).unwrap_or("");
+        ResolvedStation::resolve(
+            &l.columns,
+            &l.logo_column,
+            |name| l.spaces(name),
+            |name| l.column_coins(name),
+        )
+    }
+
+    /// The layout of `columns` (clockwise names), each column's home spaces and coin icons
+    /// looked up by its name.
+    fn resolve<'l>(
+        columns: &[String],
+        logo_column: &str,
+        spaces: impl Fn(&str) -> usize,
+        coins: impl Fn(&str) -> &'l [u32],
+    ) -> ResolvedStation {
+        let name = |i: usize| columns.get(i).map(String::as_str).unwrap_or("");
         ResolvedStation {
-            spaces: [0, 1, 2].map(|i| l.spaces(name(i)) as u8),
-            coins: [0, 1, 2].map(|i| l.column_coins(name(i)).to_vec()),
-            logo: l
-                .columns
-                .iter()
-                .position(|c| *c == l.logo_column)
-                .unwrap_or(0),
+            spaces: [0, 1, 2].map(|i| spaces(name(i)) as u8),
+            coins: [0, 1, 2].map(|i| coins(name(i)).to_vec()),
+            logo: columns.iter().position(|c| c == logo_column).unwrap_or(0),
         }
     }
 }
@@ -261,7 +272,8 @@ impl GameData {
         let mut data = GameData {
             cards: Vec::new(),
             moon_graph: MoonGraph::default(),
-            stations: Default::default(),
+            moon_station: ResolvedStation::default(),
+            belt_station: ResolvedStation::default(),
             hash: String::new(),
             action_cards,
             starting_cards,
@@ -280,10 +292,8 @@ impl GameData {
         validate::all(&data)?;
         data.cards = build_card_table(&data);
         data.moon_graph = build_moon_graph(&data.moon);
-        data.stations = [
-            ResolvedStation::moon(&data.moon.station_layout),
-            ResolvedStation::belt(&data.belt.station_layout),
-        ];
+        data.moon_station = ResolvedStation::moon(&data.moon.station_layout);
+        data.belt_station = ResolvedStation::belt(&data.belt.station_layout);
         data.hash = data_hash(&data);
         Ok(data)
     }

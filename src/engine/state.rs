@@ -202,8 +202,8 @@ pub struct StationShape<'d> {
 impl<'d> StationShape<'d> {
     pub fn of(data: &'d GameData, side: BoardSide) -> StationShape<'d> {
         let (resolved, outpost_columns, shuttle_column): (_, &'static [usize], _) = match side {
-            BoardSide::Moon => (&data.stations[0], &[0, 1, 2], None),
-            BoardSide::Belt => (&data.stations[1], &[0, 2], Some(1)),
+            BoardSide::Moon => (&data.moon_station, &[0, 1, 2], None),
+            BoardSide::Belt => (&data.belt_station, &[0, 2], Some(1)),
         };
         StationShape {
             spaces: resolved.spaces,
