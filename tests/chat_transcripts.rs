@@ -253,6 +253,44 @@ fn solo_against_luna_plays_a_whole_game() {
     assert!(luna_lines >= 7, "Luna's turns are summarised publicly");
 }
 
+/// Against Luna alone the game waits on the person again right after each turn (Luna's turn is
+/// played within the person's step); the channel still gets each turn as it ends, Luna's
+/// answer included, not the whole Action phase at its end.
+#[test]
+fn solo_turns_go_out_one_at_a_time() {
+    let mut t = table("soloturn");
+    start(&mut t, 1, "luna:1", 5);
+    t.say("alice /plan cards:carbon2,energy1,energy2");
+    let used = t.say("alice /resources");
+    assert!(public_text(&used).is_empty(), "the turn goes on: {used:?}");
+    t.say("alice /choose 3"); // no card bought
+    t.say("alice /choose 1"); // the first unit: a track step
+    let last = t.say("alice /choose 1"); // the second unit ends the turn
+    let public = public_text(&last);
+    assert!(
+        public.contains("alice uses 2 carbon") && public.contains("moves 2 spaces"),
+        "the turn's lines go out when it ends: {public}"
+    );
+    assert!(
+        public.contains("Luna plays card"),
+        "Luna's answer goes out with it: {public}"
+    );
+    assert!(
+        !last.iter().any(|r| matches!(r.audience, Audience::Ping(_))),
+        "nobody is pinged: the person who just moved is asked again privately"
+    );
+    assert!(
+        private_to(&last, "alice").contains("Your turn: choose an action"),
+        "{last:?}"
+    );
+    // The next turn starts afresh: its first step shows nothing publicly.
+    let next = t.say("alice /choose 1");
+    assert!(
+        !public_text(&next).contains("uses 2 carbon"),
+        "the last turn's lines are not repeated: {next:?}"
+    );
+}
+
 #[test]
 fn two_players_and_luna_play_a_whole_game() {
     let mut t = table("2pl");
@@ -1473,7 +1511,7 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
             seat, decisions, ..
         } = entry
         {
-            let (phase, round) = (replay.phase.clone(), replay.round);
+            let (phase, round) = (replay.phase, replay.round);
             let counted = phase == Phase::Action && round >= 3;
             if counted && *seat == 2 {
                 computer_turns += 1;

@@ -147,17 +147,17 @@ fn subsets(
     }
 }
 
-/// Plays `seat`'s decisions, each the best lead by the estimate one step ahead, until the game waits
-/// on someone else (or the round ends).
+/// Plays `seat`'s decisions, each the best lead by the estimate one step ahead, until its turn
+/// is over (against Luna alone the game waits on the seat again at once: that is its next turn).
 pub(super) fn finish_turn(
     data: &GameData,
     state: &mut GameState,
     seat: usize,
     rng: &mut ChaCha8Rng,
 ) {
-    let round = state.round;
+    let turn = engine::turn_stamp(state, seat);
     for _ in 0..TURN_STEPS {
-        if state.phase != Phase::Action || state.round != round {
+        if state.phase != Phase::Action || engine::turn_stamp(state, seat) != turn {
             return;
         }
         if engine::waiting_on(state) != [seat] {

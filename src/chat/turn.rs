@@ -199,9 +199,12 @@ fn ends_turn(
         Actor::Computer { .. } => {
             after.phase == Phase::Action && waiting.iter().any(|s| person(*s))
         }
-        Actor::Person { .. } => {
+        Actor::Person { seat, .. } => {
             after.phase == Phase::Action
-                && before.map(engine::waiting_on).unwrap_or_default() != waiting
+                && before.is_some_and(|b| {
+                    engine::waiting_on(b) != waiting
+                        || engine::turn_stamp(b, seat) != engine::turn_stamp(after, seat)
+                })
         }
     }
 }

@@ -316,6 +316,15 @@ pub fn waiting_on(state: &GameState) -> Vec<usize> {
     flow::waiting_on(state)
 }
 
+/// Where `seat` stands in the game's turns: the round, the phase and the turns it has ended
+/// this round. Its turn is over between two states when this differs: in a game against Luna
+/// alone her turns are played within the person's step, so the game waits on the same seat
+/// again although the turn passed (who is waited on cannot tell).
+pub fn turn_stamp(state: &GameState, seat: usize) -> (u8, Phase, u32) {
+    let turns = state.seats.get(seat).map_or(0, |s| s.turns_this_round);
+    (state.round, state.phase, turns)
+}
+
 /// Every decision `seat` may take now, in a stable sorted order. Empty when nothing is asked of
 /// the seat.
 pub fn legal_decisions(data: &GameData, state: &GameState, seat: usize) -> Vec<Decision> {

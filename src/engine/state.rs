@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Version of the serialized state layout.
 pub const STATE_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
     /// Starting research tokens (draft) and, with linked slots, the starting cards' resting slots.
     Setup,

@@ -198,7 +198,7 @@ pub fn view(data: &GameData, state: &GameState, seat: Option<usize>) -> SeatView
         });
     SeatView {
         round: state.round,
-        phase: state.phase.clone(),
+        phase: state.phase,
         first_player: state.first_player,
         next_first_player: state.next_first_player,
         active: state.active,
