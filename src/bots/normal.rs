@@ -147,17 +147,21 @@ fn subsets(
     }
 }
 
-/// Plays `seat`'s decisions, each the best lead by the estimate one step ahead, until its turn
-/// is over (against Luna alone the game waits on the seat again at once: that is its next turn).
+/// Plays `seat`'s decisions, each the best lead by the estimate one step ahead, until the game waits
+/// on someone else (or the round ends). Not just to the end of its turn: when nobody else decides
+/// (Luna alone plays by her cards within the seat's steps; the others have dropped out) the seat's
+/// later turns follow at once, and playing them on weighs an option far better than the estimate
+/// after one turn (stopping at the turn's end cost hard 14 points a game against normal and
+/// normal 20 against Luna).
 pub(super) fn finish_turn(
     data: &GameData,
     state: &mut GameState,
     seat: usize,
     rng: &mut ChaCha8Rng,
 ) {
-    let turn = engine::turn_stamp(state, seat);
+    let round = state.round;
     for _ in 0..TURN_STEPS {
-        if state.phase != Phase::Action || engine::turn_stamp(state, seat) != turn {
+        if state.phase != Phase::Action || state.round != round {
             return;
         }
         if engine::waiting_on(state) != [seat] {
