@@ -11,7 +11,7 @@ use crate::engine::{self, ActionSource, BonusRef, Decision, Phase, Task};
 impl Chat {
     /// A card's label in the language of the reply being written.
     pub(crate) fn card_name(&self, card: CardId) -> String {
-        self.texts.resolve(&self.data.card(card).label())
+        self.texts.resolve(&self.data.card_label(card))
     }
 
     fn company(&self, c: Company) -> String {

@@ -4,7 +4,9 @@
 //! for an id no catalog knows (a corrected data folder may add one). The data files keep their
 //! English names; the catalogs translate.
 
+use super::cards::{CardDef, CardKind};
 use super::common::{Requirement, Resource, Reward};
+use super::CardId;
 use super::GameData;
 use crate::text::name_ref;
 
@@ -21,6 +23,61 @@ fn words(id: &str) -> String {
 }
 
 impl GameData {
+    /// A card's short label such as "3 titanium +Minerva Corp. share [B05]": what it is, the
+    /// company share it carries (the company's name from the data), its id.
+    pub fn card_label(&self, id: CardId) -> String {
+        let card = self.card(id);
+        let what = self.card_kind_name(card);
+        let share = match card.share {
+            Some(c) => {
+                let company = self.company_name(c);
+                name_ref(
+                    "card.share",
+                    &[("company", &company)],
+                    &format!(" +{company} share"),
+                )
+            }
+            None => String::new(),
+        };
+        let id = &card.id;
+        name_ref(
+            "card.label",
+            &[("what", &what), ("share", &share), ("id", id)],
+            &format!("{what}{share} [{id}]"),
+        )
+    }
+
+    /// What a card is, without its share or id: "3 titanium", "Minerva Corp. field scientist".
+    pub fn card_kind_name(&self, card: &CardDef) -> String {
+        let n = card.value;
+        match card.kind {
+            CardKind::Resource { resource } => {
+                let key = format!("card.{}", resource.id());
+                name_ref(&key, &[("n", &n)], &format!("{n} {}", resource.id()))
+            }
+            CardKind::Energy => name_ref("card.energy", &[("n", &n)], &format!("{n} energy")),
+            CardKind::ResearchScientist => name_ref(
+                "card.research_scientist",
+                &[("n", &n)],
+                &format!("research scientist {n} RP"),
+            ),
+            CardKind::FieldScientist { company: None, .. } => {
+                name_ref("card.field_scientist", &[], "field scientist")
+            }
+            CardKind::FieldScientist {
+                company: Some(c), ..
+            } => {
+                let company = self.company_name(c);
+                name_ref(
+                    "card.company_field_scientist",
+                    &[("company", &company)],
+                    &format!("{company} field scientist"),
+                )
+            }
+            CardKind::SingleShare => name_ref("card.single_share", &[], "single share"),
+        }
+    }
+
     /// A board bonus space (by index), e.g. "majority titanium".
     pub fn bonus_space_name(&self, index: usize) -> String {
         match self.board.bonus_spaces.get(index) {

@@ -18,7 +18,7 @@ fn card_words(ctx: &Ctx, id: CardId) -> String {
     let Some(def) = data.cards.get(id as usize) else {
         return "?".to_string();
     };
-    let mut s = ctx.texts.resolve(&def.kind_name());
+    let mut s = ctx.texts.resolve(&data.card_kind_name(def));
     if let Some(c) = def.share {
         let _ = write!(s, " +{}", ctx.company_letter(c));
     }
