@@ -511,19 +511,18 @@ impl Chat {
             .map(|s| view.seats[*s].name.clone())
             .collect();
         let phase = self.phase_name(&view.phase);
+        // A game that waits on nobody (it is over) says so by not naming anyone.
+        let key = if waiting.is_empty() {
+            "status.line_idle"
+        } else {
+            "status.line"
+        };
         let mut out = t.f(
-            "status.line",
+            key,
             &[
                 ("round", &view.round),
                 ("phase", &phase),
-                (
-                    "waiting",
-                    &if waiting.is_empty() {
-                        "-".to_string()
-                    } else {
-                        waiting.join(", ")
-                    },
-                ),
+                ("waiting", &waiting.join(", ")),
             ],
         );
         for (i, s) in view.seats.iter().enumerate() {
