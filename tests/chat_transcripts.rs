@@ -1839,13 +1839,13 @@ fn an_empty_plan_is_said_once_and_an_expansion_into_nothing_forfeits_the_energy(
         (
             "en",
             "bob has planned no cards",
-            "alice enters no sector and forfeits the energy points",
+            "alice enters no sector and forfeits 2 energy points",
             "into no sector",
         ),
         (
             "de",
             "bob hat keine Karten geplant",
-            "alice nimmt keinen Sektor ein und lässt die Energiepunkte verfallen",
+            "alice nimmt keinen Sektor ein und lässt 2 Energiepunkte verfallen",
             "in keinen Sektor",
         ),
     ] {

@@ -373,14 +373,18 @@ impl Chat {
                     .collect();
                 t.f(
                     "ask.plan",
-                    &[(
-                        "planned",
-                        &if planned.is_empty() {
-                            t.t("word.nothing")
-                        } else {
-                            planned.join(", ")
-                        },
-                    )],
+                    &[
+                        (
+                            "planned",
+                            &if planned.is_empty() {
+                                t.t("word.nothing")
+                            } else {
+                                planned.join(", ")
+                            },
+                        ),
+                        // The button's own words, so the text names what the reader sees.
+                        ("done", &t.t("label.plan_done")),
+                    ],
                 )
             }
             Phase::Action => match state.agenda.last() {

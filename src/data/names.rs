@@ -207,7 +207,7 @@ impl GameData {
             name_ref(
                 &format!("requirement.{key}"),
                 &[("n", &n)],
-                &format!("{n} {english}"),
+                &crate::text::fill(&format!("{{n}} {english}"), "n", &n.to_string()),
             )
         };
         match requirement {
@@ -215,11 +215,19 @@ impl GameData {
             Requirement::Minerals { min } => n("minerals", *min, "minerals"),
             Requirement::Titanium { min } => n("titanium", *min, "titanium"),
             Requirement::Energy { min } => n("energy", *min, "energy"),
-            Requirement::ResearchScientist { min } => {
-                n("research_scientist", *min, "research scientist(s)")
+            Requirement::ResearchScientist { min } => n(
+                "research_scientist",
+                *min,
+                "{n|research scientist|research scientists}",
+            ),
+            Requirement::FieldScientist { min } => n(
+                "field_scientist",
+                *min,
+                "{n|field scientist|field scientists}",
+            ),
+            Requirement::EitherScientist { min } => {
+                n("either_scientist", *min, "{n|scientist|scientists}")
             }
-            Requirement::FieldScientist { min } => n("field_scientist", *min, "field scientist(s)"),
-            Requirement::EitherScientist { min } => n("either_scientist", *min, "scientist(s)"),
             Requirement::FourOfOneType => name_ref(
                 "requirement.four_of_one_type",
                 &[],
@@ -274,7 +282,7 @@ impl GameData {
             Reward::RemoveOutposts { n } => name_ref(
                 "reward.remove_outposts",
                 &[("n", n)],
-                &format!("remove {n} outpost(s)"),
+                &crate::text::fill("remove {n} {n|outpost|outposts}", "n", &n.to_string()),
             ),
             Reward::TitaniumMinusOne => name_ref(
                 "reward.titanium_minus_one",
@@ -304,7 +312,8 @@ impl GameData {
 }
 
 impl super::tracks::TrackBonusEntry {
-    /// What the track bonus does, e.g. "Same, +2." / "Ebenso, +2.".
+    /// What the track bonus does in the reader's language, e.g. "Discard 1 card from your hand:
+    /// gain its printed cost + 3.".
     pub fn display_text(&self) -> String {
         name_ref(&format!("track_bonus.{}", self.id), &[], &self.text)
     }
