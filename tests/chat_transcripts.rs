@@ -1623,6 +1623,13 @@ fn a_turns_repeated_track_steps_read_as_one_line_with_the_sum() {
         "{turn}"
     );
     assert!(!turn.contains("moves 1 space"), "{turn}");
+    // The log reads the turn as its message did.
+    let log = public_text(&t.say("bob /skymines log"));
+    assert!(
+        log.contains("alice moves 2 spaces on the Tawac Industries track"),
+        "{log}"
+    );
+    assert!(!log.contains("moves 1 space"), "{log}");
     let r = t.say("bob /resources type:minerals tracks:minerva+1,skymine+1");
     let turn = public_text(&r);
     assert!(
@@ -1771,6 +1778,15 @@ fn whole_games_with_luna_and_with_a_computer_player_read_as_sentences() {
     for language in ["en", "de"] {
         let games = two_whole_games(language);
         for t in &games {
+            // The finished game's boards stay viewable, like its status and scores.
+            let board = t
+                .log
+                .iter()
+                .rev()
+                .find(|(line, _)| line == "bob /skymines board player:alice")
+                .map(|(_, r)| r.text.clone())
+                .unwrap_or_default();
+            assert!(board.starts_with("alice: "), "{board}");
             let read = everything_read(t);
             assert!(read.len() > 500, "a whole game was read: {}", read.len());
             for text in &read {

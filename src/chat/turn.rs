@@ -259,7 +259,7 @@ pub(crate) fn merge_repeats(events: impl IntoIterator<Item = Event>) -> Vec<Even
 }
 
 /// `first` and `then` as one event, when they are a run of a summed event.
-fn summed(first: &Event, then: &Event) -> Option<Event> {
+pub(crate) fn summed(first: &Event, then: &Event) -> Option<Event> {
     let rule = SUMMED.iter().find(|r| r.key == first.key)?;
     if then.key != first.key || then.visibility != first.visibility {
         return None;
