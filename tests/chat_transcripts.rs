@@ -1736,23 +1736,29 @@ fn everything_read(t: &Table) -> Vec<String> {
         .collect()
 }
 
+/// A whole game of alice and bob with `options`, played to its end through the chat.
+fn whole_game(tag: &str, options: &str, seed: u64) -> Table {
+    let mut t = table(tag);
+    t.say(&format!("alice /skymines new seed:{seed} {options}"));
+    t.say("bob /skymines join");
+    t.say("alice /skymines start");
+    play_out(&mut t, &NAMES[..2], seed);
+    t
+}
+
 /// A whole game with Luna (2 players) and one with a computer player (3 seats), played through
 /// the chat, in `language`; returns both tables.
 fn two_whole_games(language: &str) -> [Table; 2] {
-    let mut luna = table(&format!("read-luna-{language}"));
-    luna.say(&format!(
-        "alice /skymines new players:2 luna:3 seed:31 language:{language}"
-    ));
-    luna.say("bob /skymines join");
-    luna.say("alice /skymines start");
-    play_out(&mut luna, &NAMES[..2], 31);
-    let mut computer = table(&format!("read-computer-{language}"));
-    computer.say(&format!(
-        "alice /skymines new players:3 bots:1 seed:32 language:{language}"
-    ));
-    computer.say("bob /skymines join");
-    computer.say("alice /skymines start");
-    play_out(&mut computer, &NAMES[..2], 32);
+    let mut luna = whole_game(
+        &format!("read-luna-{language}"),
+        &format!("players:2 luna:3 language:{language}"),
+        31,
+    );
+    let mut computer = whole_game(
+        &format!("read-computer-{language}"),
+        &format!("players:3 bots:1 language:{language}"),
+        32,
+    );
     for t in [&mut luna, &mut computer] {
         assert_finished_in(t, language);
         for line in [
