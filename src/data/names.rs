@@ -24,7 +24,8 @@ fn words(id: &str) -> String {
 
 impl GameData {
     /// A card's short label such as "3 titanium +Minerva Corp. share [B05]": what it is, the
-    /// company share it carries (the company's name from the data), its id.
+    /// company share it carries (the company's name from the data, never its id), its id; a name
+    /// reference, so every text it reaches writes it in its reader's language.
     pub fn card_label(&self, id: CardId) -> String {
         let card = self.card(id);
         let what = self.card_kind_name(card);
