@@ -1884,6 +1884,10 @@ fn an_empty_plan_is_said_once_and_an_expansion_into_nothing_forfeits_the_energy(
         let reveal = public_text(&r);
         let about_bob: Vec<&str> = reveal.lines().filter(|l| l.starts_with("bob ")).collect();
         assert_eq!(about_bob, [nothing], "{reveal}");
+        // alice's plan reads once, as its reveal (not also "has planned (2 cards face down)").
+        let about_alice: Vec<&str> = reveal.lines().filter(|l| l.starts_with("alice ")).collect();
+        assert_eq!(about_alice.len(), 1, "{reveal}");
+        assert!(about_alice[0].contains("[diamond-energy2]"), "{reveal}");
         t.say("alice /energy company:tawac");
         let line = choose_labelled(&t, "alice", &texts.t("label.stop_expanding"));
         let turn = public_text(&t.say(&line));
