@@ -320,3 +320,65 @@ fn no_german_template_shows_an_english_word() {
         found.join("\n")
     );
 }
+
+/// A plural written as "card(s)", "Karte(n)" or "Zug/Züge" reads as a form, not a sentence: a
+/// word after a number names both its forms with the catalog's plural choice
+/// (`{n} {n|card|cards}`), in every language.
+fn bracketed_plural(template: &str) -> Option<String> {
+    const ENDINGS: [&str; 6] = ["(s)", "(n)", "(e)", "(en)", "(er)", "(es)"];
+    let words = template.split(|c: char| c.is_whitespace() || matches!(c, '{' | '}' | '|'));
+    words
+        .filter(|w| {
+            let bracketed = ENDINGS.iter().any(|e| {
+                w.strip_suffix(e)
+                    .or_else(|| w.trim_end_matches([',', '.', ';', ':']).strip_suffix(e))
+                    .is_some_and(|stem| stem.chars().last().is_some_and(char::is_alphabetic))
+            });
+            // "Zug/Züge", "Forschungsplan/-plänen": two forms joined by a slash.
+            // Not "AND/OR" or "Europe/Berlin": the second form repeats the first's start or is
+            // an ending.
+            let slashed = w.split_once('/').is_some_and(|(a, b)| {
+                let ending = b.starts_with('-');
+                let same_start = a.chars().next().is_some_and(char::is_alphabetic)
+                    && a.chars().next() == b.chars().next();
+                a.chars().last().is_some_and(char::is_alphabetic) && (ending || same_start)
+            });
+            bracketed || slashed
+        })
+        .map(str::to_string)
+        .next()
+}
+
+#[test]
+fn no_template_writes_a_plural_in_brackets() {
+    for (template, word) in [
+        ("{hand} card(s) in hand", Some("card(s)")),
+        ("{n} Karte(n) auf der Hand", Some("Karte(n)")),
+        ("seit {idle} Tag(en).", Some("Tag(en).")),
+        ("ihre {moves} Zug/Züge", Some("Zug/Züge")),
+        (
+            "nach {n} Forschungsplan/-plänen",
+            Some("Forschungsplan/-plänen"),
+        ),
+        ("{n} {n|card|cards} in hand (first player)", None),
+        ("`Europe/Berlin` oder /skymines join", None),
+        ("CrypCoin AND/OR tank +1", None),
+    ] {
+        assert_eq!(bracketed_plural(template).as_deref(), word, "{template}");
+    }
+    let mut found = Vec::new();
+    for code in skymines::text::language_codes() {
+        let texts = Texts::built_in(code).expect("built-in catalog");
+        for key in texts.keys() {
+            let template = texts.template(key).unwrap_or_default();
+            if let Some(word) = bracketed_plural(template) {
+                found.push(format!("{code} {key}: {word:?} in {template:?}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "plurals in brackets:\n{}",
+        found.join("\n")
+    );
+}

@@ -753,7 +753,7 @@ fn an_idle_game_is_warned_then_deleted_unless_someone_moves() {
     assert_eq!(replies.len(), 1);
     assert_eq!(replies[0].game(), Some(saved));
     assert!(
-        replies[0].text.contains("deleted in 3 day(s)"),
+        replies[0].text.contains("deleted in 3 days"),
         "{}",
         replies[0].text
     );
@@ -846,7 +846,7 @@ fn a_paused_game_is_never_deleted_and_its_idle_time_restarts_on_resume() {
     let replies = bench.chat.tick();
     assert_eq!(replies.len(), 1, "{replies:#?}");
     assert!(
-        replies[0].text.contains("deleted in 3 day(s)"),
+        replies[0].text.contains("deleted in 3 days"),
         "{}",
         replies[0].text
     );

@@ -662,7 +662,7 @@ fn the_time_anomaly_loop_runs_through_next_and_can_be_ended() {
     assert_eq!(recorded.len(), 3, "the chapter is not over yet");
     assert_eq!(status, CampaignStatus::Active);
     let status_text = public_text(&t.say("bob /skymines campaign status"));
-    assert!(status_text.contains("Time anomaly loop: 1 game(s) of chapter 4"));
+    assert!(status_text.contains("Time anomaly loop: 1 game of chapter 4"));
     // `next` plays the loop's next game with the same threat card.
     let next = public_text(&t.say("bob /skymines campaign next"));
     assert!(next.contains("Campaign chapter 4/4"), "{next}");

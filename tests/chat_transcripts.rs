@@ -152,12 +152,7 @@ fn play_until(t: &mut Table, names: &[&str], seed: u64, stop: impl Fn(&Table) ->
 }
 
 fn assert_finished(t: &Table) {
-    let finals = t
-        .log
-        .iter()
-        .filter(|(_, r)| r.audience == Audience::Public && r.text.starts_with("Final scores"))
-        .count();
-    assert_eq!(finals, 1, "the final scores are announced once");
+    assert_finished_in(t, "en");
     assert_turns_read_as_one(t);
 }
 
@@ -504,7 +499,7 @@ fn mygames_and_spectator_boards_show_public_information() {
     let r = t.say("eve /skymines board player:alice");
     assert_eq!(r[0].audience, Audience::Public);
     assert!(
-        r[0].text.contains("alice") && r[0].text.contains("card(s) in hand"),
+        r[0].text.contains("alice") && r[0].text.contains(" cards in hand"),
         "{}",
         r[0].text
     );
@@ -1666,6 +1661,13 @@ fn a_turns_repeated_track_steps_read_as_one_line_with_the_sum() {
         "{turn}"
     );
     assert!(!turn.contains("moves 1 space"), "{turn}");
+    // The log reads the turn as its message did.
+    let log = public_text(&t.say("bob /skymines log"));
+    assert!(
+        log.contains("alice moves 2 spaces on the Tawac Industries track"),
+        "{log}"
+    );
+    assert!(!log.contains("moves 1 space"), "{log}");
     let r = t.say("bob /resources type:minerals tracks:minerva+1,skymine+1");
     let turn = public_text(&r);
     assert!(
@@ -1755,4 +1757,179 @@ fn a_flip_option_names_the_plan_it_turns_face_down_with_its_printed_reward() {
         "{}",
         choice.description
     );
+}
+
+/// Everything a player reads in a whole game, for the reading checks: every reply's text (public,
+/// ephemeral, pings, status, DMs) with its buttons' labels and descriptions.
+fn everything_read(t: &Table) -> Vec<String> {
+    t.log
+        .iter()
+        .flat_map(|(_, r)| {
+            std::iter::once(r.text.clone()).chain(
+                r.choices
+                    .iter()
+                    .map(|c| format!("{} :: {}", c.label, c.description)),
+            )
+        })
+        .collect()
+}
+
+/// A whole game of alice and bob with `options`, played to its end through the chat.
+fn whole_game(tag: &str, options: &str, seed: u64) -> Table {
+    let mut t = table(tag);
+    t.say(&format!("alice /skymines new seed:{seed} {options}"));
+    t.say("bob /skymines join");
+    t.say("alice /skymines start");
+    play_out(&mut t, &NAMES[..2], seed);
+    t
+}
+
+/// A whole game with Luna (2 players) and one with a computer player (3 seats), played through
+/// the chat, in `language`; returns both tables.
+fn two_whole_games(language: &str) -> [Table; 2] {
+    let mut luna = whole_game(
+        &format!("read-luna-{language}"),
+        &format!("players:2 luna:3 language:{language}"),
+        31,
+    );
+    let mut computer = whole_game(
+        &format!("read-computer-{language}"),
+        &format!("players:3 bots:1 language:{language}"),
+        32,
+    );
+    for t in [&mut luna, &mut computer] {
+        assert_finished_in(t, language);
+        for line in [
+            "alice /skymines scores",
+            "alice /skymines status",
+            "bob /hand",
+            "bob /skymines log",
+            "bob /skymines board player:alice",
+        ] {
+            t.say(line);
+        }
+    }
+    [luna, computer]
+}
+
+/// Whole games read as sentences: no plural in brackets ("card(s)", "Karte(n)"), companies by
+/// their names from the data (never a lower-case id such as "+tawac share"), no track bonus that
+/// only says "Same" as the one before it, a finished game's status waits on nobody rather than
+/// "-", and a planner without cards is said once.
+#[test]
+fn whole_games_with_luna_and_with_a_computer_player_read_as_sentences() {
+    let data = game_data();
+    for language in ["en", "de"] {
+        let games = two_whole_games(language);
+        for t in &games {
+            // The finished game's boards stay viewable, like its status and scores.
+            let board = t
+                .log
+                .iter()
+                .rev()
+                .find(|(line, _)| line == "bob /skymines board player:alice")
+                .map(|(_, r)| r.text.clone())
+                .unwrap_or_default();
+            assert!(board.starts_with("alice: "), "{board}");
+            let read = everything_read(t);
+            assert!(read.len() > 500, "a whole game was read: {}", read.len());
+            for text in &read {
+                for bracket in ["(s)", "(n)", "(en)", "(e)", "(er)"] {
+                    assert!(!text.contains(bracket), "{bracket} in {text:?}");
+                }
+                for company in skymines::data::Company::ALL {
+                    assert!(
+                        !contains_word(text, company.id()),
+                        "company id {:?} in {text:?}",
+                        company.id()
+                    );
+                }
+                for stale in ["Same, ", "Ebenso, ", "Waiting for: -", "gewartet auf: -"] {
+                    assert!(!text.contains(stale), "{stale:?} in {text:?}");
+                }
+            }
+            // Cards with a share name their company as the data does.
+            let all = read.join("\n");
+            let shares = skymines::data::Company::ALL
+                .iter()
+                .filter(|c| {
+                    let name = data.company_name(**c);
+                    all.contains(&format!("+{name} share"))
+                        || all.contains(&format!("+Anteil {name}"))
+                })
+                .count();
+            assert!(shares > 0, "the games show share cards");
+            // Each seat's plan is said once at the reveal: an empty plan has no reveal line.
+            let texts = text::for_language(language);
+            for (_, r) in &t.log {
+                for name in ["alice", "bob", "Computer 1"] {
+                    let nothing = texts.f("event.planned_nothing", &[("name", &name)]);
+                    let reveals = texts.f("event.reveals", &[("name", &name), ("cards", &"")]);
+                    let lines: Vec<&str> = r.text.lines().collect();
+                    if lines.contains(&nothing.as_str()) {
+                        assert!(
+                            !lines.iter().any(|l| l.starts_with(reveals.trim_end())),
+                            "{}",
+                            r.text
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The game's final scores were announced once, in its language.
+fn assert_finished_in(t: &Table, language: &str) {
+    let heading = text::for_language(language).t("scores.final");
+    let finals = t
+        .log
+        .iter()
+        .filter(|(_, r)| r.audience == Audience::Public && r.text.starts_with(heading.trim_end()))
+        .count();
+    assert_eq!(finals, 1, "the final scores are announced once");
+}
+
+/// A player who plans no cards is said once at the reveal ("bob has planned no cards"), not
+/// again as having nothing to reveal; an expansion that enters nothing says, in the rulebook's words, that the energy
+/// points are forfeited (not "expands … into no sector"). In English and German.
+#[test]
+fn an_empty_plan_is_said_once_and_an_expansion_into_nothing_forfeits_the_energy() {
+    for (language, nothing, forfeits, old) in [
+        (
+            "en",
+            "bob has planned no cards",
+            "alice enters no sector and forfeits 2 energy points",
+            "into no sector",
+        ),
+        (
+            "de",
+            "bob hat keine Karten geplant",
+            "alice nimmt keinen Sektor ein und lässt 2 Energiepunkte verfallen",
+            "in keinen Sektor",
+        ),
+    ] {
+        let texts = text::for_language(language);
+        let mut t = table(&format!("empty-plan-{language}"));
+        t.say(&format!(
+            "alice /skymines new players:2 seed:42 language:{language}"
+        ));
+        t.say("bob /skymines join");
+        t.say("alice /skymines start");
+        t.say("alice /plan cards:energy2,carbon2");
+        let line = choose_labelled(&t, "bob", &texts.t("label.plan_done"));
+        let r = t.say(&line);
+        let reveal = public_text(&r);
+        let about_bob: Vec<&str> = reveal.lines().filter(|l| l.starts_with("bob ")).collect();
+        assert_eq!(about_bob, [nothing], "{reveal}");
+        // alice's plan reads once, as its reveal (not also "has planned (2 cards face down)").
+        let about_alice: Vec<&str> = reveal.lines().filter(|l| l.starts_with("alice ")).collect();
+        assert_eq!(about_alice.len(), 1, "{reveal}");
+        assert!(about_alice[0].contains("[diamond-energy2]"), "{reveal}");
+        t.say("alice /energy company:tawac");
+        let line = choose_labelled(&t, "alice", &texts.t("label.stop_expanding"));
+        let turn = public_text(&t.say(&line));
+        assert!(turn.contains(forfeits), "{turn}");
+        assert!(!turn.contains(old), "{turn}");
+    }
 }

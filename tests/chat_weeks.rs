@@ -288,7 +288,8 @@ fn kicks_need_the_host_and_an_inactive_player() {
         public.contains("From now on a computer player (normal) plays seat 2"),
         "{public}"
     );
-    assert!(public.contains("bob has planned"), "{public}");
+    // (bob's cards are revealed with alice's: the computer player planned them.)
+    assert!(public.contains("bob reveals: "), "{public}");
     assert!(!t.waiting().contains(&local_user_id("bob")));
     assert!(!t.waiting().is_empty(), "the game goes on");
     let r = t.say("bob /choose option:1");

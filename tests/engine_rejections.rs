@@ -205,7 +205,7 @@ fn buying_a_card_the_units_do_not_cover() {
     use_resources(&mut s, 0, Some(Titanium), &[t2, t1]);
     assert!(matches!(top(&s), Task::BuyWithUnits { units: 3, .. }));
     let err = refused(&mut s, 0, D::BuyCard { space: 7 });
-    illegal_with(&err, "you have 3 resource unit(s); that card costs 4");
+    illegal_with(&err, "you have 3 resource units; that card costs 4");
     let err = refused(&mut s, 0, D::BuyCard { space: 2 });
     illegal_with(&err, "display space 2 is empty");
 }
@@ -313,7 +313,7 @@ fn entering_a_sector_with_too_little_energy_or_from_an_empty_column() {
     );
     illegal_with(
         &err,
-        "you have 2 energy point(s) left; entering sector 24 costs 3",
+        "you have 2 energy points left; entering sector 24 costs 3",
     );
     let err = refused(
         &mut s,

@@ -240,7 +240,7 @@ fn energy_that_reaches_no_belt_space_is_forfeited() {
         "the expansion ended"
     );
     assert!(
-        texts(&events).contains("onto no Belt space"),
+        texts(&events).contains("Lin enters no Belt space and forfeits 1 energy point"),
         "{}",
         texts(&events)
     );

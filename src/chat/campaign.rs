@@ -832,15 +832,12 @@ impl Chat {
             (replies, doc, game, state)
         };
         self.speaking(self.game_texts(game), || {
-            replies.push(Reply::public(
-                self.texts.f("game.started", &[("game", &game)]),
-            ));
+            replies.push(Reply::public(super::lobby::started_text(
+                &self.texts,
+                game,
+                doc.seed,
+            )));
             replies.push(Reply::public(self.chapter_begins_text(&doc, game)));
-            if let Some(seed) = doc.seed {
-                replies.push(Reply::public(
-                    self.texts.f("game.seeded", &[("seed", &seed)]),
-                ));
-            }
         });
         replies.extend(self.after_move(game, &state, 0, &[], super::game::Actor::Nobody, None));
         Ok(replies)

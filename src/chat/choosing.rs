@@ -199,10 +199,9 @@ impl Chat {
         }
         for b in &g.bonuses {
             if let Some(bonus) = data.tracks.bonuses.get(*b) {
-                out.push(t.f(
-                    "note.unlocks",
-                    &[("bonus", &self.texts.resolve(&bonus.display_text()))],
-                ));
+                // The bonus's text is a sentence of its own; inside the list it loses its stop.
+                let text = self.texts.resolve(&bonus.display_text());
+                out.push(t.f("note.unlocks", &[("bonus", &text.trim_end_matches('.'))]));
             }
         }
         for tile in &g.tiles {

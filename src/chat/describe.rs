@@ -11,7 +11,7 @@ use crate::engine::{self, ActionSource, BonusRef, Decision, Phase, Task};
 impl Chat {
     /// A card's label in the language of the reply being written.
     pub(crate) fn card_name(&self, card: CardId) -> String {
-        self.texts.resolve(&self.data.card(card).label())
+        self.texts.resolve(&self.data.card_label(card))
     }
 
     fn company(&self, c: Company) -> String {
@@ -373,14 +373,18 @@ impl Chat {
                     .collect();
                 t.f(
                     "ask.plan",
-                    &[(
-                        "planned",
-                        &if planned.is_empty() {
-                            t.t("word.nothing")
-                        } else {
-                            planned.join(", ")
-                        },
-                    )],
+                    &[
+                        (
+                            "planned",
+                            &if planned.is_empty() {
+                                t.t("word.nothing")
+                            } else {
+                                planned.join(", ")
+                            },
+                        ),
+                        // The button's own words, so the text names what the reader sees.
+                        ("done", &t.t("label.plan_done")),
+                    ],
                 )
             }
             Phase::Action => match state.agenda.last() {
@@ -511,19 +515,18 @@ impl Chat {
             .map(|s| view.seats[*s].name.clone())
             .collect();
         let phase = self.phase_name(&view.phase);
+        // A game that waits on nobody (it is over) says so by not naming anyone.
+        let key = if waiting.is_empty() {
+            "status.line_idle"
+        } else {
+            "status.line"
+        };
         let mut out = t.f(
-            "status.line",
+            key,
             &[
                 ("round", &view.round),
                 ("phase", &phase),
-                (
-                    "waiting",
-                    &if waiting.is_empty() {
-                        "-".to_string()
-                    } else {
-                        waiting.join(", ")
-                    },
-                ),
+                ("waiting", &waiting.join(", ")),
             ],
         );
         for (i, s) in view.seats.iter().enumerate() {

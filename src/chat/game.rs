@@ -811,7 +811,9 @@ impl Chat {
         let undone = crate::store::replay::undone_set(&export.log);
         let mut state = engine::new_game(&self.data, &export.options, &export.seat_names)
             .map_err(|e| self.err(e))?;
-        let mut lines: Vec<(u64, usize, String)> = Vec::new();
+        // (log entry, seat, public event); a run of one summed step reads as one line, as in
+        // the turn's message.
+        let mut events: Vec<(u64, usize, Event)> = Vec::new();
         for entry in &export.log {
             if let LogEntry::Batch {
                 seq,
@@ -823,16 +825,28 @@ impl Chat {
                 if undone.contains(seq) {
                     continue;
                 }
-                let events = engine::apply_batch(&self.data, &mut state, *s, decisions)
-                    .map_err(|e| self.err(e))?;
-                for e in events
+                for e in engine::apply_batch(&self.data, &mut state, *s, decisions)
+                    .map_err(|e| self.err(e))?
                     .into_iter()
                     .filter(|e| e.visibility == Visibility::Public)
                 {
-                    lines.push((*seq, *s, e.render(&self.texts)));
+                    let merged = match events.last() {
+                        Some((_, last_seat, last)) if last_seat == s => {
+                            super::turn::summed(last, &e)
+                        }
+                        _ => None,
+                    };
+                    match (merged, events.last_mut()) {
+                        (Some(sum), Some(last)) => *last = (*seq, *s, sum),
+                        _ => events.push((*seq, *s, e)),
+                    }
                 }
             }
         }
+        let lines: Vec<(u64, usize, String)> = events
+            .into_iter()
+            .map(|(q, s, e)| (q, s, e.render(&self.texts)))
+            .collect();
         let from = match (since_my_turn, seat) {
             (true, Some(me)) => lines
                 .iter()

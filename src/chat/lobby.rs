@@ -10,7 +10,7 @@ use super::prompt::ClickId;
 use super::{Chat, Choice, Reply, Request, Texts};
 use crate::bots::Level;
 use crate::engine::{self, BoardSide, GameOptions, TokenSetup, TrackSetup};
-use crate::store::{GameStore, Location, NewGame, NewSeat, Notify, SeatOwner, StoreError};
+use crate::store::{GameId, GameStore, Location, NewGame, NewSeat, Notify, SeatOwner, StoreError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -644,14 +644,10 @@ impl Chat {
         if let Ok(mut lobbies) = self.lobbies.lock() {
             lobbies.remove(&req.place.channel);
         }
-        let mut replies = vec![Reply::public(texts.f("game.started", &[("game", &game)]))];
+        let seed = lobby.seeded.then_some(lobby.options.seed);
+        let mut replies = vec![Reply::public(started_text(texts, game, seed))];
         if let Some(setup) = &lobby.campaign {
             replies.push(self.speaking(texts, || self.campaign_begun(&lobby, setup, game)));
-        }
-        if lobby.seeded {
-            replies.push(Reply::public(
-                texts.f("game.seeded", &[("seed", &lobby.options.seed)]),
-            ));
         }
         // Computer players set up and plan at once, before anyone is asked.
         let computers = self.play_computers(game);
@@ -667,6 +663,17 @@ impl Chat {
         ));
         Ok(replies)
     }
+}
+
+/// "Skymines game #N begins!", with the seed on its next line when the game was seeded: one
+/// message, so the channel reads one post for the start.
+pub(crate) fn started_text(texts: &Texts, game: GameId, seed: Option<u64>) -> String {
+    let mut text = texts.f("game.started", &[("game", &game)]);
+    if let Some(seed) = seed {
+        text.push('\n');
+        text.push_str(&texts.f("game.seeded", &[("seed", &seed)]));
+    }
+    text
 }
 
 /// The seats of `count` computer players, named "Computer 1", "Computer 2", … in the game's

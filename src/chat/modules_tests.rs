@@ -199,7 +199,11 @@ fn the_threat_option_states_the_whole_energy_and_the_result_has_no_empty_fragmen
     assert!(!text.contains("pays 0"), "{text}");
     assert!(!text.contains(" -"), "{text}");
     assert!(!text.contains("+0"), "{text}");
-    assert!(text.contains("onto no Belt space"), "{text}");
+    // The energy the threat left is forfeited, in the rulebook's words.
+    assert!(
+        text.contains("enters no Belt space and forfeits 1 energy point"),
+        "{text}"
+    );
 
     // Space pirates: 2 energy and 6 CrypCoin, said in the option and the result.
     let mut s = dealing("space_pirates", 2);
@@ -208,13 +212,21 @@ fn the_threat_option_states_the_whole_energy_and_the_result_has_no_empty_fragmen
         label,
         "Deal with the threat Space pirates: 2 energy, pay 6 CrypCoin"
     );
-    let events = engine::apply(&data, &mut s, 0, Decision::DealWithThreat).expect("deal");
+    let mut events = engine::apply(&data, &mut s, 0, Decision::DealWithThreat).expect("deal");
     assert!(
         events
             .iter()
             .any(|e| e.text().contains("spends 2 energy and pays 6 CrypCoin")),
         "{events:?}"
     );
+    // The threat took all the energy: nothing is left to forfeit.
+    if engine::legal_decisions(&data, &s, 0).contains(&Decision::StopExpanding) {
+        events.extend(engine::apply(&data, &mut s, 0, Decision::StopExpanding).expect("stop"));
+    }
+    let text: Vec<String> = events.iter().map(|e| e.text()).collect();
+    let text = text.join("\n");
+    assert!(text.contains(" enters no Belt space"), "{text}");
+    assert!(!text.contains("forfeits"), "{text}");
 }
 
 #[test]

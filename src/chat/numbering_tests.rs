@@ -178,7 +178,7 @@ fn check_upload_marker(
     let Some(line) = summary.lines().find(|l| l.contains(&format!(" {name}:"))) else {
         return 0;
     };
-    let Some(said) = number_after(line, "research") else {
+    let Some(said) = number_after(line, "research screen") else {
         return 0; // "research start": before the first plan
     };
     let Some(&(_, mx, my)) = player

@@ -7,7 +7,8 @@
 //! the next one, so a turn interrupted by a restart is still posted whole.
 //!
 //! A turn often repeats one small step (a track step per resource unit, a CrypCoin per research
-//! point): such runs are read as one line with the summed amount ([`merge_repeats`]).
+//! point): such runs are read as one line with the summed amount ([`merge_repeats`]). A plan
+//! announced and revealed in the same message is read once, as its reveal.
 
 use super::game::Actor;
 use super::Chat;
@@ -68,11 +69,11 @@ impl Chat {
         if !turn_over {
             return Vec::new();
         }
-        merge_repeats(
+        without_announced_reveals(merge_repeats(
             std::mem::take(steps)
                 .into_iter()
                 .flat_map(|(_, events)| events),
-        )
+        ))
     }
 
     /// Forgets the lines of `seat`'s last step in `game` (the step was undone). A game not in
@@ -261,8 +262,29 @@ pub(crate) fn merge_repeats(events: impl IntoIterator<Item = Event>) -> Vec<Even
     out
 }
 
+/// `events` without a seat's "has planned (3 cards face down)" when the same message shows
+/// those cards ("alice reveals: …"): the reveal says it all. An empty plan has no reveal line
+/// and keeps its one line ("bob has planned no cards").
+fn without_announced_reveals(events: Vec<Event>) -> Vec<Event> {
+    let name = |e: &Event| {
+        e.args
+            .iter()
+            .find(|(k, _)| k == "name")
+            .map(|(_, v)| v.clone())
+    };
+    let revealed: Vec<String> = events
+        .iter()
+        .filter(|e| e.key == "event.reveals")
+        .filter_map(name)
+        .collect();
+    events
+        .into_iter()
+        .filter(|e| e.key != "event.planned" || !name(e).is_some_and(|n| revealed.contains(&n)))
+        .collect()
+}
+
 /// `first` and `then` as one event, when they are a run of a summed event.
-fn summed(first: &Event, then: &Event) -> Option<Event> {
+pub(crate) fn summed(first: &Event, then: &Event) -> Option<Event> {
     let rule = SUMMED.iter().find(|r| r.key == first.key)?;
     if then.key != first.key || then.visibility != first.visibility {
         return None;

@@ -49,11 +49,8 @@ impl Chat {
     /// `/skymines board [player:NAME]`: the board, or one seat's public player board, for anyone
     /// in the channel (spectators included): public information only.
     pub(crate) fn board(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
-        let game = self
-            .store
-            .game_in_channel(req.place.channel)
-            .map_err(|e| self.err(e))?
-            .ok_or_else(|| self.texts.t("error.no_game"))?;
+        // Like the status: the running game, or the last finished one until a new one starts.
+        let (game, _) = self.find_viewable_game(req, None)?;
         let state = self.store.state(game).map_err(|e| self.err(e))?;
         // Public: the game's language (an unknown name is answered privately, in the user's).
         let public_texts = self.game_texts(game);

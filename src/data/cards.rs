@@ -226,56 +226,6 @@ impl CardDef {
     pub fn is_playable(&self) -> bool {
         !matches!(self.kind, CardKind::SingleShare)
     }
-
-    /// A short label such as "3 titanium +minerva share [B05]", as a name reference
-    /// ([`crate::text::name_ref`]): every text it reaches writes it in its reader's language.
-    pub fn label(&self) -> String {
-        use crate::text::name_ref;
-        let what = self.kind_name();
-        let share = match self.share {
-            Some(c) => name_ref(
-                "card.share",
-                &[("company", &c.id())],
-                &format!(" +{} share", c.id()),
-            ),
-            None => String::new(),
-        };
-        let id = &self.id;
-        name_ref(
-            "card.label",
-            &[("what", &what), ("share", &share), ("id", id)],
-            &format!("{what}{share} [{id}]"),
-        )
-    }
-
-    /// What the card is, without its share and id ("3 titanium"), as a name reference.
-    pub fn kind_name(&self) -> String {
-        use crate::text::name_ref;
-        let n = self.value;
-        match self.kind {
-            CardKind::Resource { resource } => {
-                let key = format!("card.{}", resource.id());
-                name_ref(&key, &[("n", &n)], &format!("{n} {}", resource.id()))
-            }
-            CardKind::Energy => name_ref("card.energy", &[("n", &n)], &format!("{n} energy")),
-            CardKind::ResearchScientist => name_ref(
-                "card.research_scientist",
-                &[("n", &n)],
-                &format!("research scientist {n} RP"),
-            ),
-            CardKind::FieldScientist { company: None, .. } => {
-                name_ref("card.field_scientist", &[], "field scientist")
-            }
-            CardKind::FieldScientist {
-                company: Some(c), ..
-            } => name_ref(
-                "card.company_field_scientist",
-                &[("company", &c.id())],
-                &format!("{} field scientist", c.id()),
-            ),
-            CardKind::SingleShare => name_ref("card.single_share", &[], "single share"),
-        }
-    }
 }
 
 pub(crate) fn card_kind(card_type: CardType, effect: Option<&CardEffect>) -> CardKind {

@@ -4,7 +4,9 @@
 //! for an id no catalog knows (a corrected data folder may add one). The data files keep their
 //! English names; the catalogs translate.
 
+use super::cards::{CardDef, CardKind};
 use super::common::{Requirement, Resource, Reward};
+use super::CardId;
 use super::GameData;
 use crate::text::name_ref;
 
@@ -21,6 +23,62 @@ fn words(id: &str) -> String {
 }
 
 impl GameData {
+    /// A card's short label such as "3 titanium +Minerva Corp. share [B05]": what it is, the
+    /// company share it carries (the company's name from the data, never its id), its id; a name
+    /// reference, so every text it reaches writes it in its reader's language.
+    pub fn card_label(&self, id: CardId) -> String {
+        let card = self.card(id);
+        let what = self.card_kind_name(card);
+        let share = match card.share {
+            Some(c) => {
+                let company = self.company_name(c);
+                name_ref(
+                    "card.share",
+                    &[("company", &company)],
+                    &format!(" +{company} share"),
+                )
+            }
+            None => String::new(),
+        };
+        let id = &card.id;
+        name_ref(
+            "card.label",
+            &[("what", &what), ("share", &share), ("id", id)],
+            &format!("{what}{share} [{id}]"),
+        )
+    }
+
+    /// What a card is, without its share or id: "3 titanium", "Minerva Corp. field scientist".
+    pub fn card_kind_name(&self, card: &CardDef) -> String {
+        let n = card.value;
+        match card.kind {
+            CardKind::Resource { resource } => {
+                let key = format!("card.{}", resource.id());
+                name_ref(&key, &[("n", &n)], &format!("{n} {}", resource.id()))
+            }
+            CardKind::Energy => name_ref("card.energy", &[("n", &n)], &format!("{n} energy")),
+            CardKind::ResearchScientist => name_ref(
+                "card.research_scientist",
+                &[("n", &n)],
+                &format!("research scientist {n} RP"),
+            ),
+            CardKind::FieldScientist { company: None, .. } => {
+                name_ref("card.field_scientist", &[], "field scientist")
+            }
+            CardKind::FieldScientist {
+                company: Some(c), ..
+            } => {
+                let company = self.company_name(c);
+                name_ref(
+                    "card.company_field_scientist",
+                    &[("company", &company)],
+                    &format!("{company} field scientist"),
+                )
+            }
+            CardKind::SingleShare => name_ref("card.single_share", &[], "single share"),
+        }
+    }
+
     /// A board bonus space (by index), e.g. "majority titanium".
     pub fn bonus_space_name(&self, index: usize) -> String {
         match self.board.bonus_spaces.get(index) {
@@ -150,7 +208,7 @@ impl GameData {
             name_ref(
                 &format!("requirement.{key}"),
                 &[("n", &n)],
-                &format!("{n} {english}"),
+                &crate::text::fill(&format!("{{n}} {english}"), "n", &n.to_string()),
             )
         };
         match requirement {
@@ -158,11 +216,19 @@ impl GameData {
             Requirement::Minerals { min } => n("minerals", *min, "minerals"),
             Requirement::Titanium { min } => n("titanium", *min, "titanium"),
             Requirement::Energy { min } => n("energy", *min, "energy"),
-            Requirement::ResearchScientist { min } => {
-                n("research_scientist", *min, "research scientist(s)")
+            Requirement::ResearchScientist { min } => n(
+                "research_scientist",
+                *min,
+                "{n|research scientist|research scientists}",
+            ),
+            Requirement::FieldScientist { min } => n(
+                "field_scientist",
+                *min,
+                "{n|field scientist|field scientists}",
+            ),
+            Requirement::EitherScientist { min } => {
+                n("either_scientist", *min, "{n|scientist|scientists}")
             }
-            Requirement::FieldScientist { min } => n("field_scientist", *min, "field scientist(s)"),
-            Requirement::EitherScientist { min } => n("either_scientist", *min, "scientist(s)"),
             Requirement::FourOfOneType => name_ref(
                 "requirement.four_of_one_type",
                 &[],
@@ -217,7 +283,7 @@ impl GameData {
             Reward::RemoveOutposts { n } => name_ref(
                 "reward.remove_outposts",
                 &[("n", n)],
-                &format!("remove {n} outpost(s)"),
+                &crate::text::fill("remove {n} {n|outpost|outposts}", "n", &n.to_string()),
             ),
             Reward::TitaniumMinusOne => name_ref(
                 "reward.titanium_minus_one",
@@ -247,7 +313,8 @@ impl GameData {
 }
 
 impl super::tracks::TrackBonusEntry {
-    /// What the track bonus does, e.g. "Same, +2." / "Ebenso, +2.".
+    /// What the track bonus does in the reader's language, e.g. "Discard 1 card from your hand:
+    /// gain its printed cost + 3.".
     pub fn display_text(&self) -> String {
         name_ref(&format!("track_bonus.{}", self.id), &[], &self.text)
     }

@@ -904,7 +904,7 @@ fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, p
         ctx.count("luna_gain_card");
         ctx.say(
             "event.luna_takes_card",
-            &[("card", &data.card(card).label()), ("space", &space)],
+            &[("card", &data.card_label(card)), ("space", &space)],
         );
     }
 }

@@ -92,7 +92,13 @@ pub(crate) fn perform(ctx: &mut Ctx, st: &mut GameState, seat: usize, d: Decisio
             st.seats[seat].planned = true;
             let name = st.seats[seat].name.clone();
             let n = st.seats[seat].slots.iter().flatten().count();
-            ctx.say("event.planned", &[("name", &name), ("n", &n)]);
+            // An empty plan is said once, here: the reveal has nothing of this seat to show.
+            let key = if n == 0 {
+                "event.planned_nothing"
+            } else {
+                "event.planned"
+            };
+            ctx.say(key, &[("name", &name), ("n", &n)]);
             maybe_reveal(ctx, st);
         }
         _ => {}
@@ -119,11 +125,9 @@ fn maybe_reveal(ctx: &mut Ctx, state: &mut GameState) {
             .slots
             .iter()
             .flatten()
-            .map(|c| data.card(c.card()).label())
+            .map(|c| data.card_label(c.card()))
             .collect();
-        if cards.is_empty() {
-            ctx.say("event.reveals_nothing", &[("name", &state.seats[i].name)]);
-        } else {
+        if !cards.is_empty() {
             ctx.say(
                 "event.reveals",
                 &[("name", &state.seats[i].name), ("cards", &cards.join(", "))],

@@ -266,7 +266,7 @@ pub(crate) fn discard(
         "event.threat_discard",
         &[
             ("name", &state.seats[seat].name),
-            ("card", &ctx.data.card(card).label()),
+            ("card", &ctx.data.card_label(card)),
         ],
     );
     state.agenda.pop();

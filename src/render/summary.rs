@@ -18,7 +18,7 @@ fn card_words(ctx: &Ctx, id: CardId) -> String {
     let Some(def) = data.cards.get(id as usize) else {
         return "?".to_string();
     };
-    let mut s = ctx.texts.resolve(&def.kind_name());
+    let mut s = ctx.texts.resolve(&data.card_kind_name(def));
     if let Some(c) = def.share {
         let _ = write!(s, " +{}", ctx.company_letter(c));
     }
@@ -40,10 +40,15 @@ fn seat_line(ctx: &Ctx, view: &SeatView, i: usize) -> String {
             s.track_pos.get(c.index()).copied().unwrap_or(0)
         );
     }
-    let research = s
-        .upload
-        .map(|u| numbering::screen(u.into()).to_string())
-        .unwrap_or_else(|| t.t("alt.research_start"));
+    // Where the markers stand (the tank step, the upload marker's screen), in words that do not
+    // read as the values the image draws beside "Tank" and "Research".
+    let research = match s.upload {
+        Some(u) => t.f(
+            "alt.research_screen",
+            &[("screen", &numbering::screen(u.into()))],
+        ),
+        None => t.t("alt.research_start"),
+    };
     let mut line = t.f(
         "alt.seat",
         &[

@@ -299,7 +299,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                     "event.buy_for_coins",
                     &[
                         ("name", &name),
-                        ("card", &data.card(card).label()),
+                        ("card", &data.card_label(card)),
                         ("cost", &cost),
                     ],
                 );
@@ -314,7 +314,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             state.discard.push(card);
             ctx.say(
                 "event.discard",
-                &[("name", &name), ("card", &data.card(card).label())],
+                &[("name", &name), ("card", &data.card_label(card))],
             );
             state.agenda.pop();
             match purpose {

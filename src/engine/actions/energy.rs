@@ -449,11 +449,13 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
     // Only what was entered and gained is said (no "onto Belt space(s) -", no "+0").
     let sectors: Vec<String> = entered.iter().map(|(s, _)| s.to_string()).collect();
     let company_name = data.company_name(company);
-    let key = match (belt, sectors.is_empty()) {
-        (false, false) => "event.expanded",
-        (true, false) => "event.expanded_belt",
-        (false, true) => "event.expanded_none",
-        (true, true) => "event.expanded_belt_none",
+    // Entering nothing forfeits the energy left (none after a threat took it all).
+    let key = match (belt, sectors.is_empty(), energy > 0) {
+        (false, false, _) => "event.expanded",
+        (true, false, _) => "event.expanded_belt",
+        (false, true, _) => "event.expanded_none",
+        (true, true, true) => "event.expanded_belt_none",
+        (true, true, false) => "event.expanded_belt_none_spent",
     };
     let gains = expansion_gains(company_name, coins, tank, strip, rp);
     ctx.say(
@@ -464,6 +466,7 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
             ("sectors", &sectors.join(", ")),
             ("count", &sectors.len()),
             ("gains", &gains),
+            ("energy", &energy),
         ],
     );
     // Rewards first, then the threat card's reward, then the ousted outposts go home (pushed
@@ -538,7 +541,7 @@ fn expansion_gains(company: &str, coins: u32, tank: u32, strip: u32, rp: u32) ->
         parts.push(text::name_ref(
             "event.gain.research_points",
             &[("n", &rp)],
-            &format!("{rp} research point(s)"),
+            &text::fill("{n} research {n|point|points}", "n", &rp.to_string()),
         ));
     }
     if parts.is_empty() {

@@ -41,7 +41,7 @@ pub(super) fn field_card(ctx: &mut Ctx, state: &mut GameState, seat: usize, card
     let name = state.seats[seat].name.clone();
     ctx.say(
         "event.use_card",
-        &[("name", &name), ("card", &data.card(card).label())],
+        &[("name", &name), ("card", &data.card_label(card))],
     );
     effects::tank(ctx, state, seat, tank);
     effects::gain_coins(ctx, state, seat, coins);

@@ -53,7 +53,7 @@ pub(super) fn place_tile(ctx: &mut Ctx, state: &mut GameState, seat: usize, card
     ctx.count("plus_one_tile");
     ctx.say(
         "event.plus_one_tile",
-        &[("name", &name), ("card", &data.card(card).label())],
+        &[("name", &name), ("card", &data.card_label(card))],
     );
 }
 
@@ -263,7 +263,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             Decision::FinishSelecting,
         ) => {
             let units = resource_value(data, state, seat, &chosen);
-            let labels: Vec<String> = chosen.iter().map(|c| data.card(*c).label()).collect();
+            let labels: Vec<String> = chosen.iter().map(|c| data.card_label(*c)).collect();
             ctx.say(
                 "event.use_resources",
                 &[
@@ -303,7 +303,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                     "event.acquire",
                     &[
                         ("name", &name),
-                        ("card", &data.card(card).label()),
+                        ("card", &data.card_label(card)),
                         ("space", &space),
                         ("cost", &cost),
                     ],

@@ -238,7 +238,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             ctx.count("take_from_discard");
             ctx.say(
                 "event.take_from_discard",
-                &[("name", &name), ("card", &data.card(card).label())],
+                &[("name", &name), ("card", &data.card_label(card))],
             );
             state.agenda.pop();
         }
