@@ -538,12 +538,21 @@ fn balance_report(
             format!("score: {}", dist(&report.score)),
             format!("winning score: {}", dist(&report.winning_score)),
         ];
-    let from: Vec<String> = report
-        .points_from
-        .iter()
-        .map(|(k, v)| format!("{k} {v:.1}"))
-        .collect();
-    lines.push(format!("points from (mean): {}", from.join(", ")));
+    let by_category = |m: &std::collections::BTreeMap<String, f64>| -> String {
+        let parts: Vec<String> = m.iter().map(|(k, v)| format!("{k} {v:.1}")).collect();
+        parts.join(", ")
+    };
+    lines.push(format!(
+        "points from (mean): {}",
+        by_category(&report.points_from)
+    ));
+    if !report.luna_points_from.is_empty() {
+        lines.push(format!(
+            "Luna: mean score {:.1}, points from (mean): {}",
+            report.luna_score,
+            by_category(&report.luna_points_from)
+        ));
+    }
     lines.push(format!("rounds: {}", dist(&report.rounds)));
     lines.push(format!("decisions a game: {}", dist(&report.decisions)));
     lines.push(format!("turns a player: {}", dist(&report.turns)));

@@ -1088,6 +1088,11 @@ pub struct BalanceReport {
     /// Mean points per player seat by scoring category (cash, shares, tank, research); they
     /// add up to the mean score.
     pub points_from: BTreeMap<String, f64>,
+    /// Luna's mean points a game by the same categories (empty when she does not play): where
+    /// she outscores the players.
+    pub luna_points_from: BTreeMap<String, f64>,
+    /// Luna's mean final score (0 when she does not play).
+    pub luna_score: f64,
     pub rounds: Distribution,
     /// Decisions a game (every small choice, all seats).
     pub decisions: Distribution,
@@ -1104,6 +1109,17 @@ pub struct BalanceReport {
     pub by_focus: BTreeMap<String, WinRate>,
     /// By the track of the focus company: "A1 (skymine)".
     pub by_focus_track: BTreeMap<String, WinRate>,
+}
+
+/// A final score by scoring category: cash, shares (all companies), tank, research.
+fn points_by_category(score: &engine::ScoreBreakdown) -> [(&'static str, u32); 4] {
+    let shares = score.companies.iter().map(|c| c.points).sum();
+    [
+        ("cash", score.cash),
+        ("shares", shares),
+        ("tank", score.tank),
+        ("research", score.research),
+    ]
 }
 
 /// The turn action (or counted step inside one) a decision is, for the action mix.
@@ -1159,6 +1175,15 @@ pub fn balance(
         winning.push(best as f64);
         rounds.push(state.round as f64);
         decisions.push(game.decisions.len() as f64);
+        for (seat, score) in final_scores.iter().enumerate() {
+            if state.seats[seat].is_luna() {
+                report.luna_score += score.total as f64 / games as f64;
+                for (what, points) in points_by_category(score) {
+                    *report.luna_points_from.entry(what.to_string()).or_default() +=
+                        points as f64 / games as f64;
+                }
+            }
+        }
         for (seat, score) in final_scores.iter().enumerate().take(n) {
             let win = if score.total == best {
                 1.0 / sharing
@@ -1166,13 +1191,7 @@ pub fn balance(
                 0.0
             };
             scores.push(score.total as f64);
-            let shares: u32 = score.companies.iter().map(|c| c.points).sum();
-            for (what, points) in [
-                ("cash", score.cash),
-                ("shares", shares),
-                ("tank", score.tank),
-                ("research", score.research),
-            ] {
+            for (what, points) in points_by_category(score) {
                 *from.entry(what.to_string()).or_default() += points as f64;
             }
             report.by_seat[seat].add(win);

@@ -289,6 +289,7 @@ fn the_balance_report_adds_up() {
         .map(n)
         .sum();
     assert!((points - n(&r["score"]["mean"])).abs() < 1e-6, "{points}");
+    assert_eq!(r["luna_points_from"], serde_json::json!({}), "no Luna here");
     let mix = &r["action_mix"];
     assert!((n(&mix["drop out"]) - 7.0).abs() < 1e-9, "{mix}");
     let turns: f64 = [
@@ -328,4 +329,50 @@ fn the_balance_report_adds_up() {
     ] {
         assert!(text.contains(part), "{part:?} missing from:\n{text}");
     }
+}
+
+/// Against Luna the balance report also says where her points come from: her categories add
+/// up to her mean score, which is at most the mean winning score, and the text shows them.
+#[test]
+fn the_balance_report_against_luna_shows_her_points() {
+    let args: Vec<String> = [
+        "simulate",
+        "--bots",
+        "normal",
+        "--players",
+        "1",
+        "--luna",
+        "0",
+        "--games",
+        "2",
+        "--stats",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut out = Vec::new();
+    let mut json_args = args.clone();
+    json_args.push("--json".to_string());
+    assert_eq!(skymines::cli::run(&json_args, &mut out), 0);
+    let r: serde_json::Value = serde_json::from_slice(&out).expect("the report is JSON");
+    let n = |v: &serde_json::Value| v.as_f64().expect("a number");
+    let luna = n(&r["luna_score"]);
+    let points: f64 = r["luna_points_from"]
+        .as_object()
+        .expect("Luna's points by category")
+        .values()
+        .map(n)
+        .sum();
+    assert!(
+        luna > 0.0 && (points - luna).abs() < 1e-6,
+        "{points} vs {luna}"
+    );
+    assert!(luna <= n(&r["winning_score"]["mean"]) + 1e-9);
+    let mut text = Vec::new();
+    assert_eq!(skymines::cli::run(&args, &mut text), 0);
+    let text = String::from_utf8_lossy(&text);
+    assert!(
+        text.contains("Luna: mean score") && text.contains("tank"),
+        "{text}"
+    );
 }
