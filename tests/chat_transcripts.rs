@@ -441,6 +441,38 @@ fn reminders_and_deadlines_follow_the_injected_clock() {
     );
 }
 
+/// Against Luna alone the game waits on the person all through the Action phase; the reminder
+/// and the deadline still count from the end of their last turn, not from the phase's start
+/// (an active player is neither reminded nor played for).
+#[test]
+fn a_solo_players_reminder_counts_from_their_last_turn() {
+    let mut t = table("soloremind");
+    start(&mut t, 1, "luna:1", 5);
+    t.say("alice /plan cards:carbon2,energy1,energy2");
+    t.clock.advance(50 * 60_000);
+    for line in [
+        "alice /resources",
+        "alice /choose 3",
+        "alice /choose 1",
+        "alice /choose 1",
+    ] {
+        t.say(line);
+    }
+    t.clock.advance(20 * 60_000);
+    let due = t.chat.tick();
+    assert!(
+        due.is_empty(),
+        "20 minutes after her turn alice is not reminded: {due:?}"
+    );
+    t.clock.advance(45 * 60_000);
+    let due = t.chat.tick();
+    assert!(
+        due.iter()
+            .any(|r| matches!(&r.audience, Audience::Ping(users) if users.users().contains(&local_user_id("alice")))),
+        "an hour after her turn she is: {due:?}"
+    );
+}
+
 #[test]
 fn undo_takes_back_only_your_own_move_before_anything_is_revealed() {
     let mut t = table("undo");

@@ -244,8 +244,14 @@ impl Chat {
         let waiting = engine::waiting_on(state);
         let waiting_before = before.map(engine::waiting_on).unwrap_or_default();
         let same_phase = before.is_some_and(|b| b.phase == state.phase && b.round == state.round);
-        if !same_phase || waiting != waiting_before {
-            self.schedule_reminders(game, &waiting, !same_phase);
+        // A turn that ended counts as the turn passing, even when the game waits on the same
+        // seat again (against Luna alone, or once the others have dropped out): its reminder
+        // and deadline start afresh.
+        let turn_passed = actor.seat().is_some_and(|seat| {
+            before.is_some_and(|b| engine::turn_stamp(b, seat) != engine::turn_stamp(state, seat))
+        });
+        if !same_phase || waiting != waiting_before || turn_passed {
+            self.schedule_reminders(game, &waiting, !same_phase || turn_passed);
         }
         let turn_over = self.ends_turn(game, actor, before, state);
         let lines: Vec<String> = self
