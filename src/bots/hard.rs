@@ -47,15 +47,10 @@ pub(super) fn decide(
     let started = Instant::now();
     let sampled = engine::sample::sample(data, known, seat, rng);
     // The normal player's judgement picks the candidates.
-    let mut judged: Vec<(usize, f64)> = legal
-        .iter()
+    let mut judged: Vec<(usize, f64)> = normal::judge(data, &sampled, seat, legal, rng)
+        .into_iter()
         .enumerate()
-        .filter_map(|(i, d)| {
-            let mut next = sampled.clone();
-            engine::apply(data, &mut next, seat, *d).ok()?;
-            finish_turn(data, &mut next, seat, rng);
-            Some((i, value::lead(data, &next, seat)))
-        })
+        .filter_map(|(i, v)| Some((i, v?)))
         .collect();
     judged.sort_by(|a, b| b.1.total_cmp(&a.1));
     judged.truncate(CANDIDATES);

@@ -28,20 +28,32 @@ pub(super) fn decide(
     let sampled = engine::sample::sample(data, known, seat, rng);
     match sampled.phase {
         Phase::Action => {
-            let values: Vec<Option<f64>> = legal
-                .iter()
-                .map(|d| {
-                    let mut next = sampled.clone();
-                    engine::apply(data, &mut next, seat, *d).ok()?;
-                    finish_turn(data, &mut next, seat, rng);
-                    Some(value::lead(data, &next, seat))
-                })
-                .collect();
+            let values = judge(data, &sampled, seat, legal, rng);
             best_by_value(data, &sampled, seat, legal, &values, 1e-9, rng)
         }
         Phase::Planning => plan(data, &sampled, seat, legal, rng),
         _ => weighted::choose(rng, data, &sampled, seat, legal),
     }
+}
+
+/// The normal player's judgement of each option on `sampled`: the estimated lead once the rest
+/// of its turn is played ([`finish_turn`]); None where the option is refused.
+pub(super) fn judge(
+    data: &GameData,
+    sampled: &GameState,
+    seat: usize,
+    legal: &[Decision],
+    rng: &mut ChaCha8Rng,
+) -> Vec<Option<f64>> {
+    legal
+        .iter()
+        .map(|d| {
+            let mut next = sampled.clone();
+            engine::apply(data, &mut next, seat, *d).ok()?;
+            finish_turn(data, &mut next, seat, rng);
+            Some(value::lead(data, &next, seat))
+        })
+        .collect()
 }
 
 /// Planning: the next card of the best plan, or done once it is all placed.
