@@ -23,7 +23,7 @@ pub(crate) enum Actor {
 }
 
 impl Actor {
-    fn seat(self) -> Option<usize> {
+    pub(super) fn seat(self) -> Option<usize> {
         match self {
             Actor::Nobody => None,
             Actor::Person { seat, .. } | Actor::Computer { seat } => Some(seat),
@@ -244,12 +244,9 @@ impl Chat {
         let waiting = engine::waiting_on(state);
         let waiting_before = before.map(engine::waiting_on).unwrap_or_default();
         let same_phase = before.is_some_and(|b| b.phase == state.phase && b.round == state.round);
-        // A turn that ended counts as the turn passing, even when the game waits on the same
-        // seat again (against Luna alone, or once the others have dropped out): its reminder
-        // and deadline start afresh.
-        let turn_passed = actor.seat().is_some_and(|seat| {
-            before.is_some_and(|b| engine::turn_stamp(b, seat) != engine::turn_stamp(state, seat))
-        });
+        // A turn that ended starts the next one's reminder and deadline afresh, also when the
+        // game waits on the same seat again.
+        let turn_passed = super::turn::turn_passed(actor, before, state);
         if !same_phase || waiting != waiting_before || turn_passed {
             self.schedule_reminders(game, &waiting, !same_phase || turn_passed);
         }

@@ -200,14 +200,21 @@ fn ends_turn(
         Actor::Computer { .. } => {
             after.phase == Phase::Action && waiting.iter().any(|s| person(*s))
         }
-        Actor::Person { seat, .. } => {
+        Actor::Person { .. } => {
             after.phase == Phase::Action
-                && before.is_some_and(|b| {
-                    engine::waiting_on(b) != waiting
-                        || engine::turn_stamp(b, seat) != engine::turn_stamp(after, seat)
-                })
+                && (before.is_some_and(|b| engine::waiting_on(b) != waiting)
+                    || turn_passed(actor, before, after))
         }
     }
+}
+
+/// Whether the actor's own turn ended with this step (or the phase moved on), also when the
+/// game waits on the same seat again: against Luna alone her turns are played within the
+/// person's step, and once the others have dropped out a player's turns follow each other.
+pub(crate) fn turn_passed(actor: Actor, before: Option<&GameState>, after: &GameState) -> bool {
+    actor.seat().is_some_and(|seat| {
+        before.is_some_and(|b| engine::turn_stamp(b, seat) != engine::turn_stamp(after, seat))
+    })
 }
 
 /// An event that a reader takes as one with the same event right after it: its catalog key,
