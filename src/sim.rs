@@ -1182,9 +1182,8 @@ pub fn balance(
                     *report.luna_points_from.entry(what.to_string()).or_default() +=
                         points as f64 / games as f64;
                 }
+                continue;
             }
-        }
-        for (seat, score) in final_scores.iter().enumerate().take(n) {
             let win = if score.total == best {
                 1.0 / sharing
             } else {
