@@ -78,13 +78,13 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, y: f32) {
         let cy = row.cy();
         let colour = view.seats.get(s.seat).map(|v| v.colour).unwrap_or(0);
         icons::seat_marker(p, ctx, colour, row.x + 16.0, cy, 24.0);
-        let mut name = crate::text::sanitize_name(&s.name);
-        if s.winner {
-            name = ctx.f("image.score.winner", &[("name", &name)]);
-        }
+        let name = crate::text::sanitize_name(&s.name);
+        // The winner's mark goes under the name, as a company's shares × value go under its
+        // points: appended to the name it cut long names short.
+        let name_y = if s.winner { cy - 9.0 } else { cy };
         p.text_fit(
             row.x + 34.0,
-            cy,
+            name_y,
             t.body,
             Weight::Bold,
             ctx.ink(),
@@ -92,6 +92,18 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, y: f32) {
             &name,
             name_w - 40.0,
         );
+        if s.winner {
+            p.text_fit(
+                row.x + 34.0,
+                cy + 11.0,
+                t.small,
+                Weight::Bold,
+                ctx.muted(),
+                Align::Left,
+                &ctx.t("image.score.winner"),
+                name_w - 40.0,
+            );
+        }
         // Each category: its points, and for a company how they come about (shares × value).
         let by_company = |c: Company| s.companies.iter().find(|x| x.company == c);
         for k in 0..CATEGORIES {
