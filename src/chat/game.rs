@@ -814,8 +814,7 @@ impl Chat {
         let undone = crate::store::replay::undone_set(&export.log);
         let mut state = engine::new_game(&self.data, &export.options, &export.seat_names)
             .map_err(|e| self.err(e))?;
-        // (log entry, seat, public event); a run of one summed step reads as one line, as in
-        // the turn's message.
+        // (log entry, seat, public event).
         let mut events: Vec<(u64, usize, Event)> = Vec::new();
         for entry in &export.log {
             if let LogEntry::Batch {
@@ -828,25 +827,21 @@ impl Chat {
                 if undone.contains(seq) {
                     continue;
                 }
-                for e in engine::apply_batch(&self.data, &mut state, *s, decisions)
-                    .map_err(|e| self.err(e))?
-                    .into_iter()
-                    .filter(|e| e.visibility == Visibility::Public)
-                {
-                    let merged = match events.last() {
-                        Some((_, last_seat, last)) if last_seat == s => {
-                            super::turn::summed(last, &e)
-                        }
-                        _ => None,
-                    };
-                    match (merged, events.last_mut()) {
-                        (Some(sum), Some(last)) => *last = (*seq, *s, sum),
-                        _ => events.push((*seq, *s, e)),
-                    }
-                }
+                events.extend(
+                    engine::apply_batch(&self.data, &mut state, *s, decisions)
+                        .map_err(|e| self.err(e))?
+                        .into_iter()
+                        .filter(|e| e.visibility == Visibility::Public)
+                        .map(|e| (*seq, *s, e)),
+                );
             }
         }
-        let lines: Vec<(u64, usize, String)> = events
+        // A run of one summed step reads as one line, as in the turn's message.
+        let lines: Vec<(u64, usize, String)> =
+            super::turn::merge_runs(events, |(_, last_seat, last), (seq, seat, e)| {
+                let sum = super::turn::summed(last, e).filter(|_| last_seat == seat)?;
+                Some((*seq, *seat, sum))
+            })
             .into_iter()
             .map(|(q, s, e)| (q, s, e.render(&self.texts)))
             .collect();

@@ -256,15 +256,24 @@ const SUMMED: [Summed; 4] = [
 /// threshold passed, another seat's move) keep the runs apart, so a line never claims more than
 /// happened at its place in the turn; other events are never merged.
 pub(crate) fn merge_repeats(events: impl IntoIterator<Item = Event>) -> Vec<Event> {
-    let mut out: Vec<Event> = Vec::new();
-    for event in events {
+    merge_runs(events, summed)
+}
+
+/// `items` with each one that `merge` joins to the one before it replaced by the joined item
+/// (the run goes on from there): the one loop behind [`merge_repeats`] and the log's lines.
+pub(crate) fn merge_runs<T>(
+    items: impl IntoIterator<Item = T>,
+    merge: impl Fn(&T, &T) -> Option<T>,
+) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for item in items {
         if let Some(last) = out.last_mut() {
-            if let Some(sum) = summed(last, &event) {
-                *last = sum;
+            if let Some(joined) = merge(last, &item) {
+                *last = joined;
                 continue;
             }
         }
-        out.push(event);
+        out.push(item);
     }
     out
 }
@@ -273,20 +282,19 @@ pub(crate) fn merge_repeats(events: impl IntoIterator<Item = Event>) -> Vec<Even
 /// those cards ("alice reveals: …"): the reveal says it all. An empty plan has no reveal line
 /// and keeps its one line ("bob has planned no cards").
 fn without_announced_reveals(events: Vec<Event>) -> Vec<Event> {
-    let name = |e: &Event| {
-        e.args
-            .iter()
-            .find(|(k, _)| k == "name")
-            .map(|(_, v)| v.clone())
-    };
     let revealed: Vec<String> = events
         .iter()
         .filter(|e| e.key == "event.reveals")
-        .filter_map(name)
+        .filter_map(|e| e.arg("name").map(str::to_string))
         .collect();
     events
         .into_iter()
-        .filter(|e| e.key != "event.planned" || !name(e).is_some_and(|n| revealed.contains(&n)))
+        .filter(|e| {
+            e.key != "event.planned"
+                || !e
+                    .arg("name")
+                    .is_some_and(|n| revealed.iter().any(|r| r == n))
+        })
         .collect()
 }
 
@@ -296,13 +304,7 @@ pub(crate) fn summed(first: &Event, then: &Event) -> Option<Event> {
     if then.key != first.key || then.visibility != first.visibility {
         return None;
     }
-    let arg = |e: &Event, name: &str| {
-        e.args
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
-    };
-    let amount = |e: &Event| arg(e, rule.amount)?.parse::<u64>().ok();
+    let amount = |e: &Event| e.arg(rule.amount)?.parse::<u64>().ok();
     let total = amount(first)? + amount(then)?;
     let others = |e: &Event| {
         let mut rest: Vec<(String, String)> = e

@@ -125,6 +125,14 @@ pub struct Event {
 }
 
 impl Event {
+    /// The value of the argument `name`, if the event has one.
+    pub fn arg(&self, name: &str) -> Option<&str> {
+        self.args
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The event in the language of `texts` (in English if that catalog lacks the key).
     pub fn render(&self, texts: &crate::text::Texts) -> String {
         if texts.has(&self.key) {
