@@ -2,10 +2,10 @@
 //! mission cards, their three tasks and the seats that fulfilled each; on a player board, the
 //! seat's mission status card (linked card, fulfilled columns, markers still to place).
 
-use super::board::panel;
 use super::icons::{self, Ctx, Piece};
 use super::layout::Colour;
 use super::paint::{Align, Painter, Weight};
+use super::widgets::panel;
 use crate::engine::view::SeatView;
 
 /// The tops of the strips at the bottom of the board image, in order: majority tiers (part of

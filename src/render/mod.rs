@@ -7,6 +7,11 @@
 //! data (`moon.toml`, `belt.toml`, `board.toml`, `tracks.toml`, `player-board.toml`) and from
 //! `assets/layout.toml` (placement and colours only).
 //!
+//! The drawers (`board` with `moon`, `belt`, `tracks`, `notes`, `missions`, `scores`; `player`
+//! and `luna` around `seat_frame`) draw with the leaves below them: `widgets` (shared pieces),
+//! `icons` (the picture vocabulary), `paint` (the canvas), `geometry` and `layout`; no drawer
+//! imports another drawer that imports it back.
+//!
 //! Public entry points take the engine's [`SeatView`]: [`board_png`], [`player_png`] and
 //! [`summary_text`]. Public images are drawn from a copy of the view with every private field
 //! removed, so hidden information cannot leak into their pixels. A [`Renderer`] holds the fonts,
@@ -21,11 +26,15 @@ mod icons;
 pub mod layout;
 mod luna;
 mod missions;
+mod moon;
 mod notes;
 mod paint;
 mod player;
 mod scores;
+mod seat_frame;
 mod summary;
+mod tracks;
+mod widgets;
 
 pub use layout::Layout;
 pub use paint::{DrawnText, Role};

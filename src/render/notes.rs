@@ -2,10 +2,10 @@
 //! majority space's reward tiers (what each tier needs and gives), and the threat card's
 //! requirement and consequence while it is in play. Everything comes from the data files.
 
-use super::board::{bonus_space_label, panel};
 use super::icons::{self, Ctx, Piece};
 use super::layout::{Layout, Rect};
 use super::paint::{Align, Painter, Weight};
+use super::widgets::{bonus_space_label, panel};
 use crate::data::board::BonusSpaceKind;
 use crate::engine::view::SeatView;
 
