@@ -88,7 +88,7 @@ fn score_row(
     let name_w = l.name_px;
     let bg = if s.winner {
         ctx.layout.canvas.highlight.mix(Colour::WHITE, 0.4)
-    } else if i % 2 == 0 {
+    } else if i.is_multiple_of(2) {
         Colour([0xF6, 0xF4, 0xEF])
     } else {
         ctx.panel()

@@ -255,7 +255,7 @@ fn step_cell(p: &mut Painter, ctx: &Ctx, tr: &StepTrack, k: usize, r: Rect, w: f
             Align::Centre,
             "ON",
         );
-    } else if tr.number(k) % 5 == 0 || k == 0 || k + 1 == steps {
+    } else if tr.number(k).is_multiple_of(5) || k == 0 || k + 1 == steps {
         p.role(tr.role(k));
         p.text(
             r.cx(),
