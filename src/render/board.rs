@@ -10,7 +10,7 @@ use super::geometry::MoonGeometry;
 use super::icons::{self, Ctx, Icon, Piece};
 use super::layout::{Colour, Rect};
 use super::paint::{Align, Painter, Role, Weight};
-use super::widgets::{bonus_space_label, empty_slot, panel, task_words};
+use super::widgets::{bonus_space_label, empty_slot, panel, phase_key, task_words};
 use crate::data::board::{BonusSpaceEntry, BonusSpaceKind, MajorityCompare};
 use crate::data::{BoardSide, Requirement, Reward};
 use crate::engine;
@@ -21,7 +21,7 @@ const HEADER_BG: Colour = Colour([0x23, 0x27, 0x33]);
 const HEADER_CHIP: Colour = Colour([0x38, 0x3E, 0x4E]);
 const HEADER_TEXT: Colour = Colour([0xE8, 0xE6, 0xE1]);
 
-pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, side: BoardSide) {
+pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, side: BoardSide, below: &Below) {
     header(p, ctx, view);
     let geom = MoonGeometry::new(ctx.data, ctx.layout);
     match side {
@@ -33,20 +33,41 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, side: BoardSide)
     super::tracks::draw(p, ctx, view);
     research_display(p, ctx, view);
     rounds(p, ctx, view);
-    let below = super::missions::below(ctx.layout, view);
     super::notes::draw_tiers(p, ctx, below.tiers);
     super::notes::draw_threat(p, ctx, view, below.threat);
     super::missions::board_strip(p, ctx, view, below.missions);
     super::scores::draw(p, ctx, view, below.scores);
 }
 
-/// The catalog key of a phase's name on the images.
-pub(crate) fn phase_key(phase: &Phase) -> &'static str {
-    match phase {
-        Phase::Setup => "image.phase_setup",
-        Phase::Planning => "image.phase_planning",
-        Phase::Action => "image.phase_action",
-        Phase::Finished => "image.game_over",
+/// The tops of the strips at the bottom of the board image, in order: majority tiers (part of
+/// the board), threat, missions, final scores; and the image's height.
+pub(crate) struct Below {
+    pub tiers: f32,
+    pub threat: f32,
+    pub missions: f32,
+    pub scores: f32,
+    pub height: u32,
+}
+
+/// Where each strip below the board goes for this view: each strip is as tall as its text
+/// needs (measured with `p`), and the image grows to hold them.
+pub(crate) fn below(p: &Painter, ctx: &Ctx, view: &SeatView) -> Below {
+    let layout = ctx.layout;
+    let gap = 8.0;
+    let after = |top: f32, h: f32| if h > 0.0 { top + h + gap } else { top };
+    // The tiers strip is the bottom of the board itself (the board's height leaves room for
+    // its usual height); the others follow it.
+    let tiers = layout.board.height as f32 - gap - layout.board.tiers.h;
+    let threat = after(tiers, super::notes::tiers_height(p, ctx));
+    let missions = after(threat, super::notes::threat_height(p, ctx, view));
+    let scores = after(missions, super::missions::strip_height(p, ctx, view));
+    let bottom = after(scores, super::scores::height(layout, view));
+    Below {
+        tiers,
+        threat,
+        missions,
+        scores,
+        height: bottom.ceil() as u32,
     }
 }
 

@@ -721,11 +721,11 @@ fn card_band(p: &mut Painter, ctx: &Ctx, r: Rect, def: &CardDef, band_h: f32) {
     );
     let small = ctx.text().small;
     // Starting cards carry the colour symbol; action cards their letter.
-    let mut label_w = band.w - 10.0;
+    let mut label_w = band.w - 8.0;
     match &def.origin {
         CardOrigin::Starting { colour, .. } => {
             seat_marker(p, ctx, *colour, band.right() - 9.0, band.cy(), 14.0);
-            label_w -= 16.0;
+            label_w -= 14.0;
         }
         CardOrigin::Action { letter } if r.w >= 140.0 => {
             let s = letter.to_string();
@@ -752,7 +752,7 @@ fn card_band(p: &mut Painter, ctx: &Ctx, r: Rect, def: &CardDef, band_h: f32) {
         ctx.layout_word(&format!("image.chip_card.{id}"), &style.label)
     };
     p.text_fit(
-        band.x + 5.0,
+        band.x + 4.0,
         band.cy(),
         small,
         Weight::Bold,
@@ -775,7 +775,7 @@ fn card_overlay(p: &mut Painter, ctx: &Ctx, r: Rect, face: CardFace, band_h: f32
                     p.fill_rect(Rect::new(r.x + 3.0, y as f32, r.w - 6.0, 2.0), wash);
                 }
             }
-            tag(p, ctx, r.cx(), r.cy(), "used", ctx.muted());
+            tag(p, ctx, r.cx(), r.cy(), &ctx.t("image.used"), ctx.muted());
         }
         CardFace::Planned => {
             tag(

@@ -70,6 +70,7 @@ pub enum RenderError {
 pub struct Drawn {
     /// The image's width in pixels (text sizes scale with it when the image is shown smaller).
     pub width: u32,
+    pub height: u32,
     pub texts: Vec<DrawnText>,
     pub marks: Vec<(Role, f32, f32)>,
 }
@@ -265,13 +266,15 @@ impl Renderer {
         side: BoardSide,
         texts: &Texts,
     ) -> paint::Painter<'_> {
-        let mut p = self.painter(missions::below(&self.layout, view).height);
         let ctx = icons::Ctx {
             data,
             layout: &self.layout,
             texts,
         };
-        board::draw(&mut p, &ctx, view, side);
+        // The strips below the board are as tall as their text needs: measured first.
+        let below = board::below(&self.painter(1), &ctx, view);
+        let mut p = self.painter(below.height);
+        board::draw(&mut p, &ctx, view, side, &below);
         p
     }
 
@@ -452,6 +455,7 @@ impl Renderer {
         let public = public_view(view);
         let drawn = |p: paint::Painter<'_>| Drawn {
             width: p.img.width(),
+            height: p.img.height(),
             texts: p.drawn,
             marks: p.marks,
         };

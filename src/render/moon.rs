@@ -75,7 +75,12 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
             icons::outpost_token(p, ctx, *c, pl.token.0, pl.token.1, m.token_px);
         }
     }
-    // Legend in the four corners.
+    legend(p, ctx, panel);
+}
+
+/// The legend in the map panel's four corners: what the structure icons give.
+fn legend(p: &mut Painter, ctx: &Ctx, panel: Rect) {
+    let m = &ctx.layout.board.moon;
     let corners = [
         (
             panel.x,
@@ -115,15 +120,24 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
             y + band / 2.0
         };
         icons::icon(p, ctx, kind, cx, cy - 12.0, 22.0, "");
-        p.text_fit(
-            cx,
+        // A word wider than the corner starts at the panel's edge and runs along it (the
+        // stations leave that stretch of the band free).
+        let small = ctx.text().small;
+        let (wx, align) = if p.text_width(small, Weight::Regular, &word) <= band - 4.0 {
+            (cx, Align::Centre)
+        } else if x > panel.cx() {
+            (x - 4.0, Align::Right)
+        } else {
+            (x + 4.0, Align::Left)
+        };
+        p.text(
+            wx,
             cy + 16.0,
-            ctx.text().small,
+            small,
             Weight::Regular,
             Colour([0xDD, 0xDD, 0xDD]),
-            Align::Centre,
+            align,
             &word,
-            band - 4.0,
         );
     }
 }

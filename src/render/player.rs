@@ -12,7 +12,7 @@ use super::icons::{self, CardFace, Ctx, Icon, Piece, PlanFace};
 use super::layout::{Colour, Rect};
 use super::paint::{Align, Painter, Role, Weight};
 use super::seat_frame::{footer, header, step_track, StepTrack};
-use super::widgets::{empty_slot, panel};
+use super::widgets::{empty_slot, panel, wrap};
 use crate::data::numbering;
 use crate::data::CardId;
 use crate::engine::state::{GameState, PlanRef, TileKind, TileState};
@@ -92,16 +92,32 @@ fn slots(p: &mut Painter, ctx: &Ctx, view: &SeatView, seat: usize, s: &PublicSea
             } else {
                 ctx.t("image.off")
             };
-            p.text_fit(
-                col.right() - 10.0,
-                title_y,
-                t.small,
-                Weight::Regular,
-                ctx.muted(),
-                Align::Right,
-                &why,
-                col.w - 90.0,
-            );
+            if p.text_width(t.small, Weight::Regular, &why) <= col.w - 90.0 {
+                p.text(
+                    col.right() - 10.0,
+                    title_y,
+                    t.small,
+                    Weight::Regular,
+                    ctx.muted(),
+                    Align::Right,
+                    &why,
+                );
+            } else {
+                // Too long for the title row: in the middle of the (empty) slot.
+                let lines = wrap(p, ctx, t.small, Weight::Regular, &why, col.w - 20.0);
+                let first = col.cy() + 17.0 - 11.0 * (lines.len() as f32 - 1.0);
+                for (k, line) in lines.iter().enumerate() {
+                    p.text(
+                        col.cx(),
+                        first + 22.0 * k as f32,
+                        t.small,
+                        Weight::Regular,
+                        ctx.muted(),
+                        Align::Centre,
+                        line,
+                    );
+                }
+            }
         }
         let card_r = Rect::new(
             col.cx() - l.card[0] / 2.0,

@@ -56,7 +56,7 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, y: f32) {
                     x,
                     head_y,
                     t.small,
-                    Weight::Bold,
+                    Weight::Regular,
                     ctx.muted(),
                     Align::Centre,
                     &ctx.t(key),
@@ -96,11 +96,11 @@ fn score_row(
     p.round_rect(row, 6.0, bg);
     let cy = row.cy();
     let colour = view.seats.get(s.seat).map(|v| v.colour).unwrap_or(0);
-    icons::seat_marker(p, ctx, colour, row.x + 16.0, cy, 24.0);
     let name = crate::text::sanitize_name(&s.name);
     // The winner's mark goes under the name, as a company's shares × value go under its
     // points: appended to the name it cut long names short.
     let name_y = if s.winner { cy - 9.0 } else { cy };
+    icons::seat_marker(p, ctx, colour, row.x + 16.0, name_y, 24.0);
     p.text_fit(
         row.x + 34.0,
         name_y,
@@ -112,15 +112,16 @@ fn score_row(
         name_w - 40.0,
     );
     if s.winner {
+        // (From under the seat's symbol: the words are longer than most names.)
         p.text_fit(
-            row.x + 34.0,
+            row.x + 8.0,
             cy + 11.0,
             t.small,
             Weight::Bold,
             ctx.muted(),
             Align::Left,
             &ctx.t("image.score.winner"),
-            name_w - 40.0,
+            name_w - 12.0,
         );
     }
     // Each category: its points, and for a company how they come about (shares × value).

@@ -5,7 +5,7 @@
 
 use super::icons::Ctx;
 use super::layout::Layout;
-use super::widgets::task_words;
+use super::widgets::{phase_key, task_words};
 use crate::data::{numbering, CardId, Company, GameData};
 use crate::engine::state::Phase;
 use crate::engine::view::{SeatView, SlotView};
@@ -100,7 +100,7 @@ fn status_line(ctx: &Ctx, view: &SeatView) -> String {
             &[
                 ("round", &view.round),
                 ("rounds", &rounds),
-                ("phase", &t.t(phase_name_key(&view.phase))),
+                ("phase", &t.t(phase_key(&view.phase))),
             ],
         ),
     };
@@ -137,16 +137,6 @@ fn status_line(ctx: &Ctx, view: &SeatView) -> String {
         _ => s.push('.'),
     }
     s
-}
-
-/// The chat catalog's name of a phase ("Action phase" / "Aktionsphase").
-fn phase_name_key(phase: &Phase) -> &'static str {
-    match phase {
-        Phase::Setup => "phase.setup",
-        Phase::Planning => "phase.planning",
-        Phase::Action => "phase.action",
-        Phase::Finished => "phase.finished",
-    }
 }
 
 /// Where the companies' outposts stand: sectors on the Moon; asteroids and shuttle spaces on

@@ -8,7 +8,7 @@ use super::layout::Rect;
 use super::paint::{Align, Painter, Weight};
 use crate::data::board::{BonusSpaceKind, MajorityCompare};
 use crate::data::{Company, Reward};
-use crate::engine::Task;
+use crate::engine::{Phase, Task};
 
 /// Short words for what the active seat is doing.
 pub(crate) fn task_words(ctx: &Ctx, task: &Task) -> String {
@@ -54,6 +54,17 @@ pub(crate) fn task_words(ctx: &Ctx, task: &Task) -> String {
         Task::DiscardEnergy { n, .. } => ctx.f("image.task.discard_energy", &[("n", n)]),
         Task::ThreatReward { .. } => t("threat_reward"),
         Task::PickColumn { .. } => t("pick_column"),
+    }
+}
+
+/// The catalog key of a phase's name, the same for the images, the alt text and the chat
+/// ("Action phase").
+pub(crate) fn phase_key(phase: &Phase) -> &'static str {
+    match phase {
+        Phase::Setup => "phase.setup",
+        Phase::Planning => "phase.planning",
+        Phase::Action => "phase.action",
+        Phase::Finished => "phase.finished",
     }
 }
 
@@ -180,4 +191,66 @@ fn compare_style(c: MajorityCompare) -> &'static str {
         MajorityCompare::MineralsUnits => "minerals",
         MajorityCompare::EnergyPoints => "energy",
     }
+}
+
+/// `text` in lines no wider than `max_w`: broken at spaces and after hyphens, and a word too
+/// long for a line at the points the catalog gives for it (`image.hyphenation`, e.g.
+/// "Zeit|anomalie"), with a hyphen where it breaks, as print does. A word with no break point
+/// that still does not fit keeps a line of its own (the legibility tests find it).
+pub(crate) fn wrap(
+    p: &Painter,
+    ctx: &Ctx,
+    size: f32,
+    weight: Weight,
+    text: &str,
+    max_w: f32,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in p.wrap(size, weight, text, max_w) {
+        if p.text_width(size, weight, &line) <= max_w {
+            out.push(line);
+        } else {
+            out.extend(hyphenate(p, ctx, size, weight, &line, max_w));
+        }
+    }
+    out
+}
+
+/// A word broken over lines at the catalog's break points, each part but the last ending in a
+/// hyphen; the word as it is if the catalog gives no break points for it.
+fn hyphenate(
+    p: &Painter,
+    ctx: &Ctx,
+    size: f32,
+    weight: Weight,
+    word: &str,
+    max_w: f32,
+) -> Vec<String> {
+    let catalog = ctx.t("image.hyphenation");
+    let Some(parts) = catalog
+        .split_whitespace()
+        .map(|entry| entry.split('|').collect::<Vec<_>>())
+        .find(|parts| parts.concat() == word)
+    else {
+        return vec![word.to_string()];
+    };
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for (k, part) in parts.iter().enumerate() {
+        let last = k + 1 == parts.len();
+        let longer = format!("{line}{part}");
+        let shown = if last {
+            longer.clone()
+        } else {
+            format!("{longer}-")
+        };
+        if !line.is_empty() && p.text_width(size, weight, &shown) > max_w {
+            lines.push(format!("{line}-"));
+            line = part.to_string();
+        } else {
+            line = longer;
+        }
+    }
+    lines.push(line);
+    lines
 }
