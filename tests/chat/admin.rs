@@ -4,7 +4,6 @@
 //! then deletion of abandoned games, which a move cancels.
 
 use skymines::chat::{Audience, Chat, ChatConfig, Input, ManualClock, Reply, Request, User};
-use skymines::data::GameData;
 use skymines::engine::{self, GameState};
 use skymines::store::torture::{next_move, torture_options, Move};
 use skymines::store::{
@@ -13,10 +12,11 @@ use skymines::store::{
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use crate::support::chat::TempDir;
+use crate::support::chat::START;
 use crate::support::store::tamper_latest_snapshot;
+use crate::support::{shared_data as data, TempDir};
 
 const DAY: i64 = 24 * 3600 * 1000;
 const GUILD_A: u64 = 9_001;
@@ -24,12 +24,6 @@ const GUILD_B: u64 = 9_002;
 /// Seeds of two-player torture games (2 + seed % 3 players).
 const SEED: u64 = 6;
 const OTHER_SEED: u64 = 9;
-
-fn data() -> Arc<GameData> {
-    static DATA: OnceLock<Arc<GameData>> = OnceLock::new();
-    DATA.get_or_init(|| Arc::new(GameData::embedded().expect("data")))
-        .clone()
-}
 
 /// A chat layer over a store file; `reopen` closes and reopens both (a restart).
 struct Bench {
@@ -60,18 +54,13 @@ fn config() -> ChatConfig {
 
 impl Bench {
     fn new(tag: &str) -> Bench {
-        let dir = std::env::temp_dir().join(format!(
-            "skymines-admin-{tag}-{}-{}",
-            std::process::id(),
-            rand::random::<u32>()
-        ));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+        let dir = TempDir::new(&format!("admin-{tag}"));
+        let clock = Arc::new(ManualClock::new(START));
         let (store, _) = Store::open(dir.join("t.db"), data(), store_options()).expect("store");
         let store = Arc::new(store);
         let chat = Chat::new(store.clone(), clock.clone(), config());
         Bench {
-            dir: TempDir(dir),
+            dir,
             clock,
             store,
             chat,
@@ -79,13 +68,13 @@ impl Bench {
     }
 
     fn db(&self) -> PathBuf {
-        self.dir.0.join("t.db")
+        self.dir.join("t.db")
     }
 
     /// Closes the store file (the chat layer runs on a scratch store meanwhile).
     fn close(&mut self) {
         let (scratch, _) =
-            Store::open(self.dir.0.join("scratch.db"), data(), store_options()).expect("scratch");
+            Store::open(self.dir.join("scratch.db"), data(), store_options()).expect("scratch");
         let scratch = Arc::new(scratch);
         self.chat = Chat::new(scratch.clone(), self.clock.clone(), config());
         self.store = scratch;

@@ -4,101 +4,33 @@
 //! compensation, the final rating, a restart in the middle, and the refusals.
 
 use rand::{Rng, SeedableRng};
-use skymines::chat::{local_user_id, Chat, ChatConfig, ManualClock, Reply, Request};
+use skymines::chat::{local_user_id, ChatConfig, Reply};
 use skymines::data::GameData;
 use skymines::engine::campaign::{self, ChapterResult};
 use skymines::engine::Decision;
-use skymines::local::{parse_line, LOCAL_CHANNEL};
+use skymines::local::LOCAL_CHANNEL;
 use skymines::sim;
-use skymines::store::{CampaignStatus, FailPoint, Store, StoreOptions, Synchronous};
-use std::path::PathBuf;
-use std::sync::Arc;
+use skymines::store::{CampaignStatus, FailPoint};
 
-use crate::support::chat::{private_to, public_text};
+use crate::support::chat::{private_to, public_text, Table};
 
-struct Table {
-    chat: Chat,
-    db: PathBuf,
-    dir: PathBuf,
-    log: Vec<Reply>,
-    /// Every choice label `play_out` was offered.
-    labels: std::collections::BTreeSet<String>,
-}
-
-impl Drop for Table {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn open_chat(db: &PathBuf) -> Chat {
-    let data = Arc::new(GameData::embedded().expect("data"));
-    let options = StoreOptions {
-        synchronous: Synchronous::Normal,
-        ..StoreOptions::default()
-    };
-    let (store, _) = Store::open(db, data, options).expect("store");
-    let config = ChatConfig {
+fn config() -> ChatConfig {
+    ChatConfig {
         images: false,
         rate_limit: 0,
         ..ChatConfig::default()
-    };
-    Chat::new(
-        Arc::new(store),
-        Arc::new(ManualClock::new(1_700_000_000_000)),
-        config,
-    )
+    }
 }
 
 fn table(tag: &str) -> Table {
-    let dir = std::env::temp_dir().join(format!(
-        "skymines-campaign-{tag}-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let db = dir.join("c.db");
-    Table {
-        chat: open_chat(&db),
-        db,
-        dir,
-        log: Vec::new(),
-        labels: Default::default(),
-    }
+    Table::new(tag, config())
 }
 
 impl Table {
-    fn request(line: &str) -> Request {
-        parse_line(line, &[local_user_id("alice")])
-            .expect("line parses")
-            .expect("not blank")
-    }
-
-    fn say(&mut self, line: &str) -> Vec<Reply> {
-        self.send(Table::request(line))
-    }
-
-    fn send(&mut self, req: Request) -> Vec<Reply> {
-        let replies = self.chat.handle(&req);
-        self.log.extend(replies.iter().cloned());
-        replies
-    }
-
-    /// Clicks a button as `user`.
-    fn click(&mut self, user: &str, custom_id: &str) -> Vec<Reply> {
-        self.say(&format!("{user} /click {custom_id}"))
-    }
-
-    /// Restarts the bot: a new chat layer over the same database.
-    fn restart(&mut self) {
-        let old = std::mem::replace(&mut self.chat, open_chat(&self.db));
-        drop(old);
-    }
-
     /// Plays the channel's game to its end, every decision a `/choose` among the offered
     /// choices (like clicking buttons). Returns the replies of the last move.
     fn play_out(&mut self, names: &[&str], seed: u64) -> Vec<Reply> {
-        let place = Table::request("x /skymines status").place;
+        let place = self.place;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut last = Vec::new();
         for _ in 0..20_000 {
@@ -131,7 +63,7 @@ impl Table {
     /// (`bots::weighted::choose`) picks among the offered buttons, so mission tasks get fulfilled.
     fn play_out_by_policy(&mut self, names: &[&str], seed: u64) {
         let data = GameData::embedded().expect("data");
-        let place = Table::request("x /skymines status").place;
+        let place = self.place;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..20_000 {
             let waiting = self.chat.waiting_users(&place);
@@ -154,8 +86,8 @@ impl Table {
                 .iter()
                 .position(|s| s.owner == skymines::store::SeatOwner::Discord(user))
                 .expect("a seat");
-            let choices = self.chat.pending_choices(&place, user);
-            self.labels.extend(choices.iter().map(|c| c.label.clone()));
+            // (`choices` keeps every label offered in `offered`.)
+            let choices = self.choices(user);
             let offered: Vec<Decision> = choices
                 .iter()
                 .map(|c| {
@@ -325,7 +257,7 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
 
         if !restarted {
             // A restart between chapters loses nothing: the status and the buttons still work.
-            t.restart();
+            t = t.reopened(config());
             restarted = true;
             let status = public_text(&t.say("bob /skymines campaign status"));
             assert!(status.contains("Chapters played: 1/4"), "{status}");
@@ -584,9 +516,9 @@ fn mission_tasks_and_one_time_markers_are_offered_as_labelled_buttons() {
         let started = public_text(&t.say("alice /skymines start"));
         assert!(started.contains("begins"), "{started}");
         t.play_out_by_policy(&NAMES, seed);
-        let claimed = t.labels.iter().any(|l| l.starts_with("Claim mission: "));
+        let claimed = t.offered.iter().any(|l| l.starts_with("Claim mission: "));
         let marker = t
-            .labels
+            .offered
             .iter()
             .any(|l| l.starts_with("Place a one-time bonus marker: "));
         if claimed && marker {
@@ -594,7 +526,7 @@ fn mission_tasks_and_one_time_markers_are_offered_as_labelled_buttons() {
         }
     }
     let claims: Vec<&String> = t
-        .labels
+        .offered
         .iter()
         .filter(|l| l.starts_with("Claim mission: "))
         .collect();
@@ -607,7 +539,7 @@ fn mission_tasks_and_one_time_markers_are_offered_as_labelled_buttons() {
         assert!(tasks.iter().any(|t| t == task), "{label} names a task");
     }
     assert!(
-        t.labels
+        t.offered
             .iter()
             .any(|l| l.starts_with("Place a one-time bonus marker: ")),
         "the one-time bonus marker placement was offered as a button"

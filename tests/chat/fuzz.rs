@@ -6,13 +6,13 @@
 
 use crate::support::chat as chat_support;
 
-use chat_support::TempDir;
-use skymines::chat::{local_user_id, Chat, Input, Request, User};
+use chat_support::{Backing, Table};
+use skymines::chat::{local_user_id, Input, Request, User};
 use skymines::local::parse_line;
-use skymines::store::Location;
+use skymines::store::{Location, StoreOptions};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const GAME_CHANNEL: u64 = 1;
 const LOBBY_CHANNEL: u64 = 2;
@@ -117,18 +117,13 @@ fn digest(db: &Path) -> String {
 
 /// A chat over a fresh database: a running two-player game (alice, bob) in channel 1, a lobby
 /// (carol, dave) in channel 2. alice is an owner.
-struct Table {
-    _dir: TempDir,
-    db: PathBuf,
-    chat: Chat,
-}
-
 fn table(n: usize) -> Table {
-    let dir = std::env::temp_dir().join(format!("skymines-fuzz-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let db = dir.join("f.db");
-    let chat = chat_support::owner_alice_chat(&db, false);
+    let t = Table::on(
+        Backing::sqlite(&format!("fuzz-{n}")),
+        StoreOptions::default(),
+        chat_support::owner_alice_config(),
+    );
+    let chat = &t.chat;
     let owners = [local_user_id("alice")];
     for line in [
         "alice /skymines new players:2 seed:7",
@@ -143,11 +138,7 @@ fn table(n: usize) -> Table {
         req.place.channel = LOBBY_CHANNEL;
         assert!(!chat.answer(&req).refused, "{line}");
     }
-    Table {
-        _dir: TempDir(dir),
-        db,
-        chat,
-    }
+    t
 }
 
 /// The places a request is tried in, by turns.
@@ -213,7 +204,7 @@ fn every_command_and_option_survives_hostile_values_and_a_refusal_changes_nothin
             input,
             in_dm,
         };
-        let before = digest(&t.db);
+        let before = digest(&t.db());
         let answer = catch_unwind(AssertUnwindSafe(|| t.chat.answer(&req)));
         tried += 1;
         let Ok(answer) = answer else {
@@ -245,14 +236,14 @@ fn every_command_and_option_survives_hostile_values_and_a_refusal_changes_nothin
             {
                 leaks.push(format!("{:.200?}", req.input));
             }
-            let after = digest(&t.db);
+            let after = digest(&t.db());
             assert!(
                 before == after,
                 "refused {:.300?} from {} changed the database",
                 req.input,
                 req.user.name
             );
-        } else if digest(&t.db) != before {
+        } else if digest(&t.db()) != before {
             // An accepted change (a setting, an abort…): start again from the same tables.
             changed += 1;
             tables += 1;

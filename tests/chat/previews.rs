@@ -7,19 +7,12 @@
 use crate::support::chat as chat_support;
 use crate::support::preview as preview_support;
 
-use chat_support::{game_data, owner_alice_chat, TempDir};
+use chat_support::{owner_alice_config, Table};
 use rand::{Rng, SeedableRng};
-use skymines::chat::{local_user_id, Chat, Choice, Reply};
+use skymines::chat::{local_user_id, Choice, Reply};
 use skymines::engine::Decision;
-use skymines::local::{parse_line, LOCAL_CHANNEL};
+use skymines::local::LOCAL_CHANNEL;
 use skymines::store::Location;
-
-fn say(chat: &Chat, line: &str) -> Vec<Reply> {
-    let req = parse_line(line, &[local_user_id("alice")])
-        .expect("line parses")
-        .expect("not blank");
-    chat.handle(&req)
-}
 
 /// The decision options of a list (the page button is no decision).
 fn decisions(choices: &[Choice]) -> impl Iterator<Item = &Choice> {
@@ -28,38 +21,33 @@ fn decisions(choices: &[Choice]) -> impl Iterator<Item = &Choice> {
 
 #[test]
 fn every_option_of_a_seeded_two_player_game_carries_its_preview() {
-    let dir = TempDir(std::env::temp_dir().join(format!(
-        "skymines-previews-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    )));
-    std::fs::create_dir_all(&dir.0).expect("temp dir");
-    let chat = owner_alice_chat(&dir.0.join("t.db"), false);
+    let mut t = Table::new("previews", owner_alice_config());
     let place = Location {
         guild: None,
         channel: LOCAL_CHANNEL,
     };
-    say(&chat, "alice /skymines new players:2 seed:7");
-    say(&chat, "bob /skymines join");
-    say(&chat, "alice /skymines start");
-    let data = game_data();
+    t.say("alice /skymines new players:2 seed:7");
+    t.say("bob /skymines join");
+    t.say("alice /skymines start");
+    let data = crate::support::shared_data();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
     let (mut options, mut prompts, mut wasted) = (0, 0, 0);
     let mut replies: Vec<Reply> = Vec::new();
     for _ in 0..20_000 {
-        let waiting = chat.waiting_users(&place);
+        let waiting = t.chat.waiting_users(&place);
         let Some(&user) = waiting.first() else { break };
         let name = if user == local_user_id("alice") {
             "alice"
         } else {
             "bob"
         };
-        let game = chat
+        let game = t
+            .chat
             .store()
             .game_in_channel(LOCAL_CHANNEL)
             .expect("store")
             .expect("the game");
-        let (state, _) = chat.store().live_state(game).expect("state");
+        let (state, _) = t.chat.store().live_state(game).expect("state");
         let seat = state
             .seats
             .iter()
@@ -72,7 +60,7 @@ fn every_option_of_a_seeded_two_player_game_carries_its_preview() {
             }
             prompts += 1;
         }
-        let choices = chat.pending_choices(&place, user);
+        let choices = t.chat.pending_choices(&place, user);
         assert!(!choices.is_empty());
         let mut seen_wasted = false;
         for c in decisions(&choices) {
@@ -107,9 +95,9 @@ fn every_option_of_a_seeded_two_player_game_carries_its_preview() {
             }
         }
         let pick = rng.gen_range(0..choices.len());
-        replies = say(&chat, &format!("{name} /choose option:{}", pick + 1));
+        replies = t.say(&format!("{name} /choose option:{}", pick + 1));
     }
-    assert!(chat.waiting_users(&place).is_empty(), "the game ended");
+    assert!(t.chat.waiting_users(&place).is_empty(), "the game ended");
     assert!(
         options > 1_000 && prompts > 100,
         "{options} options, {prompts} prompts"

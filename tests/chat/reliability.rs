@@ -3,27 +3,17 @@
 
 use crate::support::chat as chat_support;
 
-use chat_support::{private_to, public_text, TempDir};
+use crate::support::{shared_data as data, TempDir};
+use chat_support::{private_to, public_text};
 use skymines::chat::{local_user_id, Answer, Chat, Request};
-use skymines::data::GameData;
 use skymines::local::parse_line;
 use skymines::store::{GameStatus, Store, StoreOptions};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-fn data() -> Arc<GameData> {
-    chat_support::game_data()
-}
 
 fn temp(tag: &str) -> (TempDir, PathBuf) {
-    let dir = std::env::temp_dir().join(format!(
-        "skymines-reliab-{tag}-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = TempDir::new(&format!("reliab-{tag}"));
     let db = dir.join("r.db");
-    (TempDir(dir), db)
+    (dir, db)
 }
 
 fn chat_on(db: &Path, read_only: bool) -> Chat {

@@ -3,25 +3,17 @@
 //! Luna, checking replies, pings, privacy, stale clicks and error paths.
 
 use rand::{Rng, SeedableRng};
-use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, ManualClock, Reply};
+use skymines::chat::{local_user_id, Audience, ChatConfig, Reply};
 use skymines::data::GameData;
 use skymines::engine::Phase;
 use skymines::local::{parse_line, LOCAL_CHANNEL};
-use skymines::store::{GameStore, Location, Store, StoreOptions, Synchronous};
+use skymines::store::Location;
 use skymines::text;
-use std::sync::Arc;
 
 use crate::support::chat as chat_support;
 use crate::support::text as text_support;
-use chat_support::{private_to, public_text, TempDir};
+use chat_support::{private_to, public_text, Table};
 use text_support::literal;
-
-struct Table {
-    chat: Chat,
-    clock: Arc<ManualClock>,
-    _dir: TempDir,
-    log: Vec<(String, Reply)>,
-}
 
 fn place() -> Location {
     Location {
@@ -31,59 +23,16 @@ fn place() -> Location {
 }
 
 fn table(tag: &str) -> Table {
-    let dir = std::env::temp_dir().join(format!(
-        "skymines-chat-{tag}-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let data = Arc::new(GameData::embedded().expect("data"));
-    let options = StoreOptions {
-        synchronous: Synchronous::Normal,
-        ..StoreOptions::default()
-    };
-    let (store, _) = Store::open(dir.join("t.db"), data, options).expect("store");
-    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
-    let config = ChatConfig {
-        images: false,
-        reminder_after_ms: 3_600_000,
-        deadline_ms: Some(24 * 3_600_000),
-        rate_limit: 0,
-        ..ChatConfig::default()
-    };
-    Table {
-        chat: Chat::new(Arc::new(store), clock.clone(), config),
-        clock,
-        _dir: TempDir(dir),
-        log: Vec::new(),
-    }
-}
-
-impl Table {
-    fn chat_store(&self) -> Arc<dyn GameStore> {
-        self.chat.store()
-    }
-
-    /// A new chat layer over the same store and clock (a restart of the bot, or other settings).
-    fn restart(&mut self, config: ChatConfig) {
-        self.chat = Chat::new(self.chat_store(), self.clock.clone(), config);
-    }
-
-    /// Says one line; returns its replies (also kept in the log).
-    fn say(&mut self, line: &str) -> Vec<Reply> {
-        let req = parse_line(line, &owners())
-            .expect("line parses")
-            .expect("not blank");
-        let replies = self.chat.handle(&req);
-        for r in &replies {
-            self.log.push((line.to_string(), r.clone()));
-        }
-        replies
-    }
-
-    fn waiting(&self) -> Vec<u64> {
-        self.chat.waiting_users(&place())
-    }
+    Table::new(
+        tag,
+        ChatConfig {
+            images: false,
+            reminder_after_ms: 3_600_000,
+            deadline_ms: Some(24 * 3_600_000),
+            rate_limit: 0,
+            ..ChatConfig::default()
+        },
+    )
 }
 
 const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
@@ -983,7 +932,7 @@ fn the_status_board_image_is_stored_per_state_version_and_read_back() {
         ..ChatConfig::default()
     });
     start(&mut t, 1, "luna:2", 40);
-    let store = t.chat_store();
+    let store = t.store();
     let game = store.live_games()[0];
     let (_, version) = store.live_state(game).expect("live");
     let board = |replies: &[Reply]| {
@@ -1089,7 +1038,7 @@ fn a_lobby_survives_a_restart_and_goes_on() {
         text.contains("#1"),
         "the game starts after two restarts: {text}"
     );
-    let state = t.chat_store().live_state(1).expect("game").0;
+    let state = t.store().live_state(1).expect("game").0;
     assert_eq!(state.seats.len(), 3);
     assert_eq!(state.options.seed, 5, "the chosen seed survived");
     // Started lobbies are gone from the store: another restart has nothing to restore.
@@ -1099,11 +1048,11 @@ fn a_lobby_survives_a_restart_and_goes_on() {
         !public_text(&r).contains("(3/3)") && !public_text(&r).contains("joined"),
         "{r:?}"
     );
-    assert!(t.chat_store().lobbies().expect("lobbies").is_empty());
+    assert!(t.store().lobbies().expect("lobbies").is_empty());
 }
 
 fn live_state(t: &Table) -> std::sync::Arc<skymines::engine::state::GameState> {
-    let store = t.chat_store();
+    let store = t.store();
     let game = store
         .game_in_channel(LOCAL_CHANNEL)
         .expect("store")
@@ -1262,7 +1211,7 @@ fn several_cards_picked_from_the_planning_menu_are_all_planned() {
     let mut t = table("multi-pick");
     start(&mut t, 2, "", 21);
     let alice = local_user_id("alice");
-    let store = t.chat_store();
+    let store = t.store();
     let game = store
         .game_in_channel(place().channel)
         .expect("query")
@@ -1500,7 +1449,7 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
         "{joined:?}"
     );
     assert!(private_to(&joined, "bob").contains("You now play seat 2"));
-    let seats = t.chat_store().seats(live_game(&t)).expect("seats");
+    let seats = t.store().seats(live_game(&t)).expect("seats");
     assert_eq!(
         seats[1].owner,
         skymines::store::SeatOwner::Discord(local_user_id("bob"))
@@ -1525,10 +1474,10 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
     // action phase is one public message, opened by the run's first line (its action), however
     // many steps and turns it took: one turn while a person plays too, several once the people
     // have dropped out, which go out together when a person must act or the phase ends.
-    let store = t.chat_store();
+    let store = t.store();
     let game = live_game(&t);
     let export = store.export(game).expect("export");
-    let data = game_data();
+    let data = crate::support::shared_data();
     let mut replay =
         skymines::engine::new_game(&data, &export.options, &export.seat_names).expect("set-up");
     let (mut computer_turns, mut computer_runs, mut computer_steps) = (0, 0, 0);
@@ -1584,13 +1533,9 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
     assert!(!scores.contains("Computer 1"), "{scores}");
 }
 
-fn game_data() -> Arc<GameData> {
-    Arc::new(GameData::embedded().expect("data"))
-}
-
 /// The channel's game (running or just finished).
 fn live_game(t: &Table) -> skymines::store::GameId {
-    let store = t.chat_store();
+    let store = t.store();
     store
         .game_in_channel(LOCAL_CHANNEL)
         .expect("store")
@@ -1763,7 +1708,7 @@ fn a_flip_option_names_the_plan_it_turns_face_down_with_its_printed_reward() {
         .iter()
         .position(|n| local_user_id(n) == user)
         .expect("a player");
-    let state = t.chat_store().live_state(1).expect("game").0;
+    let state = t.store().live_state(1).expect("game").0;
     let data = GameData::embedded().expect("data");
     let token = &data.research.starting_tokens[state.seats[seat].token.expect("a kept token")];
     let en = text::for_language("en");
@@ -1850,7 +1795,7 @@ fn two_whole_games(language: &str) -> [Table; 2] {
 /// "-", and a planner without cards is said once.
 #[test]
 fn whole_games_with_luna_and_with_a_computer_player_read_as_sentences() {
-    let data = game_data();
+    let data = crate::support::shared_data();
     for language in ["en", "de"] {
         let games = two_whole_games(language);
         for t in &games {

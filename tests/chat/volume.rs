@@ -8,16 +8,15 @@
 
 use rand::{Rng, SeedableRng};
 use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, ManualClock, Reply};
-use skymines::data::GameData;
 use skymines::engine::state::{GameState, Phase};
 use skymines::engine::{self};
 use skymines::local::{parse_line, LOCAL_CHANNEL};
-use skymines::store::{Store, StoreOptions, Synchronous};
+use skymines::store::{Store, StoreOptions};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::support::chat as chat_support;
-use chat_support::TempDir;
+use crate::support::chat::START;
+use crate::support::{shared_data, TempDir};
 
 #[derive(Debug, Default)]
 struct Volume {
@@ -31,25 +30,16 @@ struct Volume {
 }
 
 fn chat(tag: &str) -> (Chat, TempDir) {
-    let dir = std::env::temp_dir().join(format!(
-        "skymines-volume-{tag}-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let data = Arc::new(GameData::embedded().expect("data"));
-    let options = StoreOptions {
-        synchronous: Synchronous::Normal,
-        ..StoreOptions::default()
-    };
-    let (store, _) = Store::open(dir.join("v.db"), data, options).expect("store");
+    let dir = TempDir::new(&format!("volume-{tag}"));
+    let (store, _) =
+        Store::open(dir.join("v.db"), shared_data(), StoreOptions::default()).expect("store");
     let config = ChatConfig {
         images: false,
         rate_limit: 0,
         ..ChatConfig::default()
     };
-    let clock = Arc::new(ManualClock::new(1_700_000_000_000));
-    (Chat::new(Arc::new(store), clock, config), TempDir(dir))
+    let clock = Arc::new(ManualClock::new(START));
+    (Chat::new(Arc::new(store), clock, config), dir)
 }
 
 fn state(chat: &Chat) -> Option<Arc<GameState>> {

@@ -6,70 +6,17 @@
 //! names a server): a taken-over seat keeps its name, a turn under way is still posted whole.
 
 use skymines::chat::time::{discord_markers, terminal_markers};
-use skymines::chat::{
-    local_user_id, Audience, Chat, ChatConfig, Input, ManualClock, Reply, Request,
-};
-use skymines::data::GameData;
+use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, Reply, Request};
 use skymines::local::{parse_line, LOCAL_CHANNEL};
-use skymines::store::{GameStatus, GameStore, Location, PgStore, Store, StoreOptions};
-use std::sync::Arc;
+use skymines::store::{GameStatus, Location, StoreOptions};
 
 use crate::support::chat as chat_support;
-use crate::support::pg::{pg_server, PgTestDb};
-use chat_support::{pinged, private_to, public_text, TempDir};
+use chat_support::{pinged, private_to, public_text, Backing, Table};
 
 const HOUR: i64 = 3_600_000;
 const DAY: i64 = 24 * HOUR;
 /// 2023-11-14 22:13:20 UTC.
 const START: i64 = 1_700_000_000_000;
-
-struct Table {
-    chat: Chat,
-    clock: Arc<ManualClock>,
-    backing: Backing,
-}
-
-/// Where a table's games are stored: a SQLite file, or a PostgreSQL database of its own.
-enum Backing {
-    Sqlite(TempDir),
-    Postgres(PgTestDb),
-}
-
-impl Backing {
-    fn sqlite(tag: &str) -> Backing {
-        let dir = std::env::temp_dir().join(format!(
-            "skymines-weeks-{tag}-{}-{}",
-            std::process::id(),
-            rand::random::<u32>()
-        ));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Backing::Sqlite(TempDir(dir))
-    }
-
-    /// SQLite, and PostgreSQL when `SKYMINES_TEST_PG_URL` names a server.
-    fn both(tag: &str) -> Vec<Backing> {
-        let mut out = vec![Backing::sqlite(tag)];
-        out.extend(pg_server(tag).map(|admin| Backing::Postgres(PgTestDb::create(&admin, tag))));
-        out
-    }
-
-    /// Opens the store (again: a restart).
-    fn open(&self) -> Arc<dyn GameStore> {
-        let data = Arc::new(GameData::embedded().expect("data"));
-        match self {
-            Backing::Sqlite(dir) => Arc::new(
-                Store::open(dir.0.join("t.db"), data, StoreOptions::default())
-                    .expect("SQLite opens")
-                    .0,
-            ),
-            Backing::Postgres(db) => Arc::new(
-                PgStore::open(db.url(), data, StoreOptions::default())
-                    .expect("PostgreSQL opens")
-                    .0,
-            ),
-        }
-    }
-}
 
 fn place() -> Location {
     Location {
@@ -94,12 +41,11 @@ fn table(tag: &str, config: ChatConfig) -> Table {
 }
 
 fn table_on(backing: Backing, config: ChatConfig) -> Table {
-    let clock = Arc::new(ManualClock::new(START));
-    Table {
-        chat: Chat::new(backing.open(), clock.clone(), config),
-        clock,
-        backing,
-    }
+    let mut t = Table::on(backing, StoreOptions::default(), config);
+    // Lines from users who are neither moderators nor the bot's owners, in a server.
+    t.owners = Vec::new();
+    t.place = place();
+    t
 }
 
 /// A request from a user who is neither a moderator nor one of the bot's owners.
@@ -114,27 +60,11 @@ fn request(line: &str, moderator: bool) -> Request {
 }
 
 impl Table {
-    fn say(&self, line: &str) -> Vec<Reply> {
-        self.chat.handle(&request(line, false))
-    }
-
     fn say_as_moderator(&self, line: &str) -> Vec<Reply> {
         self.chat.handle(&request(line, true))
     }
 
-    fn click(&self, user: &str, custom_id: &str) -> Vec<Reply> {
-        let mut req = request(&format!("{user} /skymines status"), false);
-        req.input = Input::Click {
-            custom_id: custom_id.to_string(),
-        };
-        self.chat.handle(&req)
-    }
-
-    fn waiting(&self) -> Vec<u64> {
-        self.chat.waiting_users(&place())
-    }
-
-    fn choose_labelled(&self, user: &str, label_start: &str) -> Option<Vec<Reply>> {
+    fn choose_labelled(&mut self, user: &str, label_start: &str) -> Option<Vec<Reply>> {
         let choices = self.chat.pending_choices(&place(), local_user_id(user));
         let i = choices
             .iter()
@@ -143,7 +73,7 @@ impl Table {
     }
 
     /// Plans up to two cards and finishes planning.
-    fn plan_some(&self, user: &str) {
+    fn plan_some(&mut self, user: &str) {
         for _ in 0..2 {
             if self.choose_labelled(user, "Plan ").is_none() {
                 break;
@@ -155,7 +85,7 @@ impl Table {
 }
 
 /// Opens and starts a two-player game of alice (the host) and bob.
-fn start(t: &Table) {
+fn start(t: &mut Table) {
     t.say("alice /skymines new players:2");
     t.say("bob /skymines join");
     let r = t.say("alice /skymines start");
@@ -163,7 +93,7 @@ fn start(t: &Table) {
 }
 
 /// Plays both plans; returns (the player whose turn it is, the other one).
-fn to_action_phase(t: &Table) -> (&'static str, &'static str) {
+fn to_action_phase(t: &mut Table) -> (&'static str, &'static str) {
     t.plan_some("alice");
     t.plan_some("bob");
     let waiting = t.waiting();
@@ -176,7 +106,7 @@ fn to_action_phase(t: &Table) -> (&'static str, &'static str) {
 }
 
 /// The custom id of the leave confirmation button.
-fn leave(t: &Table, user: &str) -> Vec<Reply> {
+fn leave(t: &mut Table, user: &str) -> Vec<Reply> {
     let ask = t.say(&format!("{user} /skymines leave"));
     assert!(
         matches!(ask[0].audience, Audience::Private(_)) && ask[0].text.contains("Leave this game"),
@@ -188,10 +118,10 @@ fn leave(t: &Table, user: &str) -> Vec<Reply> {
 
 #[test]
 fn a_seat_is_taken_over_mid_round_and_the_newcomer_plays_on() {
-    let t = table("takeover", config());
-    start(&t);
-    let (active, leaver) = to_action_phase(&t);
-    let left = leave(&t, leaver);
+    let mut t = table("takeover", config());
+    start(&mut t);
+    let (active, leaver) = to_action_phase(&mut t);
+    let left = leave(&mut t, leaver);
     let text = public_text(&left);
     assert!(text.contains(&format!("{leaver} left the game")), "{text}");
     assert!(
@@ -250,8 +180,8 @@ fn a_seat_is_taken_over_mid_round_and_the_newcomer_plays_on() {
 
 #[test]
 fn kicks_need_the_host_and_an_inactive_player() {
-    let t = table("kick", config());
-    start(&t);
+    let mut t = table("kick", config());
+    start(&mut t);
     let r = t.say("carol /skymines kick player:bob");
     assert!(r[0].text.contains("Only the host"), "{}", r[0].text);
     let r = t.say("bob /skymines kick player:alice");
@@ -300,10 +230,10 @@ fn kicks_need_the_host_and_an_inactive_player() {
 /// to the remaining person's turns.
 #[test]
 fn a_seat_left_mid_game_is_played_by_a_computer_player() {
-    let t = table("vacant", config());
-    start(&t);
-    let (active, leaver) = to_action_phase(&t);
-    leave(&t, leaver);
+    let mut t = table("vacant", config());
+    start(&mut t);
+    let (active, leaver) = to_action_phase(&mut t);
+    leave(&mut t, leaver);
     let mut computer_turns = 0;
     for _ in 0..200 {
         let waiting = t.waiting();
@@ -335,7 +265,7 @@ fn a_seat_left_mid_game_is_played_by_a_computer_player() {
         "{status:?}"
     );
     // The last person cannot leave: refused privately, nothing changed.
-    let r = leave(&t, active);
+    let r = leave(&mut t, active);
     assert_eq!(r.len(), 1, "{r:?}");
     assert!(
         matches!(r[0].audience, Audience::Private(_))
@@ -347,14 +277,14 @@ fn a_seat_left_mid_game_is_played_by_a_computer_player() {
 
 #[test]
 fn a_paused_game_sends_nothing_refuses_moves_and_resumes() {
-    let t = table(
+    let mut t = table(
         "pause",
         ChatConfig {
             deadline_ms: Some(DAY),
             ..config()
         },
     );
-    start(&t);
+    start(&mut t);
     let r = t.say("bob /skymines pause");
     assert!(r[0].text.contains("Only the host"), "{}", r[0].text);
     let r = t.say("alice /skymines pause");
@@ -395,8 +325,8 @@ fn a_paused_game_sends_nothing_refuses_moves_and_resumes() {
 
 #[test]
 fn away_until_delays_a_reminder() {
-    let t = table("away", config());
-    start(&t);
+    let mut t = table("away", config());
+    start(&mut t);
     let r = t.say("bob /skymines settings away:3h");
     let text = private_to(&r, "bob");
     assert!(text.contains("away until ⟨t:"), "{text}");
@@ -425,7 +355,7 @@ fn away_until_delays_a_reminder() {
 
 #[test]
 fn quiet_hours_hold_reminders_until_they_end() {
-    let t = table("quiet", config());
+    let mut t = table("quiet", config());
     // START is 22:13 UTC: 23:13 at UTC+1, inside 22-08.
     let r = t.say("bob /skymines settings timezone:Mars/Olympus");
     assert!(r[0].text.contains("is not a time zone"), "{}", r[0].text);
@@ -443,7 +373,7 @@ fn quiet_hours_hold_reminders_until_they_end() {
     );
     let r = t.say("bob /skymines settings quiet:25-3");
     assert!(r[0].text.contains("not a range of hours"), "{}", r[0].text);
-    start(&t);
+    start(&mut t);
     t.clock.advance(HOUR + 1);
     let due = pinged(&t.chat.tick());
     assert!(due.contains(&local_user_id("alice")), "{due:?}");
@@ -471,7 +401,7 @@ impl Table {
 
 #[test]
 fn clicks_count_against_the_rate_limit() {
-    let t = table(
+    let mut t = table(
         "rate",
         ChatConfig {
             rate_limit: 3,
@@ -504,20 +434,18 @@ fn the_rate_limit_is_configured_and_off_for_scripts() {
     assert_eq!(parse("rate_limit_commands = 0").chat_config().rate_limit, 0);
     assert_eq!(parse("rate_limit_seconds = 0").chat_config().rate_limit, 0);
 
-    let dir = std::env::temp_dir().join(format!("skymines-weeks-script-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let dir = TempDir(dir);
-    let script = dir.0.join("moves.txt");
+    let dir = crate::support::TempDir::new("weeks-script");
+    let script = dir.join("moves.txt");
     std::fs::write(&script, "alice /skymines help\n".repeat(20)).expect("script");
-    let config = dir.0.join("config.toml");
+    let config = dir.join("config.toml");
     std::fs::write(&config, "rate_limit_commands = 2\nrate_limit_seconds = 60").expect("config");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_skymines"))
         .args(["local", "--no-images", "--db"])
-        .arg(dir.0.join("script.db"))
+        .arg(dir.join("script.db"))
         .arg("--script")
         .arg(&script)
         .arg("--out")
-        .arg(&dir.0)
+        .arg(dir.path())
         .arg("--config")
         .arg(&config)
         .output()
@@ -530,7 +458,7 @@ fn the_rate_limit_is_configured_and_off_for_scripts() {
 
 #[test]
 fn long_and_odd_names_are_cut_and_sanitised() {
-    let t = table("names", config());
+    let mut t = table("names", config());
     t.say("alice /skymines new players:2");
     let mut req = request("x /skymines join", false);
     req.user.name = "@everyone **Bold** `tick` \u{202E}and a name far too long to show".into();
@@ -557,8 +485,8 @@ fn long_and_odd_names_are_cut_and_sanitised() {
 
 #[test]
 fn a_deleted_channel_archives_its_game_and_export_still_works() {
-    let t = table("archive", config());
-    start(&t);
+    let mut t = table("archive", config());
+    start(&mut t);
     t.plan_some("alice");
     let archived = t.chat.channel_gone(LOCAL_CHANNEL);
     assert_eq!(archived.len(), 1);
@@ -587,7 +515,7 @@ fn a_deleted_channel_archives_its_game_and_export_still_works() {
 
 #[test]
 fn reminders_can_be_turned_off_or_given_a_personal_delay() {
-    let t = table("remind-settings", config());
+    let mut t = table("remind-settings", config());
     // Refused values change nothing.
     let r = t.say("bob /skymines settings remind_after:2m");
     assert!(r[0].text.contains("not a reminder delay"), "{}", r[0].text);
@@ -600,7 +528,7 @@ fn reminders_can_be_turned_off_or_given_a_personal_delay() {
         private_to(&r, "alice").contains("Reminders: on, 3h"),
         "{r:?}"
     );
-    start(&t);
+    start(&mut t);
     // The default delay (1 h) passes: nobody is pinged (alice waits 3 h, bob never).
     t.clock.advance(HOUR + 1);
     let due = pinged(&t.chat.tick());
@@ -673,17 +601,7 @@ fn computer_turns_interrupted_by_a_restart_are_played_at_the_next_tick() {
 
 /// Opens the store of `t` afresh under a new chat layer: the bot's restart.
 fn restart(t: Table) -> Table {
-    let Table {
-        chat,
-        clock,
-        backing,
-    } = t;
-    drop(chat);
-    Table {
-        chat: Chat::new(backing.open(), clock.clone(), config()),
-        clock,
-        backing,
-    }
+    t.reopened(config())
 }
 
 /// The lines of the replies everyone in the channel sees.
@@ -702,7 +620,7 @@ fn a_computer_seat_taken_over_carries_its_persons_name_after_a_restart() {
 }
 
 fn taken_over_seat_names_its_person(backing: Backing) {
-    let t = table_on(backing, config());
+    let mut t = table_on(backing, config());
     t.say("alice /skymines new players:2");
     let r = t.click("alice", "l:bot");
     assert!(public_text(&r).contains("added a computer player"), "{r:?}");
@@ -772,7 +690,7 @@ fn taken_over_seat_names_its_person(backing: Backing) {
     );
     assert!(said.iter().all(|l| !l.contains("Computer 1")), "{said:#?}");
 
-    let t = restart(t);
+    let mut t = restart(t);
     let status = public_text(&t.say("eve /skymines status"));
     assert!(
         status.contains("★ bob:") && !status.contains("Computer 1"),
@@ -796,9 +714,9 @@ fn a_turn_interrupted_by_a_restart_is_still_posted_whole() {
 }
 
 fn interrupted_turn_is_posted_whole(backing: Backing) {
-    let t = table_on(backing, config());
-    start(&t);
-    let (active, next) = to_action_phase(&t);
+    let mut t = table_on(backing, config());
+    start(&mut t);
+    let (active, next) = to_action_phase(&mut t);
     // (The first /choose may only bring up the current list.)
     let mut first = t.say(&format!("{active} /choose option:1"));
     if first[0].text.contains("older list") {
@@ -820,7 +738,7 @@ fn interrupted_turn_is_posted_whole(backing: Backing) {
         .collect();
     assert!(!first_lines.is_empty(), "{first:?}");
 
-    let t = restart(t);
+    let mut t = restart(t);
     let mut turn_message = None;
     for _ in 0..100 {
         if t.waiting() != vec![local_user_id(active)] {

@@ -18,6 +18,7 @@ mod chat_bench;
 #[allow(dead_code)]
 mod store_bench;
 
+use crate::support::TempDir;
 use std::time::Duration;
 use support::{assert_accepted, percentile, Samples};
 
@@ -88,19 +89,11 @@ fn too_few_kept_samples_fail_the_benchmark() {
     );
 }
 
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("skymines-bench-test-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
 /// The chat benchmark with the per-user rate limit on times refusals: it must fail, naming the
 /// refusal, where the same run with the limit off keeps every command.
 #[test]
 fn the_chat_benchmark_fails_when_its_commands_are_refused() {
-    let dir = temp_dir("chat-limited");
+    let dir = TempDir::new("bench-chat-limited");
     let limited = skymines::chat::ChatConfig {
         images: false,
         rate_limit: 3,
@@ -108,20 +101,20 @@ fn the_chat_benchmark_fails_when_its_commands_are_refused() {
         ..chat_bench::bench_config()
     };
     let msg = panic_of(|| {
-        chat_bench::measure(&dir, limited, 2, 30);
+        chat_bench::measure(dir.path(), limited, 2, 30);
     });
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     assert!(msg.contains("BENCHMARK FAILED: /choose commands"), "{msg}");
     assert!(msg.contains("Slow down"), "{msg}");
 
-    let dir = temp_dir("chat-open");
+    let dir = TempDir::new("bench-chat-open");
     let open = skymines::chat::ChatConfig {
         images: false,
         ..chat_bench::bench_config()
     };
     assert_eq!(open.rate_limit, 0, "the benchmark turns the limit off");
-    let samples = chat_bench::measure(&dir, open, 2, 30);
-    let _ = std::fs::remove_dir_all(&dir);
+    let samples = chat_bench::measure(dir.path(), open, 2, 30);
+    drop(dir);
     assert_eq!(samples.kept(), 30, "{}", samples.account());
 }
 

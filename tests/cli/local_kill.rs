@@ -13,34 +13,24 @@
 
 use crate::support::chat as chat_support;
 
-use chat_support::TempDir;
+use crate::support::{shared_data as data, TempDir};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use skymines::chat::local_user_id;
-use skymines::data::GameData;
 use skymines::local::{parse_line, LOCAL_CHANNEL};
 use skymines::store::{Location, LogEntry, Store, StoreOptions};
 use std::collections::{HashMap, VecDeque};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const NAMES: [&str; 3] = ["alice", "bob", "carol"];
 
-fn data() -> Arc<GameData> {
-    chat_support::game_data()
-}
-
 fn temp(tag: &str) -> (TempDir, PathBuf) {
-    let dir = std::env::temp_dir().join(format!(
-        "skymines-kill-{tag}-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    (TempDir(dir.clone()), dir)
+    let dir = TempDir::new(&format!("kill-{tag}"));
+    let path = dir.path().to_path_buf();
+    (dir, path)
 }
 
 /// A move as the log keeps it, without its time.

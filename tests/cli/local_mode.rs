@@ -4,20 +4,14 @@
 //! `local_owners`), start-up names the database and warns about an empty file, and a backup
 //! taken from the command line restores.
 
-use crate::support::chat as chat_support;
-
-use chat_support::TempDir;
+use crate::support::TempDir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn temp(tag: &str) -> (TempDir, PathBuf) {
-    let dir = std::env::temp_dir().join(format!(
-        "skymines-localmode-{tag}-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    (TempDir(dir.clone()), dir)
+    let dir = TempDir::new(&format!("localmode-{tag}"));
+    let path = dir.path().to_path_buf();
+    (dir, path)
 }
 
 /// Runs `skymines local` on `script` (bytes) with `extra` arguments.

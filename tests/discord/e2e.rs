@@ -9,10 +9,11 @@
 //! still work, the status message is edited in place.
 
 use crate::fake as discord_support;
+use crate::support::pg::PgTestDb;
+use crate::support::{shared_data, TempDir};
 use discord_support::{menu_max_values, Fake, Fault, Msg, Recorded, APP_ID, GUILD};
 use serde_json::{json, Value};
 use skymines::chat::{Chat, ChatConfig, ManualClock};
-use skymines::data::GameData;
 use skymines::discord::{self, BotSettings, Running};
 use skymines::engine::{GameState, Phase};
 use skymines::store::{GameId, GameStore, Location, PgStore, ShardFilter, Store, StoreOptions};
@@ -26,14 +27,6 @@ const CAROL: u64 = 100_000_000_000_000_003;
 const CHANNEL: u64 = 200_000_000_000_000_001;
 const WAIT: Duration = Duration::from_secs(20);
 const QUIET: Duration = Duration::from_millis(150);
-
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 struct Bot {
     running: Running,
@@ -52,7 +45,7 @@ async fn start_bot_with(
     clock: Arc<ManualClock>,
     change: impl FnOnce(&mut BotSettings),
 ) -> Bot {
-    let data = Arc::new(GameData::embedded().expect("data"));
+    let data = shared_data();
     let path = db.to_path_buf();
     let (store, _) =
         tokio::task::spawn_blocking(move || Store::open(path, data, StoreOptions::default()))
@@ -1003,12 +996,7 @@ const FOREIGN_CHANNEL: u64 = 200_000_000_000_000_003;
 
 /// A fresh database directory, a fake Discord and a clock at the real time.
 async fn fresh() -> (TempDir, PathBuf, Arc<Fake>, Arc<ManualClock>) {
-    let dir = std::env::temp_dir().join(format!(
-        "skymines-discord-{}-{}",
-        std::process::id(),
-        rand::random::<u32>()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = TempDir::new("discord");
     let db = dir.join("bot.db");
     let fake = Fake::start().await;
     let now = std::time::SystemTime::now()
@@ -1018,7 +1006,7 @@ async fn fresh() -> (TempDir, PathBuf, Arc<Fake>, Arc<ManualClock>) {
     fake.name_user(ALICE, "Alice");
     fake.name_user(BOB, "Bob");
     fake.name_user(CAROL, "Carol");
-    (TempDir(dir), db, fake, Arc::new(ManualClock::new(now)))
+    (dir, db, fake, Arc::new(ManualClock::new(now)))
 }
 
 /// Alice and Bob (and Luna) start a game in CHANNEL; returns once both are pinged to plan.
@@ -1844,59 +1832,6 @@ async fn a_game_on_each_of_two_shards_is_played_and_reminded() {
     fake.stop();
 }
 
-/// A throw-away database on the PostgreSQL server `SKYMINES_TEST_PG_URL` names (CI starts
-/// one: `.ci/pg-cluster`), dropped at the end; None (the test says it skipped) without one.
-struct PgScratch {
-    admin: String,
-    url: String,
-    name: String,
-}
-
-impl PgScratch {
-    fn create(test: &str) -> Option<PgScratch> {
-        let admin = std::env::var("SKYMINES_TEST_PG_URL")
-            .ok()
-            .filter(|u| !u.trim().is_empty());
-        let Some(admin) = admin else {
-            println!(
-                "{test}: skipped: set SKYMINES_TEST_PG_URL (see README, \"Testing on PostgreSQL\")"
-            );
-            return None;
-        };
-        let name = format!(
-            "skymines_e2e_{}_{}",
-            std::process::id(),
-            rand::random::<u32>()
-        );
-        let mut c = postgres::Client::connect(&admin, postgres::NoTls)
-            .unwrap_or_else(|e| panic!("SKYMINES_TEST_PG_URL is set but unreachable: {e}"));
-        c.batch_execute(&format!("CREATE DATABASE {name}"))
-            .expect("a test database");
-        // The same URL with the new database as its path.
-        let (base, query) = admin.split_once('?').unwrap_or((admin.as_str(), ""));
-        let (scheme, rest) = base.split_once("://").expect("a URL");
-        let server = rest.split_once('/').map_or(rest, |(s, _)| s);
-        let query = if query.is_empty() {
-            String::new()
-        } else {
-            format!("?{query}")
-        };
-        let url = format!("{scheme}://{server}/{name}{query}");
-        Some(PgScratch { admin, url, name })
-    }
-}
-
-impl Drop for PgScratch {
-    fn drop(&mut self) {
-        if let Ok(mut c) = postgres::Client::connect(&self.admin, postgres::NoTls) {
-            let _ = c.batch_execute(&format!(
-                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-                self.name
-            ));
-        }
-    }
-}
-
 /// Issue 24's acceptance: two bot instances with shard ranges 0-0 and 1-1 of `shards = 2`,
 /// each with its own store connection to ONE PostgreSQL database and its own gateway client
 /// (here two instances in one test process: each a separate serenity client, PgStore, chat
@@ -1905,14 +1840,16 @@ impl Drop for PgScratch {
 /// shard's game, and its timer reminds only there: each reminder is posted once, by the owner.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_instances_with_shard_ranges_share_one_postgres_database() {
-    let Some(scratch) = sync(|| PgScratch::create("shard ranges on PostgreSQL")) else {
+    // A database of its own (dropped at the end); skipped without a server, failed under
+    // SKYMINES_REQUIRE_PG=1.
+    let Some(scratch) = sync(|| PgTestDb::for_test("shard ranges on PostgreSQL")) else {
         return;
     };
     let (_dir, _db, fake, clock) = fresh().await;
     fake.require_shards(2);
     fake.place_channel(SHARD0_CHANNEL, SHARD0_GUILD);
     fake.name_user(DAVE, "Dave");
-    let data = Arc::new(GameData::embedded().expect("data"));
+    let data = shared_data();
     let mut bots = Vec::new();
     for shard in [0u32, 1] {
         let options = StoreOptions {
@@ -1924,7 +1861,7 @@ async fn two_instances_with_shard_ranges_share_one_postgres_database() {
             ..StoreOptions::default()
         };
         let (store, _) =
-            sync(|| PgStore::open(&scratch.url, data.clone(), options)).expect("PostgreSQL opens");
+            sync(|| PgStore::open(scratch.url(), data.clone(), options)).expect("PostgreSQL opens");
         let bot = start_bot_on(
             &fake,
             Arc::new(store),

@@ -14,7 +14,7 @@
 //! export and import, and a computer player's move refused once the game moved on. With
 //! shard ranges each process restores and claims only its shards' games.
 
-use crate::support::pg::with_database;
+use crate::support::pg::PgTestDb;
 use crate::support::{shared_data as data, TempDir};
 use skymines::engine::{self, Decision};
 use skymines::store::torture::{drive_on, torture_game_on, torture_options};
@@ -24,20 +24,12 @@ use skymines::store::{
     PgStore, RestoreReport, SeatOwner, ShardFilter, StatusMessage, Store, StoreError, StoreOptions,
     UserSettings,
 };
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-
-/// The server for the PostgreSQL runs.
-const PG_URL: &str = "SKYMINES_TEST_PG_URL";
 
 /// One database on one backend, opened as often as a test likes (each store a "process").
 enum Place {
     Sqlite(TempDir),
-    Postgres {
-        admin: String,
-        url: String,
-        db: String,
-    },
+    Postgres(PgTestDb),
 }
 
 fn options(k: u64) -> StoreOptions {
@@ -59,8 +51,8 @@ impl Place {
                 let (s, r) = Store::open(dir.db(), data(), options).expect("SQLite opens");
                 (Box::new(s), r)
             }
-            Place::Postgres { url, .. } => {
-                let (s, r) = PgStore::open(url, data(), options).expect("PostgreSQL opens");
+            Place::Postgres(db) => {
+                let (s, r) = PgStore::open(db.url(), data(), options).expect("PostgreSQL opens");
                 (Box::new(s), r)
             }
         }
@@ -75,8 +67,8 @@ impl Place {
                     .execute_batch(sql)
                     .expect("SQL runs");
             }
-            Place::Postgres { url, .. } => {
-                postgres::Client::connect(url, postgres::NoTls)
+            Place::Postgres(db) => {
+                postgres::Client::connect(db.url(), postgres::NoTls)
                     .expect("connect")
                     .batch_execute(sql)
                     .expect("SQL runs");
@@ -87,47 +79,15 @@ impl Place {
     fn name(&self) -> &'static str {
         match self {
             Place::Sqlite(_) => "sqlite",
-            Place::Postgres { .. } => "postgres",
-        }
-    }
-}
-
-impl Drop for Place {
-    fn drop(&mut self) {
-        if let Place::Postgres { admin, db, .. } = self {
-            if let Ok(mut c) = postgres::Client::connect(admin, postgres::NoTls) {
-                let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"));
-            }
+            Place::Postgres(_) => "postgres",
         }
     }
 }
 
 /// SQLite, and PostgreSQL when the server is configured (a fresh database per call).
 fn places(test: &str) -> Vec<Place> {
-    static N: AtomicUsize = AtomicUsize::new(0);
     let mut out = vec![Place::Sqlite(TempDir::new(test))];
-    match std::env::var(PG_URL) {
-        Ok(admin) if !admin.trim().is_empty() => {
-            let db = format!(
-                "skymines_t{}_{}_{}",
-                std::process::id(),
-                N.fetch_add(1, Ordering::Relaxed),
-                test.chars()
-                    .filter(char::is_ascii_alphanumeric)
-                    .take(24)
-                    .collect::<String>()
-            );
-            let mut c = postgres::Client::connect(&admin, postgres::NoTls)
-                .unwrap_or_else(|e| panic!("{PG_URL} is set but the server is not reachable: {e}"));
-            c.batch_execute(&format!("CREATE DATABASE {db}"))
-                .expect("a test database");
-            let url = with_database(&admin, &db);
-            out.push(Place::Postgres { admin, url, db });
-        }
-        _ => println!(
-            "{test}: PostgreSQL run skipped: set {PG_URL} (see README, \"Testing on PostgreSQL\")"
-        ),
-    }
+    out.extend(PgTestDb::for_test(test).map(Place::Postgres));
     out
 }
 
