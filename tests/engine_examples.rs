@@ -2229,7 +2229,7 @@ fn ex27_chapter_3_starts_with_the_stated_outposts() {
 
 #[test]
 fn the_scientist_majority_without_a_research_scientist_gives_nothing() {
-    // DECISIONS A5 (AM-3): allowed when nobody has more, but no reward tier is reached.
+    // DECISIONS A5: allowed when nobody has more, but no reward tier is reached.
     let mut s = blank(2);
     up(&mut s, 0, 1, field_scientist(None));
     let ev = act(&mut s, 0, board("majority_scientist"));

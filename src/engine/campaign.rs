@@ -185,7 +185,7 @@ pub fn chapter_result(data: &GameData, state: &GameState) -> Result<ChapterResul
                         0
                     }
                 }
-                // A game of the Time anomaly's loop has no winner yet (DECISIONS A8, AM-12):
+                // A game of the Time anomaly's loop has no winner yet (DECISIONS A8):
                 // `average_loop` gives this point to the best averaged score.
                 SpRuleKind::ChapterWinner { .. } => {
                     if mine == best && !in_loop {
