@@ -1,6 +1,7 @@
 //! The rules, one test binary: the component data (`data_*`), the engine (`examples`,
-//! `rejections`, `preview`, `selfplay`), Luna (`luna_*`), the modules (`modules_*`) and the
-//! computer players (`bots`). Run one part with its module's name as the filter, e.g.
+//! `rejections`, `preview`, `selfplay`), Luna (`luna_*`), the modules (`modules_*`), the
+//! computer players (`bots`), and the docs' references to rules and decisions (`docs`). Run
+//! one part with its module's name as the filter, e.g.
 //! `cargo test --release --test engine luna_rules::`.
 
 #[path = "../support/mod.rs"]
@@ -13,6 +14,7 @@ mod modules_support;
 mod bots;
 mod data_facts;
 mod data_rejects;
+mod docs;
 mod examples;
 mod luna_cards;
 mod luna_levels;
