@@ -20,6 +20,7 @@
 
 mod belt;
 mod board;
+mod error;
 pub mod cli;
 pub mod geometry;
 mod icons;
@@ -29,6 +30,7 @@ mod missions;
 mod moon;
 mod notes;
 mod paint;
+mod palette;
 mod player;
 mod scores;
 mod seat_frame;
@@ -36,6 +38,7 @@ mod summary;
 mod tracks;
 mod widgets;
 
+pub use error::RenderError;
 pub use layout::Layout;
 pub use paint::{DrawnText, Role};
 
@@ -47,23 +50,6 @@ use sha2::{Digest, Sha256};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-
-/// Why an image could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RenderError {
-    #[error("font {font} cannot be read: {message}")]
-    Font { font: String, message: String },
-    #[error("layout.toml: {message}")]
-    Layout { message: String },
-    #[error("there is no seat {0} in this game")]
-    NoSuchSeat(usize),
-    #[error("the private image of seat {seat} needs that seat's own view")]
-    NotOwnView { seat: usize },
-    #[error("the image cannot be encoded as PNG: {0}")]
-    Encode(String),
-    #[error("the view cannot be hashed: {0}")]
-    Hash(String),
-}
 
 /// What one image draws (see [`Renderer::drawn_in`]).
 #[derive(Debug, Clone)]

@@ -8,5 +8,7 @@ mod support;
 mod render_support;
 
 mod golden;
+mod legibility;
 mod pixels;
 mod random;
+mod sizes;

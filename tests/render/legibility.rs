@@ -6,9 +6,7 @@
 //! board in full; the mission tasks too; and the board names the majority spaces and the phase
 //! as the chat's text does (one name per thing).
 
-mod render_support;
-
-use render_support::*;
+use crate::render_support::*;
 use skymines::engine::{self, BoardSide, GameOptions, GameState};
 use skymines::render::{Drawn, DrawnImages};
 use skymines::text::{self, Texts};

@@ -1,0 +1,178 @@
+//! The PNG encoding of a drawn image, as an indexed-colour (palette) PNG. The images are flat
+//! colours with anti-aliased edges: a few dozen colours of their own and the blends between
+//! them. An image with at most 256 colours is stored exactly; a larger one keeps its most used
+//! colours, spread so that no two are near twins (a rare but distinct colour, such as a small
+//! company chip, wins its place over the hundredth shade of grey at a letter's edge), and each
+//! other pixel takes the nearest of them. Stored with one byte a pixel instead of three, the
+//! board's PNG is a quarter of its RGB size.
+
+use super::error::RenderError;
+use image::RgbImage;
+use std::collections::HashMap;
+
+/// The most colours a palette PNG holds.
+const PALETTE: usize = 256;
+/// How many of the most used colours are candidates for the palette (the rest are blends seen
+/// on a few pixels, always near a candidate).
+const CANDIDATES: usize = 4096;
+/// The least squared RGB distance between two palette colours, tried in turn: far apart first,
+/// so that the palette covers every kind of colour before it holds close shades.
+const SPREADS: [u32; 5] = [48 * 48, 24 * 24, 12 * 12, 6 * 6, 0];
+
+/// `img` as an indexed-colour PNG.
+pub(crate) fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
+    let colours = colour_counts(img);
+    let palette = choose_palette(&colours);
+    let index = palette_index(&colours, &palette);
+    let mut pixels = Vec::with_capacity((img.width() * img.height()) as usize);
+    let mut last = None;
+    let mut last_index = 0u8;
+    for px in img.pixels() {
+        let c = pack(px.0);
+        if last != Some(c) {
+            last = Some(c);
+            last_index = index.get(&c).copied().unwrap_or(0);
+        }
+        pixels.push(last_index);
+    }
+    let mut out = Vec::new();
+    let fail = |e: png::EncodingError| RenderError::Encode(e.to_string());
+    let mut encoder = png::Encoder::new(&mut out, img.width(), img.height());
+    encoder.set_color(png::ColorType::Indexed);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_palette(
+        palette
+            .iter()
+            .flat_map(|c| unpack(*c))
+            .collect::<Vec<u8>>(),
+    );
+    encoder.set_compression(png::Compression::Balanced);
+    encoder.set_filter(png::Filter::NoFilter);
+    let mut writer = encoder.write_header().map_err(fail)?;
+    writer.write_image_data(&pixels).map_err(fail)?;
+    writer.finish().map_err(fail)?;
+    Ok(out)
+}
+
+fn pack([r, g, b]: [u8; 3]) -> u32 {
+    (r as u32) << 16 | (g as u32) << 8 | b as u32
+}
+
+fn unpack(c: u32) -> [u8; 3] {
+    [(c >> 16) as u8, (c >> 8) as u8, c as u8]
+}
+
+fn distance(a: u32, b: u32) -> u32 {
+    let [ar, ag, ab] = unpack(a);
+    let [br, bg, bb] = unpack(b);
+    let d = |x: u8, y: u8| (x as i32 - y as i32).pow(2) as u32;
+    d(ar, br) + d(ag, bg) + d(ab, bb)
+}
+
+/// Every colour of the image with its number of pixels, most used first (ties by colour, so
+/// that the same image always gives the same palette).
+fn colour_counts(img: &RgbImage) -> Vec<(u32, u32)> {
+    let mut counts: HashMap<u32, u32> = HashMap::new();
+    let mut run: Option<(u32, u32)> = None;
+    for px in img.pixels() {
+        let c = pack(px.0);
+        match run.as_mut() {
+            Some((colour, n)) if *colour == c => *n += 1,
+            _ => {
+                if let Some((colour, n)) = run.replace((c, 1)) {
+                    *counts.entry(colour).or_default() += n;
+                }
+            }
+        }
+    }
+    if let Some((colour, n)) = run {
+        *counts.entry(colour).or_default() += n;
+    }
+    let mut colours: Vec<(u32, u32)> = counts.into_iter().collect();
+    colours.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    colours
+}
+
+/// At most 256 colours: all of them if there are no more, else the most used, spread apart.
+fn choose_palette(colours: &[(u32, u32)]) -> Vec<u32> {
+    if colours.len() <= PALETTE {
+        return colours.iter().map(|(c, _)| *c).collect();
+    }
+    let candidates = &colours[..colours.len().min(CANDIDATES)];
+    let mut chosen: Vec<u32> = Vec::with_capacity(PALETTE);
+    let mut taken = vec![false; candidates.len()];
+    for spread in SPREADS {
+        for (k, (c, _)) in candidates.iter().enumerate() {
+            if chosen.len() == PALETTE {
+                return chosen;
+            }
+            if !taken[k] && chosen.iter().all(|p| distance(*p, *c) >= spread) {
+                chosen.push(*c);
+                taken[k] = true;
+            }
+        }
+    }
+    chosen
+}
+
+/// Each colour's place in the palette: its own, or the nearest colour's.
+fn palette_index(colours: &[(u32, u32)], palette: &[u32]) -> HashMap<u32, u8> {
+    let own: HashMap<u32, u8> = palette
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (*c, i as u8))
+        .collect();
+    colours
+        .iter()
+        .map(|(c, _)| {
+            let i = own.get(c).copied().unwrap_or_else(|| {
+                palette
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, p)| distance(**p, *c))
+                    .map_or(0, |(i, _)| i as u8)
+            });
+            (*c, i)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgb;
+
+    fn decode(png: &[u8]) -> RgbImage {
+        image::load_from_memory_with_format(png, image::ImageFormat::Png)
+            .expect("a PNG")
+            .to_rgb8()
+    }
+
+    #[test]
+    fn an_image_of_few_colours_is_stored_exactly() {
+        let img = RgbImage::from_fn(300, 200, |x, y| Rgb([(x % 16) as u8 * 16, (y % 16) as u8 * 16, 7]));
+        let png = encode(&img).expect("encodes");
+        assert_eq!(decode(&png), img);
+    }
+
+    #[test]
+    fn a_rare_distinct_colour_keeps_its_place_among_many_blends() {
+        // 1,000 shades of grey in big blocks (blends) and one small pink square.
+        let mut img = RgbImage::from_fn(1000, 400, |x, y| {
+            let shade = ((x / 10) * 4 + y / 100) as u32;
+            let v = (shade * 255 / 404) as u8;
+            Rgb([v, v, v.saturating_add((x % 3) as u8)])
+        });
+        for x in 500..504 {
+            for y in 10..14 {
+                img.put_pixel(x, y, Rgb([0xEE, 0x7F, 0xB6]));
+            }
+        }
+        let out = decode(&encode(&img).expect("encodes"));
+        assert_eq!(out.get_pixel(501, 11), &Rgb([0xEE, 0x7F, 0xB6]));
+        // Every other pixel is near its own colour.
+        for (a, b) in img.pixels().zip(out.pixels()) {
+            assert!(distance(pack(a.0), pack(b.0)) <= 3 * 6 * 6, "{a:?} became {b:?}");
+        }
+    }
+}
