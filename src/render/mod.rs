@@ -20,8 +20,8 @@
 
 mod belt;
 mod board;
-mod error;
 pub mod cli;
+mod error;
 pub mod geometry;
 mod icons;
 pub mod layout;

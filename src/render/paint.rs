@@ -3,8 +3,8 @@
 //! fonts). Glyph bitmaps are cached per canvas. Every call clips to the canvas; nothing here can
 //! panic on odd coordinates (NaN and infinities are ignored).
 
-use super::layout::{Colour, Rect};
 use super::error::RenderError;
+use super::layout::{Colour, Rect};
 use ab_glyph::{point, Font, FontRef, GlyphId, PxScale, ScaleFont};
 use image::RgbImage;
 use std::collections::HashMap;

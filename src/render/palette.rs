@@ -40,12 +40,7 @@ pub(crate) fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
     let mut encoder = png::Encoder::new(&mut out, img.width(), img.height());
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(
-        palette
-            .iter()
-            .flat_map(|c| unpack(*c))
-            .collect::<Vec<u8>>(),
-    );
+    encoder.set_palette(palette.iter().flat_map(|c| unpack(*c)).collect::<Vec<u8>>());
     encoder.set_compression(png::Compression::Balanced);
     encoder.set_filter(png::Filter::NoFilter);
     let mut writer = encoder.write_header().map_err(fail)?;
@@ -150,7 +145,9 @@ mod tests {
 
     #[test]
     fn an_image_of_few_colours_is_stored_exactly() {
-        let img = RgbImage::from_fn(300, 200, |x, y| Rgb([(x % 16) as u8 * 16, (y % 16) as u8 * 16, 7]));
+        let img = RgbImage::from_fn(300, 200, |x, y| {
+            Rgb([(x % 16) as u8 * 16, (y % 16) as u8 * 16, 7])
+        });
         let png = encode(&img).expect("encodes");
         assert_eq!(decode(&png), img);
     }
@@ -172,7 +169,10 @@ mod tests {
         assert_eq!(out.get_pixel(501, 11), &Rgb([0xEE, 0x7F, 0xB6]));
         // Every other pixel is near its own colour.
         for (a, b) in img.pixels().zip(out.pixels()) {
-            assert!(distance(pack(a.0), pack(b.0)) <= 3 * 6 * 6, "{a:?} became {b:?}");
+            assert!(
+                distance(pack(a.0), pack(b.0)) <= 3 * 6 * 6,
+                "{a:?} became {b:?}"
+            );
         }
     }
 }
