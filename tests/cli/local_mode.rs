@@ -189,7 +189,10 @@ fn the_terminal_gets_no_control_sequence_and_no_long_echo() {
             bad as u32
         );
     }
-    assert!(stdout.contains("\\u{1b}[2J"), "the escape is shown, escaped: {stdout}");
+    assert!(
+        stdout.contains("\\u{1b}[2J"),
+        "the escape is shown, escaped: {stdout}"
+    );
     assert!(
         !stdout.contains(&"x".repeat(skymines::text::QUOTE_LIMIT + 1)),
         "a 100 KB value was echoed in full: {:.300}",
