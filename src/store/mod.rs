@@ -50,8 +50,10 @@
 //! load (the flush is rounded to 4 ms), past the 2 ms budget, while NORMAL stays at ~0.05 ms
 //! either way (see `benches/store.rs`). An operator with fast flushes may choose
 //! `Synchronous::Full`. Checkpoints (copying the WAL into the file, with its flushes) run on a
-//! background thread, never inside a move. PostgreSQL keeps the same promises with
-//! `synchronous_commit` (see `postgres`).
+//! background thread, never inside a move, except that the WAL has a bound
+//! ([`StoreOptions::wal_limit`], 64 MiB): under sustained writes those checkpoints never
+//! catch up with the log, and the write that leaves it past half the bound empties it.
+//! PostgreSQL keeps the same promises with `synchronous_commit` (see `postgres`).
 //!
 //! # Concurrency
 //!
@@ -440,6 +442,9 @@ pub enum Synchronous {
     Full,
 }
 
+/// The default bound on the SQLite WAL file ([`StoreOptions::wal_limit`]): 64 MiB.
+pub const DEFAULT_WAL_LIMIT: u64 = 64 << 20;
+
 /// How the store runs.
 #[derive(Debug, Clone)]
 pub struct StoreOptions {
@@ -460,6 +465,10 @@ pub struct StoreOptions {
     /// Only the games of these shards (see `shards`): restored, kept live and returned by the
     /// timers' queries. None: every game (one process).
     pub shards: Option<ShardFilter>,
+    /// The bound on the SQLite WAL file, in bytes (0: none): a write that leaves it past half
+    /// of this copies the whole log into the file and empties it before it returns (see
+    /// `sqlite`), which happens only under sustained writes.
+    pub wal_limit: u64,
 }
 
 impl StoreOptions {
@@ -481,6 +490,7 @@ impl Default for StoreOptions {
             busy_timeout: Duration::from_secs(5),
             restore_threads: 0,
             shards: None,
+            wal_limit: DEFAULT_WAL_LIMIT,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The SQLite side of the SQL layer: opening the file and setting it up (WAL, `synchronous`,
 //! foreign keys), the checkpointer thread that copies the WAL into the file outside of moves,
-//! reads and IMMEDIATE write transactions on one connection (a read-only error reconnects next
-//! time), and the page cap. One process owns the file (see the store's module comment).
+//! the WAL's bound ([`SqliteDb::bound_wal`]), reads and IMMEDIATE write transactions on one
+//! connection (a read-only error reconnects next time), and the page cap. One process owns the file (see the store's module comment).
 
 use super::error::{Result, StoreError};
 use super::sql::Tx;
@@ -9,7 +9,7 @@ use super::{lock, migrate, StoreOptions, Synchronous};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Statements kept prepared on the connection: more than the store has, so none is prepared
 /// twice (rusqlite's default keeps 16).
@@ -20,11 +20,20 @@ struct Conn {
     /// Reopen before the next use (after a read-only error: the file may be writable again).
     reopen: bool,
     page_limit: Option<u64>,
+    /// A truncation of the WAL found it in use: not tried again before then.
+    truncate_after: Option<Instant>,
 }
+
+/// How long a truncation of the WAL waits for a reader before it is left for later.
+const TRUNCATE_WAIT: Duration = Duration::from_millis(50);
+/// How long a truncation that found the WAL in use is left.
+const TRUNCATE_BACKOFF: Duration = Duration::from_secs(1);
 
 /// The database file and its one connection.
 pub(crate) struct SqliteDb {
     path: PathBuf,
+    /// The WAL file beside it.
+    wal: PathBuf,
     options: StoreOptions,
     conn: Mutex<Conn>,
     checkpointer: Option<Checkpointer>,
@@ -60,11 +69,13 @@ impl SqliteDb {
         Ok(Opened {
             db: SqliteDb {
                 path: path.to_path_buf(),
+                wal: wal_path(path),
                 options: options.clone(),
                 conn: Mutex::new(Conn {
                     conn,
                     reopen: false,
                     page_limit: None,
+                    truncate_after: None,
                 }),
                 checkpointer: None,
             },
@@ -141,11 +152,51 @@ impl SqliteDb {
             }
             Ok(value)
         })();
+        if result.is_ok() {
+            self.bound_wal(&mut guard);
+        }
         if matches!(result, Err(StoreError::ReadOnly)) {
             // The file may become writable again (an admin fixes the mode): reconnect next time.
             guard.reopen = true;
         }
         result
+    }
+
+    /// Keeps the WAL under [`StoreOptions::wal_limit`], after a commit, on the writer's
+    /// connection. The checkpointer's PASSIVE checkpoints never block a move, but while writes
+    /// keep coming they never reach the end of the log, so the log never starts again from its
+    /// beginning and grows for as long as the writes go on. Past half of the limit, a TRUNCATE
+    /// checkpoint copies the rest of the log into the file and empties it: the write that
+    /// crossed the mark (one in thousands under sustained writes, none otherwise) waits for
+    /// that copy. When a reader holds it up for longer than [`TRUNCATE_WAIT`] it is left for
+    /// [`TRUNCATE_BACKOFF`] (no move waits on a reader).
+    fn bound_wal(&self, guard: &mut Conn) {
+        let limit = self.options.wal_limit;
+        if limit == 0 || guard.truncate_after.is_some_and(|t| Instant::now() < t) {
+            return;
+        }
+        let size = std::fs::metadata(&self.wal).map_or(0, |m| m.len());
+        if size <= limit / 2 {
+            return;
+        }
+        let conn = &guard.conn;
+        let busy = conn.busy_timeout(TRUNCATE_WAIT).and_then(|()| {
+            conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                r.get::<_, i64>(0)
+            })
+        });
+        let restored = conn.busy_timeout(self.options.busy_timeout);
+        guard.truncate_after = match busy.and_then(|busy| restored.map(|()| busy)) {
+            Ok(0) => None,
+            Ok(_) => {
+                tracing::debug!(wal_bytes = size, "the WAL is in use; truncating it later");
+                Some(Instant::now() + TRUNCATE_BACKOFF)
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, wal_bytes = size, "cannot truncate the WAL; trying again later");
+                Some(Instant::now() + TRUNCATE_BACKOFF)
+            }
+        };
     }
 
     /// Caps the file at `pages` pages (`PRAGMA max_page_count`; None lifts the cap).
@@ -234,6 +285,13 @@ impl Drop for Checkpointer {
             }
         }
     }
+}
+
+/// The WAL file beside the database file.
+fn wal_path(path: &Path) -> PathBuf {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    PathBuf::from(wal)
 }
 
 pub(crate) fn open_connection(path: &Path, options: &StoreOptions) -> Result<Connection> {
