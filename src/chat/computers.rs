@@ -121,7 +121,7 @@ impl Chat {
             seat,
             &decisions,
             seq,
-            &super::schedule::move_effects(&plan, actor),
+            &Self::move_effects(&plan, actor),
         )?;
         Ok(Some(self.after_move(
             game,

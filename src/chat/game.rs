@@ -4,7 +4,6 @@
 
 use super::commands::{self, Options};
 use super::prompt::{self, ClickId, PAGE};
-use super::schedule::move_effects;
 use super::{Audience, Chat, Choice, Image, Menu, Pinged, Reply, Request};
 use crate::engine::state::{GameState, Phase};
 use crate::engine::{self, Decision, Event, Visibility};
@@ -203,7 +202,7 @@ impl Chat {
         let outcome = self
             .store
             .games()
-            .apply_with(game, seat, decisions, &move_effects(&plan, actor))
+            .apply_with(game, seat, decisions, &Self::move_effects(&plan, actor))
             .map_err(|e| self.err(e))?;
         let mut replies = self.after_move(
             game,
@@ -1090,7 +1089,7 @@ impl Chat {
             seat,
             user: req.user.id,
         };
-        let effects = move_effects(&plan, actor);
+        let effects = Self::move_effects(&plan, actor);
         let outcome = self
             .store
             .games()

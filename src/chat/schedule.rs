@@ -16,8 +16,8 @@ use crate::store::{GameId, MoveEffects, NewSeat, SeatOwner, StoreError, UserSett
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The reminder kinds kept in the store.
-pub(crate) const REMIND: &str = "remind";
-pub(crate) const DEADLINE: &str = "deadline";
+const REMIND: &str = "remind";
+const DEADLINE: &str = "deadline";
 /// A claimed reminder comes due again after this long unless the tick set or cleared it
 /// (the process that claimed it died, or the tick left it for later).
 const REMINDER_LEASE_MS: i64 = 60_000;
@@ -37,22 +37,25 @@ pub(crate) fn schedule_change(
     (!same_phase || waiting_changed || turn_passed).then_some(!same_phase || turn_passed)
 }
 
-/// What a move by `actor` writes besides itself: `plan` (worked out before the lock) when it
-/// changes the schedule.
-pub(crate) fn move_effects(
-    plan: &WaitPlan,
-    actor: Actor,
-) -> impl Fn(&GameState, &GameState, &[Event]) -> MoveEffects + '_ {
-    move |before, after, _| MoveEffects {
-        notifications: Vec::new(),
-        waits: schedule_change(actor, Some(before), after).map(|fresh| WaitPlan {
-            fresh,
-            ..plan.clone()
-        }),
-    }
-}
-
 impl Chat {
+    /// The kind of a seat's deadline among its reminders in the store.
+    pub(crate) const DEADLINE: &'static str = DEADLINE;
+
+    /// What a move by `actor` writes besides itself: `plan` (worked out before the lock) when it
+    /// changes the schedule.
+    pub(crate) fn move_effects(
+        plan: &WaitPlan,
+        actor: Actor,
+    ) -> impl Fn(&GameState, &GameState, &[Event]) -> MoveEffects + '_ {
+        move |before, after, _| MoveEffects {
+            notifications: Vec::new(),
+            waits: schedule_change(actor, Some(before), after).map(|fresh| WaitPlan {
+                fresh,
+                ..plan.clone()
+            }),
+        }
+    }
+
     /// When the user with `settings` is next reminded, counting their delay from `from` and
     /// waiting for their away time and quiet hours; None when they turned reminders off.
     pub(crate) fn next_reminder_for(&self, settings: &UserSettings, from: i64) -> Option<i64> {
@@ -238,7 +241,7 @@ impl Chat {
                 game,
                 seat,
                 &decisions,
-                &move_effects(&plan, Actor::Nobody),
+                &Self::move_effects(&plan, Actor::Nobody),
             )
         });
         let outcome = match stored {

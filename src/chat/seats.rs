@@ -460,7 +460,7 @@ impl Chat {
             .logged(unread, self.store.schedule().reminders(game))
             .unwrap_or_default();
         for r in reminders {
-            if r.kind != super::schedule::DEADLINE {
+            if r.kind != Self::DEADLINE {
                 continue;
             }
             if let Some(s) = seats.iter().find(|s| s.seat == r.seat) {

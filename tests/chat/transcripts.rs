@@ -933,7 +933,7 @@ fn the_status_board_image_is_stored_per_state_version_and_read_back() {
     });
     start(&mut t, 1, "luna:2", 40);
     let store = t.store();
-    let game = store.games().live_games()[0];
+    let (game, images) = (store.games().live_games()[0], store.images());
     let (_, version) = store.games().live_state(game).expect("live");
     let board = |replies: &[Reply]| {
         replies
@@ -948,13 +948,12 @@ fn the_status_board_image_is_stored_per_state_version_and_read_back() {
     };
     let shown = board(&t.say("alice /skymines status"));
     assert_eq!(
-        store.images().board_png(game, version).expect("read"),
+        images.board_png(game, version).expect("read"),
         Some(shown.clone()),
         "the board of the current version is kept in the database"
     );
     // Stand-in bytes in the database prove the next status reads it instead of drawing.
-    store
-        .images()
+    images
         .store_board_png(game, version, b"stored board")
         .expect("write");
     assert_eq!(board(&t.say("alice /skymines status")), b"stored board");
@@ -965,23 +964,19 @@ fn the_status_board_image_is_stored_per_state_version_and_read_back() {
     let moved = board(&t.say("alice /skymines status"));
     assert_ne!(moved, b"stored board");
     assert_eq!(
-        store.images().board_png(game, next).expect("read"),
+        images.board_png(game, next).expect("read"),
         Some(moved.clone())
     );
     // The game's language changes: the stored English board is not shown again; the German one
     // is drawn and kept in its place.
-    store
-        .images()
+    images
         .store_board_png(game, version, b"old English board")
         .expect("write");
     t.say("alice /skymines settings game_language:de");
-    assert_eq!(store.images().board_png(game, version).expect("read"), None);
+    assert_eq!(images.board_png(game, version).expect("read"), None);
     let german = board(&t.say("alice /skymines status"));
     assert_ne!(german, moved, "the board is drawn again in German");
-    assert_eq!(
-        store.images().board_png(game, next).expect("read"),
-        Some(german)
-    );
+    assert_eq!(images.board_png(game, next).expect("read"), Some(german));
 }
 
 #[test]
@@ -1543,17 +1538,10 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
 /// The channel's game (running or just finished).
 fn live_game(t: &Table) -> skymines::store::GameId {
     let store = t.store();
-    store
-        .games()
-        .game_in_channel(LOCAL_CHANNEL)
-        .expect("store")
-        .or_else(|| {
-            store
-                .games()
-                .last_finished_in_channel(LOCAL_CHANNEL)
-                .expect("store")
-        })
-        .expect("a game")
+    let games = store.games();
+    let now = games.game_in_channel(LOCAL_CHANNEL).expect("store");
+    let last = games.last_finished_in_channel(LOCAL_CHANNEL);
+    now.or_else(|| last.expect("store")).expect("a game")
 }
 
 /// Issue 23: the lobby's "Add a computer player" button (the host's) seats computer players,

@@ -107,12 +107,13 @@ fn place() -> Location {
     }
 }
 
+/// The game running in `channel`, if any.
+fn running(bot: &Bot, channel: u64) -> Option<GameId> {
+    bot.store.games().game_in_channel(channel).expect("query")
+}
+
 fn game_of(bot: &Bot) -> GameId {
-    bot.store
-        .games()
-        .game_in_channel(CHANNEL)
-        .expect("query")
-        .expect("a game in the channel")
+    running(bot, CHANNEL).expect("a game in the channel")
 }
 
 fn state(bot: &Bot) -> Arc<GameState> {
@@ -907,13 +908,7 @@ async fn linked_slots_planning() {
     );
     callback(&fake, &t).await;
     fake.settle(QUIET, WAIT).await;
-    if bot
-        .store
-        .games()
-        .game_in_channel(CHANNEL)
-        .expect("query")
-        .is_none()
-    {
+    if running(&bot, CHANNEL).is_none() {
         let lobby = fake
             .messages()
             .into_iter()
@@ -1203,24 +1198,14 @@ async fn closed_dms_are_tried_once_until_asked_for_again() {
         .buttons
         .iter()
         .any(|(id, _)| id == &format!("o:{game}")));
-    assert!(
-        bot.store
-            .people()
-            .dm_refused_at(ALICE)
-            .expect("query")
-            .is_some(),
-        "the refusal is kept in the store"
-    );
+    let refused = bot.store.people().dm_refused_at(ALICE).expect("query");
+    assert!(refused.is_some(), "the refusal is kept in the store");
 
     // Alice asks for DMs again: the next prompt tries one DM again (still refused: one more
     // notice), then none.
     ask_for_dms().await;
-    assert!(bot
-        .store
-        .people()
-        .dm_refused_at(ALICE)
-        .expect("query")
-        .is_none());
+    let refused = bot.store.people().dm_refused_at(ALICE).expect("query");
+    assert!(refused.is_none());
     drive(&fake, &bot, |s| s.round >= 2 && s.phase != Phase::Planning).await;
     fake.settle(Duration::from_millis(600), WAIT).await;
     assert_eq!(fake.dm_attempts(ALICE), 2, "tried again once after asking");
@@ -1466,12 +1451,7 @@ async fn status_pins_are_released_when_games_end() {
     // A channel with full pins: two games, one after the other.
     for _ in 0..2 {
         start_game_in(&fake, OTHER_CHANNEL, ALICE, BOB).await;
-        assert!(bot
-            .store
-            .games()
-            .game_in_channel(OTHER_CHANNEL)
-            .expect("query")
-            .is_some());
+        assert!(running(&bot, OTHER_CHANNEL).is_some());
         let t = fake.slash(ALICE, OTHER_CHANNEL, false, &["skymines", "abort"], &[]);
         callback(&fake, &t).await;
         fake.settle(QUIET, WAIT).await;
@@ -1547,12 +1527,7 @@ async fn a_command_of_another_shape_is_answered_and_registered_again() {
         1,
         "registered again once"
     );
-    assert!(bot
-        .store
-        .games()
-        .game_in_channel(CHANNEL)
-        .expect("query")
-        .is_none());
+    assert!(running(&bot, CHANNEL).is_none());
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
 }

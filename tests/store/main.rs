@@ -14,5 +14,7 @@ mod basics;
 mod crash;
 mod errors;
 mod migrations;
+mod roles;
 mod schema;
+mod upgrades;
 mod wal;
