@@ -3,12 +3,13 @@
 //! the game log, a rollback to an earlier move (appended to the log, never erased; it also
 //! brings a damaged game back), under the game's row lock so no move of any process slips in.
 
+use super::db::Db;
 use super::games::{game_from_row, keep_readable, lock_game, read_game, GameLog, GAME_COLUMNS};
 use super::live::{Live, LiveSet};
 use super::moves::{entry_at, game_over, insert_entry, read_log};
 use super::replay::{self, History};
 use super::snapshots::current_snapshots;
-use super::sql::{args, Db};
+use super::sql::args;
 use super::{
     json, lock, now_ms, GameId, GameRecord, GameStatus, LogEntry, Result, Store, StoreError,
     WaitPlan,
@@ -22,6 +23,13 @@ use std::sync::Arc;
 #[derive(Clone, Copy)]
 pub struct Admin<'s>(pub(super) &'s Store);
 
+impl Store {
+    /// Listings, history reports, export and import, the file's size.
+    pub fn admin(&self) -> Admin<'_> {
+        Admin(self)
+    }
+}
+
 /// A stored rollback.
 #[derive(Debug, Clone)]
 pub struct RollbackOutcome {
@@ -31,18 +39,6 @@ pub struct RollbackOutcome {
     pub state: Arc<GameState>,
     /// The game was damaged and is playable again.
     pub revived: bool,
-}
-
-/// The cleanup timer's view of one idle game (times on the chat layer's clock).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IdleWatch {
-    pub game: GameId,
-    /// The log version last seen: a move changes it.
-    pub seq: u64,
-    /// Since when the game has been at that version (as far as the timer knows).
-    pub since: i64,
-    /// The warning posted: when, and when the game is deleted unless someone moves.
-    pub warning: Option<(i64, i64)>,
 }
 
 impl Admin<'_> {
@@ -177,7 +173,7 @@ impl GameLog<'_> {
             if plan.finished {
                 game_over(tx, game)?;
             } else if let Some(waits) = waits {
-                super::schedule::apply_waits(tx, game, &plan.state, waits)?;
+                super::waits::apply_waits(tx, game, &plan.state, waits)?;
             }
             Ok(plan)
         });

@@ -13,6 +13,13 @@ use std::sync::Arc;
 #[derive(Clone, Copy)]
 pub struct Campaigns<'s>(pub(super) &'s Store);
 
+impl Store {
+    /// Campaigns and lobbies.
+    pub fn campaigns(&self) -> Campaigns<'_> {
+        Campaigns(self)
+    }
+}
+
 /// How a campaign's options are made once its game has an id (see
 /// [`Campaigns::create_campaign_game`]).
 pub type CampaignOptions<'a> =

@@ -5,6 +5,7 @@
 //! backed up with its own tools, e.g. `pg_dump`): see [`POSTGRES_MISSING`].
 
 use super::error::{Result, StoreError};
+use super::postgres::redact_url;
 use super::{RestoreReport, Store, StoreOptions};
 use crate::data::GameData;
 use std::path::{Path, PathBuf};
@@ -100,14 +101,14 @@ pub fn is_postgres_url(s: &str) -> bool {
     s.starts_with("postgres://") || s.starts_with("postgresql://")
 }
 
-/// A URL without its user information (user name and password).
-pub fn redact_url(url: &str) -> String {
-    match url.split_once("://") {
-        Some((scheme, rest)) => {
-            let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
-            format!("{scheme}://{rest}")
+impl Store {
+    /// Test hook (`test-support` feature): which database the store runs on.
+    #[cfg(any(test, feature = "test-support"))]
+    pub fn backend(&self) -> Backend {
+        match self.db.dialect() {
+            super::sql::Dialect::Sqlite => Backend::Sqlite,
+            super::sql::Dialect::Postgres => Backend::Postgres,
         }
-        None => "<database url>".to_string(),
     }
 }
 

@@ -13,6 +13,13 @@ use super::{now_ms, GameId, Store};
 #[derive(Clone, Copy)]
 pub struct DiscordFacts<'s>(pub(super) &'s Store);
 
+impl Store {
+    /// What the Discord adapter keeps: status messages, pins, named facts.
+    pub fn discord(&self) -> DiscordFacts<'_> {
+        DiscordFacts(self)
+    }
+}
+
 /// Where a game's status message is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StatusMessage {

@@ -5,7 +5,7 @@
 use crate::engine::{RuleError, SetupError};
 use std::path::PathBuf;
 
-use super::{FailPoint, GameId, GameStatus};
+use super::types::{FailPoint, GameId, GameStatus};
 
 /// Why a store operation failed. Whenever one is returned from a write, nothing was written.
 #[derive(Debug, thiserror::Error)]

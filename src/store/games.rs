@@ -5,8 +5,8 @@
 //! is `moves` (moves, undo, the log) and `admin` (rollback); the states in memory are `live`.
 
 use super::error::{Result, StoreError};
-use super::schedule::apply_waits;
 use super::sql::{args, is_unique_violation, Row, Tx};
+use super::waits::apply_waits;
 use super::{
     json, lock, now_ms, GameId, GameRecord, GameStatus, Location, NewGame, Notify, SeatOwner,
     SeatRecord, Store,
@@ -20,6 +20,14 @@ use std::sync::Arc;
 /// `admin` the rollback; `live` the states.
 #[derive(Clone, Copy)]
 pub struct GameLog<'s>(pub(super) &'s Store);
+
+impl Store {
+    /// The game log: creating games, moves and their effects, undo, rollback, states, records
+    /// and the end of a game.
+    pub fn games(&self) -> GameLog<'_> {
+        GameLog(self)
+    }
+}
 
 /// Why a game was archived.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -322,7 +330,7 @@ impl GameLog<'_> {
                 )?;
             }
             if let Some(language) = &new.language {
-                super::people::write_game_language(tx, id, language, now)?;
+                write_game_language(tx, id, language, now)?;
             }
             if let Some(waits) = &new.waits {
                 apply_waits(tx, id, &state, waits)?;
@@ -470,11 +478,37 @@ impl GameLog<'_> {
                 "UPDATE games SET status = $2, archived_reason = $3, updated_at = $4 WHERE id = $1",
                 args![game, status.as_str(), archived_reason, now],
             )?;
-            super::schedule::end_waits(tx, game)
+            super::waits::end_waits(tx, game)
         })?;
         if let Some(live) = guard.as_deref_mut() {
             store.live.evict(game, live);
         }
         Ok(())
     }
+}
+
+/// Sets (or replaces) a game's language (inside the caller's transaction). Its stored board
+/// images show the old language's words, so they are cleared and drawn again when next asked
+/// for.
+pub(super) fn write_game_language(
+    tx: &mut Tx<'_>,
+    game: GameId,
+    language: &str,
+    now: i64,
+) -> Result<()> {
+    let before: Option<String> = tx.query_opt(
+        "SELECT language FROM game_languages WHERE game_id = $1",
+        args![game],
+        |r| r.get(0),
+    )?;
+    tx.execute(
+        "INSERT INTO game_languages (game_id, language, updated_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (game_id) DO UPDATE SET language = excluded.language, \
+         updated_at = excluded.updated_at",
+        args![game, language, now],
+    )?;
+    if before.as_deref() != Some(language) {
+        super::images::clear_drawn(tx, game, None)?;
+    }
+    Ok(())
 }

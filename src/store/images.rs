@@ -11,6 +11,13 @@ use super::{now_ms, GameId, Store};
 #[derive(Clone, Copy)]
 pub struct Images<'s>(pub(super) &'s Store);
 
+impl Store {
+    /// The public board images of stored state versions.
+    pub fn images(&self) -> Images<'_> {
+        Images(self)
+    }
+}
+
 impl Images<'_> {
     /// The stored PNG of a state version, if the renderer has drawn it.
     pub fn board_png(&self, game: GameId, version: u64) -> Result<Option<Vec<u8>>> {

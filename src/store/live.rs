@@ -45,7 +45,7 @@ impl Store {
                         game,
                         *state,
                         raw.record.seq,
-                        self.options.visiting(&raw.record),
+                        visiting(&self.options, &raw.record),
                     ))
                 }
                 Restored::Damaged(report) => report,
@@ -226,4 +226,12 @@ impl Live {
             closed: false,
         }
     }
+}
+
+/// Whether `game` belongs to another process's shards (it is loaded here only for a request
+/// that came to this process, see [`LiveSet`]).
+fn visiting(options: &super::StoreOptions, game: &super::GameRecord) -> bool {
+    options
+        .shards
+        .is_some_and(|f| !f.holds(game.location.guild))
 }

@@ -80,16 +80,18 @@
 //!
 //! # Layout
 //!
-//! This file holds the public types, [`Store`] and its roles; each role is a view of the store
-//! with one job, its methods written by duty in these modules: `games` (the game log's rows:
-//! creating and ending games), `moves` (moves, undo and the log), `admin` (rollback, listings,
-//! history reports), `export` (export and import), `live` (the games in memory), `restore`
-//! (start-up and its check against a replay), `snapshots`, `schedule` (waits, reminders,
-//! pauses, idle watches, the outbox), `people` (seats, settings, languages, refused DMs),
-//! `campaigns` (campaigns and lobbies), `discord`, `images`; and `sql`, `sqlite`, `postgres`
-//! (the SQL layer and the two databases), `migrate`, `replay` (rebuilding states from a log),
-//! `database` (where the configuration says the games live), `backup` (SQLite copies while the
-//! bot runs), `config`, `shards` (which games a process serves),
+//! This file holds the public types and [`Store`]; each role is a view of the store with one
+//! job, its accessor and its methods written by duty in these modules: `games` (the game log's
+//! rows: creating and ending games), `moves` (moves, undo and the log), `admin` (rollback,
+//! listings, history reports), `export` (export and import), `live` (the games in memory),
+//! `restore` (start-up and its check against a replay), `snapshots`, `schedule` (reminders,
+//! pauses, idle watches, the outbox), `waits` (what a change of who a game waits on writes, in
+//! the change's transaction), `people` (seats, settings, languages, refused DMs), `campaigns`
+//! (campaigns and lobbies), `discord`, `images`. Below them, depending on none of them: `sql`
+//! (the SQL layer), `db`, `sqlite` and `postgres` (the two databases), `migrate`, `error` and
+//! `types` (the plain types those layers share). Besides: `replay` (rebuilding states from a
+//! log), `database` (where the configuration says the games live), `backup` (SQLite copies
+//! while the bot runs), `config`, `shards` (which games a process serves),
 //! `torture`. Finished games' results, for players' records and ratings, belong in the game
 //! log: written by `moves::game_over` in the transaction of the move that ends the game.
 
@@ -98,6 +100,7 @@ pub mod backup;
 mod campaigns;
 pub mod config;
 mod database;
+mod db;
 mod discord;
 mod error;
 pub mod export;
@@ -116,13 +119,15 @@ mod snapshots;
 mod sql;
 mod sqlite;
 pub mod torture;
+mod types;
+mod waits;
 
-pub use admin::{Admin, IdleWatch, RollbackOutcome};
+pub use admin::{Admin, RollbackOutcome};
 pub use campaigns::{
     CampaignId, CampaignOptions, CampaignRecord, CampaignStatus, Campaigns, ChapterRecord,
     ChapterWrite,
 };
-pub use database::{is_postgres_url, redact_url, Backend, Database, POSTGRES_MISSING};
+pub use database::{is_postgres_url, Backend, Database, POSTGRES_MISSING};
 pub use discord::{DiscordFacts, StatusMessage};
 pub use error::{Result, StoreError};
 pub use export::GameExport;
@@ -130,21 +135,22 @@ pub use games::{ArchiveReason, GameLog};
 pub use images::Images;
 pub use moves::{no_effects, Effects, UndoEffects};
 pub use people::{People, UserSettings};
-pub use schedule::{Outbound, Reminder, Schedule};
+pub use postgres::redact_url;
+pub use schedule::{IdleWatch, Outbound, Reminder, Schedule};
 pub use shards::ShardFilter;
+pub use types::{
+    FailPoint, GameId, GameStatus, StoreOptions, Synchronous, WaitPlan, DEFAULT_WAL_LIMIT,
+};
 
 use crate::data::GameData;
 use crate::engine::{Decision, Event, GameOptions, GameState};
+use db::Db;
 use live::LiveSet;
 use serde::{Deserialize, Serialize};
-use sql::Db;
-use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// A game's row id.
-pub type GameId = i64;
+use types::lock;
 
 /// Where a game is played. Discord snowflakes are unique across guilds, so the channel alone
 /// identifies the place; local mode uses any number.
@@ -244,50 +250,6 @@ impl NewGame {
     }
 }
 
-/// A game's life cycle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GameStatus {
-    Active,
-    Finished,
-    Abandoned,
-    /// Set aside at start-up: the stored state disagrees with its log (see the report).
-    Damaged,
-    /// Its channel was deleted or the bot left its server: kept whole and exportable, no longer
-    /// played.
-    Archived,
-}
-
-impl GameStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Active => "active",
-            GameStatus::Finished => "finished",
-            GameStatus::Abandoned => "abandoned",
-            GameStatus::Damaged => "damaged",
-            GameStatus::Archived => "archived",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<GameStatus> {
-        [
-            GameStatus::Active,
-            GameStatus::Finished,
-            GameStatus::Abandoned,
-            GameStatus::Damaged,
-            GameStatus::Archived,
-        ]
-        .into_iter()
-        .find(|g| g.as_str() == s)
-    }
-}
-
-impl std::fmt::Display for GameStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// A game's stored row.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameRecord {
@@ -378,27 +340,6 @@ pub struct MoveEffects {
     pub waits: Option<WaitPlan>,
 }
 
-/// What a change of who a game waits on implies for the schedule, worked out by the chat
-/// layer before the game's lock is taken (from the seats and the users' settings) and stored
-/// by the store in the same transaction as the change: a move, an undo, a rollback, a new
-/// game, a resume, a seat taken over. The store applies it to the state the change leads to:
-///
-/// - a seat that state does not wait on: no longer waited on (`waiting_since` cleared), its
-///   reminders and deadline gone;
-/// - a seat it waits on whose wait starts now (it was not waited on, or `fresh`): waited on
-///   since `now`, with exactly the reminders listed for it here (none for a computer player);
-/// - a seat it waits on still: its wait and reminders stay as they are.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct WaitPlan {
-    /// When the waits that start now start (the chat layer's clock, Unix ms).
-    pub now: i64,
-    /// Every wait starts afresh, also of a seat waited on already (a new phase or round, a
-    /// turn that passed, a resume).
-    pub fresh: bool,
-    /// The reminders each seat's wait starts with: (kind, due time in Unix ms).
-    pub reminders: BTreeMap<usize, Vec<(String, i64)>>,
-}
-
 /// A stored move.
 #[derive(Debug, Clone)]
 pub struct MoveOutcome {
@@ -419,80 +360,6 @@ pub struct UndoOutcome {
     /// The reverted batch.
     pub undone: u64,
     pub state: Arc<GameState>,
-}
-
-/// Test hooks (with the `test-support` feature, see [`Store::fail_next`]): the next write fails
-/// at this point inside its transaction, which rolls back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailPoint {
-    /// After the log entry is inserted, before the snapshot.
-    AfterDecisions,
-    /// After the snapshot (if one is due), before the notifications and the game row.
-    AfterSnapshot,
-    /// Everything written, just before COMMIT.
-    BeforeCommit,
-}
-
-/// `PRAGMA synchronous` in WAL mode (see the module comment for the choice); on PostgreSQL
-/// `synchronous_commit` off (`Normal`) or on (`Full`), the same promises (see `postgres`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Synchronous {
-    #[default]
-    Normal,
-    Full,
-}
-
-/// The default bound on the SQLite WAL file ([`StoreOptions::wal_limit`]): 64 MiB.
-pub const DEFAULT_WAL_LIMIT: u64 = 64 << 20;
-
-/// How the store runs.
-#[derive(Debug, Clone)]
-pub struct StoreOptions {
-    /// K: a snapshot every K moves (at least 1).
-    pub snapshot_every: u64,
-    /// Snapshots more than this many moves older than a new one are deleted (the set-up
-    /// snapshot always stays: undoing further back replays from it); 0 keeps them all.
-    pub snapshot_window: u64,
-    pub synchronous: Synchronous,
-    /// Compare each restored game with a replay from its seed when versions match.
-    pub verify_on_restore: bool,
-    /// Open the file read-only: for inspection tools, and the tests' stand-in for a
-    /// write-protected file (root ignores file modes). Writes fail with `ReadOnly`.
-    pub read_only: bool,
-    pub busy_timeout: Duration,
-    /// Threads restoring games at start-up (0: one per core).
-    pub restore_threads: usize,
-    /// Only the games of these shards (see `shards`): restored, kept live and returned by the
-    /// timers' queries. None: every game (one process).
-    pub shards: Option<ShardFilter>,
-    /// The bound on the SQLite WAL file, in bytes (0: none): a write that leaves it past half
-    /// of this copies the whole log into the file and empties it before it returns (see
-    /// `sqlite`), which happens only under sustained writes.
-    pub wal_limit: u64,
-}
-
-impl StoreOptions {
-    /// Whether `game` belongs to another process's shards (it is loaded here only for a
-    /// request that came to this process, see `live::LiveSet`).
-    pub(crate) fn visiting(&self, game: &GameRecord) -> bool {
-        self.shards.is_some_and(|f| !f.holds(game.location.guild))
-    }
-}
-
-impl Default for StoreOptions {
-    fn default() -> StoreOptions {
-        StoreOptions {
-            snapshot_every: 16,
-            snapshot_window: 64,
-            synchronous: Synchronous::Normal,
-            verify_on_restore: true,
-            read_only: false,
-            busy_timeout: Duration::from_secs(5),
-            restore_threads: 0,
-            shards: None,
-            wal_limit: DEFAULT_WAL_LIMIT,
-        }
-    }
 }
 
 /// What start-up found.
@@ -600,12 +467,6 @@ struct FailSwitch {
     armed: Mutex<Option<FailPoint>>,
 }
 
-/// Locks a mutex; a panic elsewhere while it was held leaves data that is still consistent
-/// (state changes are single assignments after a commit), so poisoning is ignored.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
 pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -671,42 +532,6 @@ impl Store {
         }
     }
 
-    /// The game log: creating games, moves and their effects, undo, rollback, states, records
-    /// and the end of a game.
-    pub fn games(&self) -> GameLog<'_> {
-        GameLog(self)
-    }
-
-    /// Reminders, deadlines, waiting times, pauses, idle watches and the outbox.
-    pub fn schedule(&self) -> Schedule<'_> {
-        Schedule(self)
-    }
-
-    /// Seats, user settings, languages and refused DMs.
-    pub fn people(&self) -> People<'_> {
-        People(self)
-    }
-
-    /// Campaigns and lobbies.
-    pub fn campaigns(&self) -> Campaigns<'_> {
-        Campaigns(self)
-    }
-
-    /// What the Discord adapter keeps: status messages, pins, named facts.
-    pub fn discord(&self) -> DiscordFacts<'_> {
-        DiscordFacts(self)
-    }
-
-    /// The public board images of stored state versions.
-    pub fn images(&self) -> Images<'_> {
-        Images(self)
-    }
-
-    /// Listings, history reports, export and import, the file's size.
-    pub fn admin(&self) -> Admin<'_> {
-        Admin(self)
-    }
-
     /// The component data games are played with.
     pub fn data(&self) -> &Arc<GameData> {
         &self.data
@@ -743,15 +568,6 @@ impl Store {
     #[cfg(any(test, feature = "test-support"))]
     pub fn fail_next(&self, at: FailPoint) {
         *lock(&self.fail.armed) = Some(at);
-    }
-
-    /// Test hook (`test-support` feature): which database the store runs on.
-    #[cfg(any(test, feature = "test-support"))]
-    pub fn backend(&self) -> Backend {
-        match self.db.dialect() {
-            sql::Dialect::Sqlite => Backend::Sqlite,
-            sql::Dialect::Postgres => Backend::Postgres,
-        }
     }
 }
 

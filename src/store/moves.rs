@@ -147,7 +147,7 @@ pub(super) fn check_unchanged(
 /// rollback): it waits on nobody, its reminders and deadlines go. (A finished game's result,
 /// for records and ratings, is written here too once it is kept.)
 pub(super) fn game_over(tx: &mut Tx<'_>, game: GameId) -> Result<()> {
-    super::schedule::end_waits(tx, game)
+    super::waits::end_waits(tx, game)
 }
 
 /// The move's effects, in its transaction: its notifications, and what it implies for the
@@ -166,7 +166,7 @@ fn write_effects(
         )?;
     }
     if let Some(waits) = &fx.waits {
-        super::schedule::apply_waits(tx, game, state, waits)?;
+        super::waits::apply_waits(tx, game, state, waits)?;
     }
     Ok(())
 }

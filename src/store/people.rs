@@ -8,15 +8,22 @@
 //! Whatever changes a game's seats takes the game's row lock first, as a move does.
 
 use super::error::{Result, StoreError};
-use super::games::{lock_game, read_seats};
-use super::schedule::apply_waits;
-use super::sql::{args, Tx};
+use super::games::{lock_game, read_seats, write_game_language};
+use super::sql::args;
+use super::waits::apply_waits;
 use super::{json, now_ms, replay, GameId, Notify, SeatRecord, Store, WaitPlan};
 use std::sync::Arc;
 
 /// The people's role (see [`Store::people`]).
 #[derive(Clone, Copy)]
 pub struct People<'s>(pub(super) &'s Store);
+
+impl Store {
+    /// Seats, user settings, languages and refused DMs.
+    pub fn people(&self) -> People<'_> {
+        People(self)
+    }
+}
 
 /// A user's settings across all their games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -50,32 +57,6 @@ fn names_after_take_over(
     let slot = names.get_mut(seat).ok_or(StoreError::NoSuchSeat(seat))?;
     *slot = name.to_string();
     Ok(names)
-}
-
-/// Sets (or replaces) a game's language (inside the caller's transaction). Its stored board
-/// images show the old language's words, so they are cleared and drawn again when next asked
-/// for.
-pub(super) fn write_game_language(
-    tx: &mut Tx<'_>,
-    game: GameId,
-    language: &str,
-    now: i64,
-) -> Result<()> {
-    let before: Option<String> = tx.query_opt(
-        "SELECT language FROM game_languages WHERE game_id = $1",
-        args![game],
-        |r| r.get(0),
-    )?;
-    tx.execute(
-        "INSERT INTO game_languages (game_id, language, updated_at) VALUES ($1, $2, $3) \
-         ON CONFLICT (game_id) DO UPDATE SET language = excluded.language, \
-         updated_at = excluded.updated_at",
-        args![game, language, now],
-    )?;
-    if before.as_deref() != Some(language) {
-        super::images::clear_drawn(tx, game, None)?;
-    }
-    Ok(())
 }
 
 impl People<'_> {

@@ -21,8 +21,9 @@
 //! an async task (it panics inside another runtime).
 
 use super::error::{Result, StoreError};
+use super::migrate;
 use super::sql::Tx;
-use super::{lock, migrate, StoreOptions, Synchronous};
+use super::types::{lock, StoreOptions, Synchronous};
 use postgres::{Client, NoTls, Statement};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -76,7 +77,7 @@ impl PgDb {
     /// Connects to the server at `url` (`postgres://…`) and applies pending migrations; the
     /// schema versions before and after.
     pub(crate) fn open(url: &str, options: &StoreOptions) -> Result<(PgDb, u32, u32)> {
-        let target = super::database::redact_url(url);
+        let target = redact_url(url);
         if options.read_only {
             return Err(StoreError::Unsupported(format!(
                 "{target}: the PostgreSQL backend has no read-only mode (use a read-only \
@@ -193,5 +194,16 @@ impl PgDb {
             tx.commit()?;
         }
         Ok(value)
+    }
+}
+
+/// A URL without its user information (user name and password).
+pub fn redact_url(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => {
+            let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+            format!("{scheme}://{rest}")
+        }
+        None => "<database url>".to_string(),
     }
 }

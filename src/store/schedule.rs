@@ -8,17 +8,36 @@
 //! the Discord adapter sends them and marks them sent, so a crash between the move and the
 //! send loses no message (at worst one is sent twice).
 
-use super::admin::IdleWatch;
 use super::error::{Result, StoreError};
 use super::shards;
 use super::sql::{args, Row, Tx};
+use super::waits::{apply_waits, UPSERT_REMINDER};
 use super::{json, now_ms, GameId, Store, WaitPlan};
-use crate::engine::{self, GameState};
+
 use std::time::Duration;
 
 /// The schedule's role (see [`Store::schedule`]).
 #[derive(Clone, Copy)]
 pub struct Schedule<'s>(pub(super) &'s Store);
+
+impl Store {
+    /// Reminders, deadlines, waiting times, pauses, idle watches and the outbox.
+    pub fn schedule(&self) -> Schedule<'_> {
+        Schedule(self)
+    }
+}
+
+/// The cleanup timer's view of one idle game (times on the chat layer's clock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdleWatch {
+    pub game: GameId,
+    /// The log version last seen: a move changes it.
+    pub seq: u64,
+    /// Since when the game has been at that version (as far as the timer knows).
+    pub since: i64,
+    /// The warning posted: when, and when the game is deleted unless someone moves.
+    pub warning: Option<(i64, i64)>,
+}
 
 /// A queued message.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,87 +64,6 @@ fn reminder_from_row(r: &Row<'_>) -> Result<Reminder> {
         kind: r.get(2)?,
         due_at: r.get(3)?,
     })
-}
-
-const UPSERT_REMINDER: &str = "INSERT INTO reminders (game_id, seat, kind, due_at) \
-     VALUES ($1, $2, $3, $4) \
-     ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at";
-
-/// Applies `plan` to `game` in the state `state` leads to (inside the caller's transaction):
-/// see [`WaitPlan`] for what becomes of each seat.
-pub(super) fn apply_waits(
-    tx: &mut Tx<'_>,
-    game: GameId,
-    state: &GameState,
-    plan: &WaitPlan,
-) -> Result<()> {
-    let waited: Vec<i64> = engine::waiting_on(state)
-        .into_iter()
-        .map(|s| s as i64)
-        .collect();
-    let d = tx.dialect();
-    // The seats no longer waited on.
-    tx.execute(
-        &format!(
-            "UPDATE seats SET waiting_since = NULL WHERE game_id = $1 \
-             AND waiting_since IS NOT NULL AND NOT ({})",
-            d.in_list("seat", 2)
-        ),
-        args![game, &waited],
-    )?;
-    tx.execute(
-        &format!(
-            "DELETE FROM reminders WHERE game_id = $1 AND NOT ({})",
-            d.in_list("seat", 2)
-        ),
-        args![game, &waited],
-    )?;
-    if waited.is_empty() {
-        return Ok(());
-    }
-    // The waits that start now: every waited seat's when fresh, else those not waited on yet.
-    let keep = if plan.fresh {
-        ""
-    } else {
-        " AND waiting_since IS NULL"
-    };
-    let started: Vec<i64> = tx.query(
-        &format!(
-            "UPDATE seats SET waiting_since = $2 WHERE game_id = $1{keep} AND {} RETURNING seat",
-            d.in_list("seat", 3)
-        ),
-        args![game, plan.now, &waited],
-        |r| r.get(0),
-    )?;
-    if started.is_empty() {
-        return Ok(());
-    }
-    tx.execute(
-        &format!(
-            "DELETE FROM reminders WHERE game_id = $1 AND {}",
-            d.in_list("seat", 2)
-        ),
-        args![game, &started],
-    )?;
-    for seat in started {
-        let Some(reminders) = usize::try_from(seat)
-            .ok()
-            .and_then(|s| plan.reminders.get(&s))
-        else {
-            continue;
-        };
-        for (kind, due) in reminders {
-            tx.execute(UPSERT_REMINDER, args![game, seat, kind, *due])?;
-        }
-    }
-    Ok(())
-}
-
-/// A game that ended waits on nobody: its reminders and deadlines go (inside the caller's
-/// transaction).
-pub(super) fn end_waits(tx: &mut Tx<'_>, game: GameId) -> Result<()> {
-    tx.execute("DELETE FROM reminders WHERE game_id = $1", args![game])?;
-    Ok(())
 }
 
 /// Which reminders are due at `now` (`$1`): of active games that are not paused, of this

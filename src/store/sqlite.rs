@@ -4,8 +4,9 @@
 //! connection (a read-only error reconnects next time), and the page cap. One process owns the file (see the store's module comment).
 
 use super::error::{Result, StoreError};
+use super::migrate;
 use super::sql::Tx;
-use super::{lock, migrate, StoreOptions, Synchronous};
+use super::types::{lock, StoreOptions, Synchronous};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
