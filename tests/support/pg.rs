@@ -48,7 +48,8 @@ pub struct PgTestDb {
 }
 
 impl PgTestDb {
-    /// Creates the database (named after the process, a counter and `label`); panics naming
+    /// Creates the database (named after the process, a counter and `label` in lower case: an
+    /// unquoted name is folded to lower case by the server, the URL must match); panics naming
     /// `SKYMINES_TEST_PG_URL` when the server cannot be reached.
     pub fn create(admin: &str, label: &str) -> PgTestDb {
         static N: AtomicUsize = AtomicUsize::new(0);
@@ -59,6 +60,7 @@ impl PgTestDb {
             label
                 .chars()
                 .filter(char::is_ascii_alphanumeric)
+                .map(|c| c.to_ascii_lowercase())
                 .take(24)
                 .collect::<String>()
         );
