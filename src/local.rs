@@ -154,11 +154,11 @@ impl Printer {
     /// the name), so a ping right after a restart names its player, not a number.
     pub fn learn_seats(&mut self, chat: &Chat) {
         let store = chat.store();
-        let game = match store.game_in_channel(LOCAL_CHANNEL) {
+        let game = match store.games().game_in_channel(LOCAL_CHANNEL) {
             Ok(Some(game)) => game,
             _ => return,
         };
-        if let Ok(state) = store.state(game) {
+        if let Ok(state) = store.games().state(game) {
             for seat in &state.seats {
                 self.names
                     .entry(local_user_id(&seat.name))
