@@ -317,6 +317,8 @@ pub(crate) async fn archive(chat: &Arc<Chat>, gone: Gone) {
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
+            // The error may quote a user's own value: cleaned as every reply is.
+            let error = crate::text::clean(&error.to_string()).into_owned();
             tracing::warn!(command = %ctx.command().qualified_name, error = %error, "command failed");
         }
         poise::FrameworkError::Setup { error, .. } => {
