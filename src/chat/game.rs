@@ -83,8 +83,7 @@ impl Chat {
     /// An error on the bot's side: logged in full, answered with the reader's "something went
     /// wrong, nothing was changed" (the details may name files and mean nothing to players).
     pub(crate) fn internal(&self, e: &dyn std::fmt::Display) -> String {
-        let e = crate::text::clean(&e.to_string()).into_owned();
-        tracing::error!(error = %e, "internal error answering a command");
+        tracing::error!(error = %crate::text::clean(&e.to_string()), "internal error answering a command");
         self.texts.t("error.internal")
     }
 

@@ -196,7 +196,11 @@ fn kicks_need_the_host_and_an_inactive_player() {
     let r = t.say("alice /skymines kick");
     assert!(r[0].text.contains("Whom?"), "{}", r[0].text);
     let r = t.say("alice /skymines kick player:zed");
-    assert!(r[0].text.contains("No player called `zed`"), "{}", r[0].text);
+    assert!(
+        r[0].text.contains("No player called `zed`"),
+        "{}",
+        r[0].text
+    );
     let r = t.say("alice /skymines kick player:alice");
     assert!(r[0].text.contains("/skymines leave"), "{}", r[0].text);
 
