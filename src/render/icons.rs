@@ -377,6 +377,8 @@ pub enum Piece {
     Muted(String),
     Icon(Icon, String),
     Chip(Colour, String),
+    /// A chip with less room around its word, where a row must be narrow.
+    TightChip(Colour, String),
     Company(Company),
     /// A neutral outpost token.
     Outpost,
@@ -392,6 +394,7 @@ fn piece_width(p: &Painter, ctx: &Ctx, piece: &Piece) -> f32 {
         Piece::Muted(s) => p.text_width(small, Weight::Regular, s),
         Piece::Icon(k, s) => icon_width(p, ctx, *k, ROW_ICON, s),
         Piece::Chip(_, s) => p.text_width(small, Weight::Bold, s) + 10.0,
+        Piece::TightChip(_, s) => p.text_width(small, Weight::Bold, s) + 4.0,
         Piece::Company(_) => ROW_ICON + 2.0,
         Piece::Outpost => ROW_ICON,
         Piece::Gap(g) => *g,
@@ -425,9 +428,14 @@ pub fn draw_row(p: &mut Painter, ctx: &Ctx, x: f32, cy: f32, pieces: &[Piece]) -
                 };
                 icon(p, ctx, *k, cx + iw / 2.0 + shift, cy, ROW_ICON, s);
             }
-            Piece::Chip(colour, s) => {
+            Piece::Chip(colour, s) | Piece::TightChip(colour, s) => {
+                let radius = if matches!(piece, Piece::Chip(..)) {
+                    5.0
+                } else {
+                    3.0
+                };
                 let r = Rect::new(cx, cy - ROW_ICON / 2.0, w, ROW_ICON);
-                p.round_box(r, 5.0, *colour, ctx.ink(), 1.2);
+                p.round_box(r, radius, *colour, ctx.ink(), 1.2);
                 p.text(
                     cx + w / 2.0,
                     cy,
@@ -888,7 +896,20 @@ pub fn plan(p: &mut Painter, ctx: &Ctx, r: Rect, face: &PlanFace, outline: Colou
         }
         requirement_pieces(ctx, rq, &mut req);
     }
-    let qw = row_width(p, ctx, &req);
+    let mut qw = row_width(p, ctx, &req);
+    if qw > r.w - 12.0 {
+        // Too wide for the plan (e.g. "3 same 2 energy", "RS/FS 5 titanium", longer in
+        // German): tight chips and no extra gap between requirements, so the row stays inside.
+        req = req
+            .into_iter()
+            .filter(|piece| !matches!(piece, Piece::Gap(_)))
+            .map(|piece| match piece {
+                Piece::Chip(colour, s) => Piece::TightChip(colour, s),
+                other => other,
+            })
+            .collect();
+        qw = row_width(p, ctx, &req);
+    }
     let x = if qw <= r.w - 12.0 {
         r.x + 6.0
     } else {

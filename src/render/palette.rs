@@ -198,7 +198,7 @@ mod tests {
     fn a_rare_distinct_colour_keeps_its_place_among_many_blends() {
         // 1,000 shades of grey in big blocks (blends) and one small pink square.
         let mut img = RgbImage::from_fn(1000, 400, |x, y| {
-            let shade = ((x / 10) * 4 + y / 100) as u32;
+            let shade = (x / 10) * 4 + y / 100;
             let v = (shade * 255 / 404) as u8;
             Rgb([v, v, v.saturating_add((x % 3) as u8)])
         });
