@@ -540,7 +540,7 @@ impl Chat {
                         ("name", &s.name),
                         ("coins", &s.coins),
                         ("tank", &s.tank),
-                        ("planned", &s.planned_cards),
+                        ("cards", &self.seat_cards(view, s)),
                         (
                             "mark",
                             &if view.first_player == i {
@@ -559,6 +559,40 @@ impl Chat {
             out.push_str(&t.t("status.seeded"));
         }
         out
+    }
+
+    /// What a seat has in its action area now, as the status line says it: during planning the
+    /// cards planned face down (or that it is still planning), in the Action phase the cards
+    /// still to use and those used (Luna's face-down cards still to play), or that it dropped
+    /// out; nothing before the first round or after the game.
+    fn seat_cards(&self, view: &SeatView, s: &crate::engine::view::PublicSeat) -> String {
+        use crate::engine::view::SlotView;
+        let t = &self.texts;
+        let count = |f: fn(&SlotView) -> bool| s.slots.iter().filter(|x| f(x)).count();
+        match (view.phase, &s.luna) {
+            (Phase::Planning, Some(_)) => t.t("status.cards_luna_planning"),
+            (Phase::Planning, None) if s.planned => t.f(
+                "status.cards_planned",
+                &[("n", &count(|x| matches!(x, SlotView::Hidden | SlotView::OwnPlanned(_))))],
+            ),
+            (Phase::Planning, None) => t.t("status.cards_planning"),
+            (Phase::Action, _) if s.dropped_out => t.t("status.cards_dropped_out"),
+            (Phase::Action, Some(l)) => t.f(
+                "status.cards_luna",
+                &[
+                    ("ready", &l.face_down.iter().filter(|d| **d).count()),
+                    ("played", &l.slots.iter().flatten().count()),
+                ],
+            ),
+            (Phase::Action, None) => t.f(
+                "status.cards_action",
+                &[
+                    ("ready", &count(|x| matches!(x, SlotView::Up(_)))),
+                    ("used", &count(|x| matches!(x, SlotView::Used(_)))),
+                ],
+            ),
+            _ => String::new(),
+        }
     }
 
     /// A threat still on the board at Final scoring: its consequence, and for the Rogue comet

@@ -6,6 +6,7 @@
 //! Private information never appears in a public reply: public texts and images are built from
 //! `engine::view(…, None)` (the spectator's view) or from public events only.
 
+pub mod account;
 mod adapter;
 mod admin;
 mod campaign;

@@ -262,6 +262,63 @@ impl GameData {
         }
     }
 
+    /// A research plan by its printed face (the id on its back is no name players use):
+    /// "[1 titanium + 2 energy → +2 on a company track of your choice]".
+    pub fn plan_label(&self, plan: super::PlanId) -> String {
+        let Some(p) = self.research.plans.get(plan as usize) else {
+            return String::new();
+        };
+        let (requirements, rewards) = self.printed_plan(&p.requirements, &p.reward);
+        name_ref(
+            "plan.label",
+            &[("requirements", &requirements), ("rewards", &rewards)],
+            &format!("[{requirements} → {rewards}]"),
+        )
+    }
+
+    /// A special research plan by its printed round number, cost and value: "special research
+    /// plan 2 [pay 2 → worth 5]".
+    pub fn special_plan_label(&self, index: usize) -> String {
+        let Some(p) = self.research.special_plans.get(index) else {
+            return String::new();
+        };
+        name_ref(
+            "plan.special_label",
+            &[
+                ("round", &p.round),
+                ("cost", &p.coin_cost),
+                ("value", &p.value),
+            ],
+            &format!(
+                "special research plan {} [pay {} → worth {}]",
+                p.round, p.coin_cost, p.value
+            ),
+        )
+    }
+
+    /// The plan printed on starting research token `token`.
+    pub fn token_plan_label(&self, token: usize) -> String {
+        let Some(t) = self.research.starting_tokens.get(token) else {
+            return name_ref("label.token_plan", &[], "the starting token's plan");
+        };
+        let (requirements, rewards) = self.printed_plan(&t.plan_requirements, &t.plan_reward);
+        name_ref(
+            "plan.token_label",
+            &[("requirements", &requirements), ("rewards", &rewards)],
+            &format!("the starting token's plan [{requirements} → {rewards}]"),
+        )
+    }
+
+    /// A plan's requirements and rewards in words, each list joined by " + ".
+    fn printed_plan(&self, requirements: &[Requirement], rewards: &[Reward]) -> (String, String) {
+        let requirements: Vec<String> = requirements
+            .iter()
+            .map(|r| self.requirement_name(r))
+            .collect();
+        let rewards: Vec<String> = rewards.iter().map(|r| self.reward_name(r)).collect();
+        (requirements.join(" + "), rewards.join(" + "))
+    }
+
     /// A reward of a research plan, bonus space or majority tier, e.g. "tank +2".
     pub fn reward_name(&self, reward: &Reward) -> String {
         match reward {

@@ -142,6 +142,7 @@ fn draw(ctx: &mut Ctx, state: &mut GameState, seat: usize) -> Option<u8> {
     let l = seats[seat].luna.as_mut()?;
     if l.deck.is_empty() {
         let mut cards = std::mem::take(&mut l.discard);
+        let discarded = cards.len();
         if adds {
             for _ in 0..data.luna_board.deck.reshuffle.grade2_added {
                 if let Some(c) = l.grade2.pop() {
@@ -149,9 +150,14 @@ fn draw(ctx: &mut Ctx, state: &mut GameState, seat: usize) -> Option<u8> {
                 }
             }
         }
+        let added = cards.len() - discarded;
         cards.shuffle(rng);
         l.deck = cards;
         ctx.count("luna_reshuffle");
+        ctx.say(
+            "event.luna_reshuffles",
+            &[("n", &discarded), ("added", &added)],
+        );
     }
     l.deck.pop()
 }
@@ -159,6 +165,7 @@ fn draw(ctx: &mut Ctx, state: &mut GameState, seat: usize) -> Option<u8> {
 /// Planning step a: one face-down card into each ON action slot, left to right.
 pub(crate) fn deal(ctx: &mut Ctx, state: &mut GameState) {
     for seat in luna_seats(state) {
+        let mut dealt = 0;
         for slot in 0..5 {
             if state.seats[seat].slot_on[slot] {
                 if let Some(card) = draw(ctx, state, seat) {
@@ -167,10 +174,12 @@ pub(crate) fn deal(ctx: &mut Ctx, state: &mut GameState) {
                             card,
                             face_up: false,
                         });
+                        dealt += 1;
                     }
                 }
             }
         }
+        ctx.say("event.luna_deals", &[("n", &dealt)]);
     }
 }
 
@@ -218,6 +227,45 @@ pub(crate) fn reveal_majority(ctx: &mut Ctx, state: &mut GameState) {
         for card in drawn {
             reveal(ctx, state, seat, card);
         }
+        say_blocked(ctx, state, seat);
+    }
+}
+
+/// Says which majority bonus spaces Luna's majority cards close this round, and to whom: a
+/// player whose value is lower than hers may not place a marker there (Luna booklet, planning
+/// step b 3). Values only fall during the Action phase (used cards no longer count), so a
+/// space closed now stays closed to that player.
+fn say_blocked(ctx: &mut Ctx, state: &GameState, seat: usize) {
+    let data = ctx.data;
+    let mut closed = Vec::new();
+    for (i, space) in data.board.bonus_spaces.iter().enumerate() {
+        let Some(compare) = space.compare else {
+            continue;
+        };
+        let Some(hers) = majority_value(data, state, seat, compare) else {
+            continue;
+        };
+        let below: Vec<&str> = (0..state.seats.len())
+            .filter(|&s| !state.seats[s].is_luna())
+            .filter(|&s| effects::majority_value(data, state, s, compare) < hers)
+            .map(|s| state.seats[s].name.as_str())
+            .collect();
+        if !below.is_empty() {
+            closed.push(crate::text::name_ref(
+                "event.luna_block_item",
+                &[
+                    ("space", &data.bonus_space_name(i)),
+                    ("value", &hers),
+                    ("names", &below.join(", ")),
+                ],
+                &format!("{} ({hers})", space.id),
+            ));
+        }
+    }
+    if closed.is_empty() {
+        ctx.say("event.luna_blocks_nothing", &[]);
+    } else {
+        ctx.say("event.luna_blocks", &[("spaces", &closed.join("; "))]);
     }
 }
 
@@ -268,14 +316,19 @@ pub(crate) fn majority_value(
 }
 
 /// Preparation: her majority cards go to her discard pile.
-pub(crate) fn preparation(state: &mut GameState) {
+pub(crate) fn preparation(ctx: &mut Ctx, state: &mut GameState) {
     for seat in luna_seats(state) {
+        let mut discarded = 0;
         if let Some(l) = luna_mut(state, seat) {
             for m in 0..2 {
                 if let Some(c) = l.majority[m].take() {
                     l.discard.push(c);
+                    discarded += 1;
                 }
             }
+        }
+        if discarded > 0 {
+            ctx.say("event.luna_prep", &[("n", &discarded)]);
         }
         state.seats[seat].planned = true;
     }
@@ -304,7 +357,10 @@ pub(crate) fn take_turn(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
             .unwrap_or('b');
         let c = &data.luna_cards.cards[card as usize];
         ctx.count("luna_turn");
-        ctx.say("event.luna_card", &[("card", &c.id), ("slot", &letter)]);
+        ctx.say(
+            "event.luna_card",
+            &[("card", &c.id), ("slot", &numbering::slot(slot))],
+        );
         let mut selected: Vec<Company> = Vec::new();
         for action in &c.actions {
             ctx.count(action.kind());
@@ -398,10 +454,15 @@ fn carry_out(
                     CompanySelector::LeadBiggestMarginTwoEach => "event.luna_advances_two_lead",
                     CompanySelector::AllFourEach => "event.luna_advances_all",
                 };
+                // The spaces she really moves (past the end of a track she gains coins
+                // instead, said on their own line).
+                let pos = u32::from(state.seats[seat].track_pos[c.index()]);
+                let last = data.tracks.tracks[state.tracks[c.index()]].last_space;
+                let moved = (*n).min(last.saturating_sub(pos));
                 ctx.say(
                     key,
                     &[
-                        ("n", n),
+                        ("n", &moved),
                         ("company", &data.company_name(c)),
                         ("coins", &state.share_value(data, c)),
                         ("margin", &margin(state, seat, c)),
@@ -798,6 +859,8 @@ pub(crate) fn expand(
         return;
     }
     let mut placed = Vec::new();
+    // Said after the expansion's line, where each went.
+    let mut ousted = Vec::new();
     for _ in 0..points {
         let Some(column) = main_column(data, state, company) else {
             ctx.count("luna_expansion_forfeit");
@@ -848,8 +911,14 @@ pub(crate) fn expand(
         let Some(sector) = target else { break };
         if let Some(other) = state.sectors[sector as usize - 1] {
             match return_column(data, state, other) {
-                Some(col) => state.stations[other.index()][col].outposts += 1,
-                None => state.removed_outposts[other.index()] += 1,
+                Some(col) => {
+                    state.stations[other.index()][col].outposts += 1;
+                    ousted.push((other, sector, Some(col as u8)));
+                }
+                None => {
+                    state.removed_outposts[other.index()] += 1;
+                    ousted.push((other, sector, None));
+                }
             }
             ctx.count("luna_oust");
         }
@@ -867,10 +936,16 @@ pub(crate) fn expand(
             ],
         );
     }
+    for (other, sector, column) in ousted {
+        effects::say_ousted(ctx, state, other, sector, column);
+    }
 }
 
 fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, pick: &CardPick) {
     let data = ctx.data;
+    // Why she takes it, for her line: the space her card names for this slot, or the share of
+    // the most valuable company.
+    let mut why = "event.luna_takes_card";
     let spaces: Vec<usize> = match pick {
         CardPick::SlotMatrix { spaces_by_slot, .. } => spaces_by_slot
             .get(&letter)
@@ -888,6 +963,7 @@ fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, p
                     ))
                 })
                 .min();
+            why = "event.luna_takes_share_card";
             best.map(|(_, space)| vec![space]).unwrap_or_default()
         }
     };
@@ -902,9 +978,15 @@ fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, p
             l.reserve_cards.push(card);
         }
         ctx.count("luna_gain_card");
+        let company = data.card(card).share.map(|c| data.company_name(c)).unwrap_or_default();
         ctx.say(
-            "event.luna_takes_card",
-            &[("card", &data.card_label(card)), ("space", &space)],
+            why,
+            &[
+                ("card", &data.card_label(card)),
+                ("space", &space),
+                ("slot", &slot_number(data, letter)),
+                ("company", &company),
+            ],
         );
     }
 }
@@ -927,7 +1009,11 @@ fn discard_plan(ctx: &mut Ctx, state: &mut GameState, letter: char, pick: &PlanP
                     ctx.count("luna_discard_plan");
                     ctx.say(
                         "event.luna_discards_plan",
-                        &[("plan", &data.research.plans[plan as usize].id)],
+                        &[
+                            ("plan", &data.plan_label(plan)),
+                            ("space", &data.board.research_display.spaces[i].id),
+                            ("slot", &slot_number(data, letter)),
+                        ],
                     );
                     super::round::refill_research_display(state, ctx);
                 }
@@ -942,11 +1028,24 @@ fn discard_plan(ctx: &mut Ctx, state: &mut GameState, letter: char, pick: &PlanP
                 ctx.count("luna_discard_special");
                 ctx.say(
                     "event.luna_discards_special",
-                    &[("plan", &data.research.special_plans[i].id)],
+                    &[
+                        ("plan", &data.special_plan_label(i)),
+                        ("round", &data.research.special_plans[i].round),
+                    ],
                 );
             }
         }
     }
+}
+
+/// The number players call Luna's action slot `letter` (1–5 from the left).
+fn slot_number(data: &GameData, letter: char) -> usize {
+    data.luna_board
+        .action_slots
+        .order
+        .iter()
+        .position(|l| *l == letter)
+        .map_or(0, numbering::slot)
 }
 
 /// Luna's research score: her track value (she never has special plans).

@@ -447,15 +447,8 @@ impl RestoreReport {
     /// what to do. (false, line) is information, (true, line) a warning.
     pub fn startup_lines(&self, path: &Path) -> Vec<(bool, String)> {
         let path = path.display();
-        let mut lines = vec![(
-            false,
-            format!(
-                "database {path}: {} running game(s) restored ({} checked against a replay of their moves), {} set aside as damaged",
-                self.restored,
-                self.verified,
-                self.damaged.len()
-            ),
-        )];
+        // In the order it happened: the schema is upgraded before any game is restored.
+        let mut lines = Vec::new();
         if self.schema_from != self.schema {
             lines.push((
                 false,
@@ -465,6 +458,15 @@ impl RestoreReport {
                 ),
             ));
         }
+        lines.push((
+            false,
+            format!(
+                "database {path}: {} running game(s) restored ({} checked against a replay of their moves), {} set aside as damaged",
+                self.restored,
+                self.verified,
+                self.damaged.len()
+            ),
+        ));
         if self.found_empty {
             lines.push((
                 true,

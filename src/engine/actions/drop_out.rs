@@ -9,7 +9,7 @@ use crate::data::numbering;
 use crate::data::GameData;
 use crate::engine::decision::{Decision, Task};
 use crate::engine::flow::Ctx;
-use crate::engine::state::{GameState, SlotCard, TileState};
+use crate::engine::state::{GameState, SlotCard, TileKind, TileState};
 use crate::engine::{illegal, round, RuleError};
 
 /// Starts dropping out: a resting deck to take, then the cards to rest.
@@ -117,6 +117,16 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             state.seats[seat].resting[slot as usize].push(card);
             used_slots.push(slot);
             replace_top(state, Task::RestCards { seat, used_slots });
+            // One line per card; the chat layer reads a run of them as one list.
+            let rested = crate::text::name_ref(
+                "event.rested_card",
+                &[
+                    ("card", &ctx.data.card_label(card)),
+                    ("slot", &numbering::slot(usize::from(slot))),
+                ],
+                &format!("card on resting slot {}", numbering::slot(usize::from(slot))),
+            );
+            ctx.say("event.rests", &[("name", &name), ("cards", &rested)]);
         }
         _ => {}
     }
@@ -143,7 +153,7 @@ pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Opt
         let name = state.seats[seat].name.clone();
         ctx.say("event.drop_out_last_round", &[("name", &name)]);
         perform(ctx, state, seat, task.clone(), d);
-        // Every card then goes to the first resting slot it may use, without a line of its own.
+        // Every card then goes to the first resting slot it may use (its line says where).
         while let Some(task @ Task::RestCards { .. }) = state.agenda.last().cloned() {
             let rest = candidates(ctx.data, state, &task)
                 .into_iter()
@@ -158,10 +168,23 @@ pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Opt
     match task.clone() {
         Task::RestCards { seat, .. } if state.seats[seat].slots.iter().all(Option::is_none) => {
             state.agenda.pop();
-            for tile in state.tiles.iter_mut() {
+            let mut returned = Vec::new();
+            for (i, tile) in state.tiles.iter_mut().enumerate() {
                 if matches!(*tile, TileState::Held { seat: h, .. } if h == seat) {
                     *tile = TileState::Supply;
+                    returned.push(TileKind::ALL[i]);
                 }
+            }
+            let name = state.seats[seat].name.clone();
+            for kind in returned {
+                ctx.say(
+                    "event.tile_returned",
+                    &[
+                        ("name", &name),
+                        ("tile", &ctx.data.tile_name(kind.data_id())),
+                        ("tile_id", &kind.data_id()),
+                    ],
+                );
             }
             state.seats[seat].dropped_out = true;
             Some(true)

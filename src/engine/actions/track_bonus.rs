@@ -97,7 +97,7 @@ fn track_bonus_space(
     e: &BonusSpaceEffect,
     own: Option<Company>,
 ) {
-    effects::pay(ctx, state, seat, e.pay);
+    effects::pay_for_space(ctx, state, seat, e.pay);
     let either = e.combine.as_deref() != Some("and_or");
     if let Some(filter) = &e.discard_from_hand {
         let filter = Resource::parse(filter);
@@ -230,7 +230,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             }
         }
         (Task::TakeFromDiscard { .. }, Decision::TakeFromDiscard { card }) => {
-            effects::pay(ctx, state, seat, 2);
+            effects::pay(ctx, state, seat, TAKE_FROM_DISCARD_COST);
             if let Some(pos) = state.discard.iter().position(|c| *c == card) {
                 state.discard.remove(pos);
                 state.seats[seat].hand.push(card);
@@ -238,13 +238,20 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             ctx.count("take_from_discard");
             ctx.say(
                 "event.take_from_discard",
-                &[("name", &name), ("card", &data.card_label(card))],
+                &[
+                    ("name", &name),
+                    ("card", &data.card_label(card)),
+                    ("cost", &TAKE_FROM_DISCARD_COST),
+                ],
             );
             state.agenda.pop();
         }
         _ => {}
     }
 }
+
+/// What taking a card from the discard pile costs (the track bonus's printed price).
+const TAKE_FROM_DISCARD_COST: u32 = 2;
 
 /// The discard action: the discarded card's own action, alone.
 fn perform_discarded(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: CardId) {
