@@ -345,6 +345,9 @@ struct AccountCheckArgs {
     /// Print every message of every game as it would be posted
     #[arg(long)]
     show: bool,
+    /// Print only the misses of this kind of quantity (e.g. Coins, Sector)
+    #[arg(long, value_name = "KIND")]
+    kind: Option<String>,
 }
 
 /// Runs the public account check; exit code 1 when anything was left unsaid or said wrongly.
@@ -371,7 +374,9 @@ fn account_check(args: &AccountCheckArgs, out: &mut dyn Write) -> i32 {
         crate::chat::account::check_seeds(&data, args.seed, args.games, args.threads)
     };
     for e in &report.examples {
-        let _ = writeln!(out, "MISS {e}");
+        if args.kind.as_ref().is_none_or(|k| e.contains(&format!("{k}"))) {
+            let _ = writeln!(out, "MISS {e}");
+        }
     }
     for (kind, n) in &report.by_kind {
         let _ = writeln!(out, "misses of {kind}: {n}");

@@ -221,7 +221,24 @@ pub(crate) fn turn_passed(actor: Actor, before: Option<&GameState>, after: &Game
 /// announced and revealed in the same message read once. The one rule for the posted message
 /// and the public account check.
 pub(crate) fn message(events: impl IntoIterator<Item = Event>) -> Vec<Event> {
-    without_announced_reveals(merge_repeats(events))
+    after_their_expansion(without_announced_reveals(merge_repeats(events)))
+}
+
+/// `events` with a company's share value line that comes right before the line of the
+/// expansion that changed it moved right after that line: the value rises as the outposts
+/// leave the station, step by step, but reads as the expansion's consequence.
+fn after_their_expansion(mut events: Vec<Event>) -> Vec<Event> {
+    const EXPANDED: [&str; 2] = ["event.expanded", "event.expanded_belt"];
+    for i in 1..events.len() {
+        let (before, this) = (&events[i - 1], &events[i]);
+        if before.key == "event.share_value"
+            && EXPANDED.contains(&this.key.as_str())
+            && before.arg("company") == this.arg("company")
+        {
+            events.swap(i - 1, i);
+        }
+    }
+    events
 }
 
 /// An event that a reader takes as one with the same event right after it: its catalog key,
@@ -322,7 +339,7 @@ enum Joined {
     },
 }
 
-const JOINED: [Joined; 2] = [
+const JOINED: [Joined; 3] = [
     Joined::FromTo {
         key: "event.share_value",
         from: "from",
@@ -330,6 +347,10 @@ const JOINED: [Joined; 2] = [
     },
     Joined::Listed {
         key: "event.rests",
+        list: "cards",
+    },
+    Joined::Listed {
+        key: "event.rests_starting",
         list: "cards",
     },
 ];

@@ -188,7 +188,10 @@ pub(crate) fn source_label(
 ) -> String {
     match state.source_card(seat, source) {
         Some(card) => data.card_label(card),
-        None => data.tile_name(tile.data_id()),
+        None => {
+            let name = data.tile_name(tile.data_id());
+            crate::text::name_ref("event.the_tile", &[("tile", &name)], "the tile")
+        }
     }
 }
 

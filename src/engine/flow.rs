@@ -83,20 +83,14 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Says each company whose share value changed since it was last said ("Minerva Corp.
-    /// shares: 2 → 1 CrypCoin each"): derived from the stations, so no rule that moves an
-    /// outpost can leave it unsaid (DECISIONS B20). Waits while an expansion is under way, so
-    /// the line follows the expansion's own.
+    /// Says each company whose share value changed since it was last said ("Share value of
+    /// Minerva Corp.: 2 → 1 CrypCoin"): derived from the stations, so no rule that moves an
+    /// outpost can leave it unsaid (DECISIONS B20). Said step by step; the chat layer reads a
+    /// run of them as one change, after the expansion's line.
     pub fn say_share_values(&mut self, state: &GameState) {
         let Some(was) = self.shares else {
             return;
         };
-        if matches!(
-            state.agenda.last(),
-            Some(Task::Expand { .. } | Task::PickColumn { .. })
-        ) {
-            return;
-        }
         let now = share_values(self.data, state);
         for c in crate::data::Company::ALL {
             let (from, to) = (was[c.index()], now[c.index()]);

@@ -38,7 +38,6 @@ pub(crate) const COMMENTARY: &[&str] = &[
     "event.no_tier",
     "event.no_upload",
     "event.gas_collectors",
-    "event.expands_with",
     "event.luna_bonus_taken",
     "event.luna_majority_equal",
     "event.token_kept",
@@ -46,6 +45,9 @@ pub(crate) const COMMENTARY: &[&str] = &[
     "event.luna_token_empty",
     "event.drop_out_last_round",
     "event.luna_blocks",
+    "event.expanded_none",
+    "event.expanded_belt_none",
+    "event.expanded_belt_none_spent",
     "event.luna_blocks_nothing",
 ];
 
@@ -149,6 +151,15 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                 c.delta_seat(seat, SeatFact::HandSize, "count", 1);
             }
         }
+        "event.rests_starting" => {
+            if let Some(s) = seat {
+                let n = e.arg("cards").map_or(0, |v| v.matches("event.rested_card|").count());
+                c.out.push(Claim::Delta(Fact::Seat(s, SeatFact::HandSize), -(n as i64)));
+                for k in 0..5u8 {
+                    c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Resting(k))));
+                }
+            }
+        }
         "event.rests" | "event.rest_card" => {
             if let Some(s) = seat {
                 for k in 0..5u8 {
@@ -198,8 +209,38 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                 c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::LunaDiscard)));
             }
         }
-        "event.use_card" | "event.use_research" | "event.use_resources" | "event.expands_energy" => {
+        "event.use_card" | "event.use_research" | "event.use_resources" => {
             c.slots_of_cards(seat);
+            // A tile used with the action (named in the line, or the +1 tile on a card used).
+            for kind in TileKind::ALL {
+                let named = e
+                    .args
+                    .iter()
+                    .any(|(_, v)| v.contains(&format!("tile.{}|", kind.data_id())));
+                let on_card = kind == TileKind::PlusOne && e.key == "event.use_resources";
+                if named || on_card {
+                    c.out.push(Claim::Touch(Fact::Tile(GameState::tile_index(kind) as u8)));
+                }
+            }
+        }
+        "event.use_tile" => {
+            if let Some(kind) = e.arg("tile_id").and_then(TileKind::from_data_id) {
+                c.out.push(Claim::Touch(Fact::Tile(GameState::tile_index(kind) as u8)));
+            }
+        }
+        "event.expands_with" => {
+            // "with all energy": every face-up energy card and the energy tile.
+            if let Some(s) = seat {
+                for k in 0..5u8 {
+                    let energy = r.before.seats[s].slots[k as usize]
+                        .is_some_and(|x| matches!(x, SlotCard::Up(card) if r.data.card(card).is_energy()));
+                    if energy {
+                        c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Slot(k))));
+                    }
+                }
+                let i = GameState::tile_index(TileKind::Energy) as u8;
+                c.out.push(Claim::Touch(Fact::Tile(i)));
+            }
         }
         "event.planned" => {
             if let Some(s) = seat {
@@ -337,8 +378,10 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
             }
         }
         "event.token_revealed" => {
+            // The token goes face up on the starting screen.
             if let Some(s) = seat {
                 c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Token)));
+                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Screen(0))));
             }
         }
         "event.luna_token" => {}

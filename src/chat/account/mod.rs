@@ -48,7 +48,7 @@ pub struct AccountReport {
 impl AccountReport {
     /// Adds another run's findings (examples kept up to the run's limit).
     pub fn absorb(&mut self, other: AccountReport) {
-        self.add(other, EXAMPLES);
+        self.add(other, examples());
     }
 
     fn add(&mut self, other: AccountReport, keep: usize) {
@@ -75,8 +75,13 @@ impl AccountReport {
     }
 }
 
-/// Examples kept per run.
-const EXAMPLES: usize = 20;
+/// Examples kept per run (`SKYMINES_ACCOUNT_EXAMPLES` sets another number).
+fn examples() -> usize {
+    std::env::var("SKYMINES_ACCOUNT_EXAMPLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20)
+}
 /// A game that has not ended after this many moves is reported as stuck.
 const MOVES_MAX: usize = 5_000;
 
@@ -108,7 +113,7 @@ pub fn check_seeds(data: &GameData, first: u64, games: usize, threads: usize) ->
     all.sort_by_key(|(seed, _)| *seed);
     let mut report = AccountReport::default();
     for (_, r) in all {
-        report.add(r, EXAMPLES);
+        report.add(r, examples());
     }
     report
 }
@@ -246,7 +251,7 @@ pub fn check_game_mutated(
             for miss in found.misses {
                 report.misses += 1;
                 *report.by_kind.entry(miss.kind.clone()).or_default() += 1;
-                if report.examples.len() < EXAMPLES {
+                if report.examples.len() < examples() {
                     report.examples.push(format!(
                         "seed {seed}, round {}: {}\n  lines:\n    {}",
                         state.round,
