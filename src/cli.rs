@@ -364,8 +364,11 @@ fn account_check(args: &AccountCheckArgs, out: &mut dyn Write) -> i32 {
         for i in 0..args.games {
             let seed = args.seed.wrapping_add(i as u64);
             let _ = writeln!(out, "== seed {seed}: {:?}", crate::chat::account::game_kind(seed).options);
-            let one = crate::chat::account::check_game(&data, seed, &mut |m| {
-                let _ = writeln!(out, "{m}\n--");
+            let one = crate::chat::account::check_game(&data, seed, &mut |events| {
+                for e in events {
+                    let _ = writeln!(out, "{}", e.text());
+                }
+                let _ = writeln!(out, "--");
             });
             report.absorb(one);
         }

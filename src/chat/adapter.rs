@@ -163,7 +163,12 @@ impl Chat {
             return Vec::new();
         };
         let me = &state.seats[seat];
-        let card = |c: crate::data::CardId| (self.card_name(c), self.data.card(c).id.clone());
+        // A card's value is the face word typed commands take (`carbon2`, `research`).
+        let word_among = |among: &[crate::data::CardId], c: crate::data::CardId| {
+            (self.card_name(c), super::commands::card_word(&self.data, among, c))
+        };
+        let card = |c: crate::data::CardId| word_among(&me.hand, c);
+        let up: Vec<crate::data::CardId> = me.up_cards().map(|(_, c)| c).collect();
         let numbers = |n: std::ops::RangeInclusive<usize>| -> Vec<(String, String)> {
             n.map(|i| (i.to_string(), i.to_string())).collect()
         };
@@ -173,17 +178,21 @@ impl Chat {
                 .filter(|i| me.slot_on[*i] && me.slots[*i].is_none())
                 .map(|i| (numbering::slot(i).to_string(), (i + 1).to_string()))
                 .collect(),
+            // By position (the tokens carry no printed name): `/token keep:1`.
             ("token", "keep") => me
                 .token_choices
                 .iter()
-                .filter_map(|t| self.data.research.starting_tokens.get(*t))
-                .map(|t| (t.id.clone(), t.id.clone()))
+                .enumerate()
+                .map(|(i, t)| {
+                    let label = self.texts.resolve(&self.data.token_label(*t));
+                    (label, (i + 1).to_string())
+                })
                 .collect(),
             ("token", "rest") => me
                 .pending_rest
                 .iter()
                 .flat_map(|c| {
-                    let (name, id) = card(*c);
+                    let (name, id) = word_among(&me.pending_rest, *c);
                     (1..=5).map(move |s| {
                         (
                             self.texts
@@ -197,7 +206,7 @@ impl Chat {
                 .legal(&state, seat, &[])
                 .into_iter()
                 .filter_map(|d| match d {
-                    Decision::PlaceTile { card: c } => Some(card(c)),
+                    Decision::PlaceTile { card: c } => Some(word_among(&up, c)),
                     _ => None,
                 })
                 .collect(),
@@ -213,10 +222,10 @@ impl Chat {
                 }
                 out
             }
-            ("resources", "cards") => me
-                .up_cards()
-                .filter(|(_, c)| self.data.card(*c).resource().is_some())
-                .map(|(_, c)| card(c))
+            ("resources", "cards") => up
+                .iter()
+                .filter(|c| self.data.card(**c).resource().is_some())
+                .map(|c| word_among(&up, *c))
                 .collect(),
             ("resources", "buy") => {
                 let mut out = vec![("none".to_string(), "none".to_string())];

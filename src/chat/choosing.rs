@@ -11,7 +11,7 @@ use super::prompt::ClickId;
 use super::{Chat, Choice, Reply, Request};
 use crate::data::{Company, Reward};
 use crate::engine::preview::{Currency, Preview};
-use crate::engine::state::GameState;
+use crate::engine::state::{GameState, PlanRef};
 use crate::engine::{self, BonusRef, Decision, Task};
 use crate::store::GameId;
 use std::collections::BTreeMap;
@@ -131,13 +131,15 @@ impl Chat {
                     "note.no_research_scientist"
                 }
                 (_, Some(_)) => "note.no_tier",
+                (Decision::FlipPlan { .. }, _) if p.marker_on_it => "note.flip_standing",
                 (Decision::FlipPlan { .. }, _) => "note.flip_passed",
                 _ => "note.gains_nothing",
             };
             notes.push(t.t(warning));
         }
         if let Some(plan) = p.covers {
-            notes.push(t.f("note.covers", &[("plan", &self.plan_text(plan, token))]));
+            let plan = self.placed_plan_text(plan, p.plan_face_down, token);
+            notes.push(t.f("note.covers", &[("plan", &plan)]));
         }
         notes
     }
@@ -156,10 +158,18 @@ impl Chat {
         let mut out = Vec::new();
         match (d, p.plan) {
             // What a flip gives up and what it gives: the printed plan, then none of it.
+            // A special plan flipped gives up its end-game value: said with its number.
+            (Decision::FlipPlan { .. }, Some(PlanRef::Special(i))) => {
+                let value = data.research.special_plans.get(i as usize).map_or(0, |s| s.value);
+                let plan = self.plan_text(PlanRef::Special(i), token);
+                out.push(t.f("note.flip_special", &[("plan", &plan), ("value", &value)]))
+            }
             (Decision::FlipPlan { .. }, Some(plan)) => {
                 out.push(t.f("note.flip", &[("plan", &self.plan_text(plan, token))]))
             }
-            (Decision::Advance, Some(plan)) => out.push(self.plan_text(plan, token)),
+            (Decision::Advance, Some(plan)) => {
+                out.push(self.placed_plan_text(plan, p.plan_face_down, token))
+            }
             _ => {}
         }
         for c in &p.costs {

@@ -78,20 +78,45 @@ pub(crate) fn resolve_card(data: &GameData, candidates: &[CardId], word: &str) -
         let def = data.card(*c);
         (def.kind, def.value, def.share)
     };
-    match matching.first() {
-        Some(first) if matching.iter().all(|c| face(c) == face(first)) => Some(*first),
+    let alike = |list: &[CardId]| match list.first() {
+        Some(first) if list.iter().all(|c| face(c) == face(first)) => Some(*first),
         _ => None,
-    }
+    };
+    // A face word without a company ("carbon2") names the card without a share when cards with
+    // and without one match it ("carbon2_tawac" names the other).
+    alike(&matching).or_else(|| {
+        let plain: Vec<CardId> = matching
+            .iter()
+            .copied()
+            .filter(|c| data.card(*c).share.is_none())
+            .collect();
+        alike(&plain)
+    })
+}
+
+/// The word that names `card` among `candidates` by its face, as [`resolve_card`] reads it
+/// (`carbon2`, `carbon2_tawac`, `research`, `field_astrogo` …): what lists of valid values
+/// show. The card's id only when no face word names it (it never should).
+pub(crate) fn card_word(data: &GameData, candidates: &[CardId], card: CardId) -> String {
+    let def = data.card(card);
+    let same = |c: CardId| {
+        let d = data.card(c);
+        (d.kind, d.value, d.share) == (def.kind, def.value, def.share)
+    };
+    card_faces(data, card)
+        .into_iter()
+        .find(|w| resolve_card(data, candidates, w).is_some_and(same))
+        .unwrap_or_else(|| def.id.clone())
 }
 
 /// The words a card can be named by from its face: `carbon2` and `carbon`, `energy1` and
 /// `energy`, `research` (`researcher`, `research2`), `field` (`field_scientist`, `field_helios`),
-/// `share`.
+/// `share`; a card with a company share first with the company (`carbon2_tawac`).
 pub(crate) fn card_faces(data: &GameData, card: CardId) -> Vec<String> {
     use crate::data::cards::CardKind;
     let def = data.card(card);
     let n = def.value;
-    match def.kind {
+    let mut faces = match def.kind {
         CardKind::Resource { resource } => {
             vec![format!("{}{n}", resource.id()), resource.id().to_string()]
         }
@@ -110,7 +135,13 @@ pub(crate) fn card_faces(data: &GameData, card: CardId) -> Vec<String> {
             faces
         }
         CardKind::SingleShare => vec!["share".to_string()],
+    };
+    // A card with a company share is also named with it: `carbon2_tawac`, `share_minerva`.
+    if let Some(c) = def.share {
+        let with_share: Vec<String> = faces.iter().map(|f| format!("{f}_{}", c.id())).collect();
+        faces.splice(0..0, with_share);
     }
+    faces
 }
 
 /// The options each typed game command takes (as the slash commands register them); a
@@ -427,7 +458,7 @@ pub(crate) fn translate(
             }
         }
         "research" => {
-            let source = source_option(t, state, seat, opts, |c| {
+            let source = source_option(data, t, state, seat, opts, |c| {
                 data.card(c).is_research_scientist()
             })?;
             s.push(Decision::UseResearch { source })?;
@@ -468,8 +499,9 @@ pub(crate) fn translate(
             }
         }
         "field" => {
-            let source =
-                source_option(t, state, seat, opts, |c| data.card(c).is_field_scientist())?;
+            let source = source_option(data, t, state, seat, opts, |c| {
+                data.card(c).is_field_scientist()
+            })?;
             s.push(Decision::UseField { source })?;
         }
         "bonus" => {
@@ -567,6 +599,7 @@ pub(crate) fn default_column(state: &GameState, company: Company) -> Option<u8> 
 }
 
 fn source_option(
+    data: &GameData,
     t: &Texts,
     state: &GameState,
     seat: usize,
@@ -575,9 +608,18 @@ fn source_option(
 ) -> Result<ActionSource, String> {
     match opts.get("card") {
         Some("tile") => Ok(ActionSource::Tile),
-        Some(n) => numbering::parse_ordinal(n)
+        Some(n) if n.trim().parse::<u32>().is_ok() => numbering::parse_ordinal(n)
             .map(ActionSource::Slot)
             .ok_or_else(|| t.t("parse.card_source")),
+        // The card's face, as the README says (`research`, `researcher`, `field`).
+        Some(word) => {
+            let me = &state.seats[seat];
+            let up: Vec<CardId> = me.up_cards().map(|(_, c)| c).filter(|c| wanted(*c)).collect();
+            resolve_card(data, &up, word)
+                .and_then(|c| me.slot_of(c))
+                .map(|i| ActionSource::Slot(i as u8))
+                .ok_or_else(|| t.t("parse.card_source"))
+        }
         None => state.seats[seat]
             .slots
             .iter()

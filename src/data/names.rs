@@ -23,9 +23,10 @@ fn words(id: &str) -> String {
 }
 
 impl GameData {
-    /// A card's short label such as "3 titanium +Minerva Corp. share [B05]": what it is, the
-    /// company share it carries (the company's name from the data, never its id), its id; a name
-    /// reference, so every text it reaches writes it in its reader's language.
+    /// A card's short label such as "3 titanium +Minerva Corp. share": what it is and the company
+    /// share it carries (the company's name from the data, never its id; the card's own id is no
+    /// name players use, the reference keeps it for tools); a name reference, so every text it
+    /// reaches writes it in its reader's language.
     pub fn card_label(&self, id: CardId) -> String {
         let card = self.card(id);
         let what = self.card_kind_name(card);
@@ -306,6 +307,37 @@ impl GameData {
             "plan.token_label",
             &[("requirements", &requirements), ("rewards", &rewards)],
             &format!("the starting token's plan [{requirements} → {rewards}]"),
+        )
+    }
+
+    /// A starting research token by what it shows (its id is printed nowhere): the starting
+    /// cards it rests and its start bonus, "[1 carbon, 1 minerals, 1 titanium to rest; start
+    /// bonus Minerva Corp. track +2]".
+    pub fn token_label(&self, token: usize) -> String {
+        let Some(t) = self.research.starting_tokens.get(token) else {
+            return String::new();
+        };
+        let rests: Vec<String> = t
+            .rest_icons
+            .iter()
+            .map(|icon| match self.starting_card(0, icon) {
+                Some(card) => self.card_kind_name(self.card(card)),
+                None => icon.clone(),
+            })
+            .collect();
+        let bonus: Vec<String> = t
+            .start_bonus
+            .iter()
+            .map(|b| match super::Company::parse(&b.track) {
+                Some(company) => self.reward_name(&Reward::CompanyTrack { company, n: b.n }),
+                None => self.reward_name(&Reward::Tank { n: b.n }),
+            })
+            .collect();
+        let (rests, bonus) = (rests.join(", "), bonus.join(", "));
+        name_ref(
+            "token.label",
+            &[("rests", &rests), ("bonus", &bonus)],
+            &format!("[{rests} to rest; start bonus {bonus}]"),
         )
     }
 

@@ -90,7 +90,7 @@ pub(crate) fn add_seat(ctx: &mut Ctx, state: &mut GameState, level: u8) {
         let pick = rand::Rng::gen_range(&mut state.rng, 0..state.spare_tokens.len());
         let token = state.spare_tokens.remove(pick);
         let t = &data.research.starting_tokens[token];
-        ctx.say("event.luna_token", &[("token", &t.id)]);
+        ctx.say("event.luna_token", &[("token", &data.token_label(token))]);
         for bonus in &t.start_bonus {
             if bonus.track == "tank" {
                 tank(ctx, state, me, bonus.n, None);

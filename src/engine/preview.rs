@@ -142,8 +142,15 @@ pub struct Preview {
     /// The decision cannot be taken back (it ends the turn or reveals something hidden).
     pub irreversible: bool,
     /// The rules allow it, but it gains nothing (a majority space without a tier the seat
-    /// meets, a flip of a screen the upload marker has passed).
+    /// meets, a flip of a screen the upload marker has reached).
     pub gains_nothing: bool,
+    /// The plan reached (`plan`) or covered (`covers`) lies face down: no requirements, no
+    /// reward, whatever its face says.
+    #[serde(default)]
+    pub plan_face_down: bool,
+    /// A flip of the screen the upload marker stands on (not one it has passed).
+    #[serde(default)]
+    pub marker_on_it: bool,
 }
 
 /// The preview of `d` for `seat` (an illegal decision gets the rules' reason, as `apply` would).
@@ -413,11 +420,13 @@ fn detail(
         (_, Decision::FlipPlan { screen }) => {
             p.plan = s.research[screen as usize].map(|placed| placed.plan);
             p.gains_nothing = s.upload.is_some_and(|u| screen <= u);
+            p.marker_on_it = s.upload == Some(screen);
         }
         (_, Decision::Advance) => {
             let next = s.upload.map_or(0, |u| u + 1);
             if let Some(placed) = s.research.get(next as usize).copied().flatten() {
                 p.plan = Some(placed.plan);
+                p.plan_face_down = placed.face_down;
                 if !placed.face_down {
                     p.rewards = plan_rewards(data, state, seat, placed.plan);
                     p.rewards_later = matches!(p.next, Some(Task::ResearchAdvance { .. }));
@@ -446,12 +455,9 @@ fn detail(
         }
         (_, Decision::PlacePlan { index, screen }) => {
             p.plan = s.acquired.get(index as usize).copied();
-            p.covers = s
-                .research
-                .get(screen as usize)
-                .copied()
-                .flatten()
-                .map(|placed| placed.plan);
+            let covered = s.research.get(screen as usize).copied().flatten();
+            p.covers = covered.map(|placed| placed.plan);
+            p.plan_face_down = covered.is_some_and(|placed| placed.face_down);
         }
         (Some(Task::ChooseTier { space, .. }), Decision::ChooseTier { tier }) => {
             p.rewards = data.board.bonus_spaces[*space as usize]

@@ -454,10 +454,7 @@ pub(crate) fn perform_decision(ctx: &mut Ctx, st: &mut GameState, seat: usize, d
             ctx.tell(
                 seat,
                 "event.token_kept",
-                &[(
-                    "token",
-                    &ctx.data.research.starting_tokens[token as usize].id,
-                )],
+                &[("token", &ctx.data.token_label(token as usize))],
             );
             if st.seats.iter().all(|x| x.is_luna() || x.token.is_some()) {
                 // Everyone has chosen: reveal together and carry out step 13.
@@ -469,7 +466,7 @@ pub(crate) fn perform_decision(ctx: &mut Ctx, st: &mut GameState, seat: usize, d
                     apply_token(ctx, st, i);
                     let id = st.seats[i]
                         .token
-                        .map(|t| ctx.data.research.starting_tokens[t].id.clone())
+                        .map(|t| ctx.data.token_label(t))
                         .unwrap_or_default();
                     ctx.say(
                         "event.token_revealed",
@@ -495,7 +492,7 @@ pub(crate) fn perform_decision(ctx: &mut Ctx, st: &mut GameState, seat: usize, d
             for i in (0..st.seats.len()).filter(|i| !st.seats[*i].is_luna()) {
                 let id = st.seats[i]
                     .token
-                    .map(|t| ctx.data.research.starting_tokens[t].id.clone())
+                    .map(|t| ctx.data.token_label(t))
                     .unwrap_or_default();
                 ctx.say(
                     "event.token_revealed",

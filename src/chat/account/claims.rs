@@ -313,11 +313,17 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                 }
             }
         }
-        "event.track_bonus_marker" => {
+        "event.track_bonus_marker" | "event.one_time_track_bonus_marker" => {
             if let (Some(s), Some(b)) = (seat, e.arg("bonus")) {
                 if let Some(i) = r.data.tracks.bonuses.iter().position(|x| x.id == b) {
-                    c.out.push(Claim::To(Fact::TrackBonusSpace(i as u8), s.to_string()));
-                    c.out.push(Claim::Delta(Fact::Seat(s, SeatFact::MarkersReserve), -1));
+                    let one_time = e.key.contains("one_time");
+                    let v = format!("{s}{}", if one_time { " one-time" } else { "" });
+                    c.out.push(Claim::To(Fact::TrackBonusSpace(i as u8), v));
+                    if one_time {
+                        c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Mission)));
+                    } else {
+                        c.out.push(Claim::Delta(Fact::Seat(s, SeatFact::MarkersReserve), -1));
+                    }
                 }
             }
         }

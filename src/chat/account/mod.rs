@@ -172,8 +172,8 @@ pub fn game_kind(seed: u64) -> GameKind {
 }
 
 /// Plays the game of `seed` and checks each of its public messages; `show` sees each message's
-/// lines (English) as they would be posted.
-pub fn check_game(data: &GameData, seed: u64, show: &mut dyn FnMut(&str)) -> AccountReport {
+/// events, one line each as posted.
+pub fn check_game(data: &GameData, seed: u64, show: &mut dyn FnMut(&[Event])) -> AccountReport {
     check_game_mutated(data, seed, show, &mut |_| {})
 }
 
@@ -182,7 +182,7 @@ pub fn check_game(data: &GameData, seed: u64, show: &mut dyn FnMut(&str)) -> Acc
 pub fn check_game_mutated(
     data: &GameData,
     seed: u64,
-    show: &mut dyn FnMut(&str),
+    show: &mut dyn FnMut(&[Event]),
     mutate: &mut dyn FnMut(&mut Vec<Event>),
 ) -> AccountReport {
     let kind = game_kind(seed);
@@ -244,7 +244,7 @@ pub fn check_game_mutated(
             let mut message = turn::message(std::mem::take(&mut gathered));
             mutate(&mut message);
             let lines: Vec<String> = message.iter().map(Event::text).collect();
-            show(&lines.join("\n"));
+            show(&message);
             let found = check_message(data, &start, &state, &message);
             report.messages += 1;
             report.changes += found.changes;

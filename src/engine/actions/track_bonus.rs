@@ -73,19 +73,26 @@ pub(super) fn place(
     state.track_bonus_spaces[b] = marker;
     let bonus = &data.tracks.bonuses[b];
     ctx.count("bonus_track_space");
-    // The id is what the board shows; the printed text says what the space does.
+    let company = Company::ALL
+        .into_iter()
+        .find(|c| data.tracks.tracks[state.tracks[c.index()]].id == bonus.track);
+    // Named by the track it lies on and what it says (its data id is no name players see; the
+    // line keeps it for the account check only).
+    let key = if marker.is_some_and(|m| m.one_time) {
+        "event.one_time_track_bonus_marker"
+    } else {
+        "event.track_bonus_marker"
+    };
     ctx.say(
-        "event.track_bonus_marker",
+        key,
         &[
             ("name", &name),
             ("bonus", &bonus.id),
+            ("company", &company.map(|c| data.company_name(c)).unwrap_or_default()),
             ("text", &bonus.display_text()),
         ],
     );
     if let TrackBonusEffect::BonusSpace(effect) = &bonus.effect {
-        let company = Company::ALL
-            .into_iter()
-            .find(|c| data.tracks.tracks[state.tracks[c.index()]].id == bonus.track);
         track_bonus_space(ctx, state, seat, effect, company);
     }
 }
