@@ -1616,10 +1616,12 @@ fn the_lobby_button_seats_computer_players_and_people_take_their_seats() {
         public_text(&r).contains("alice added a computer player (2/2)."),
         "{r:?}"
     );
-    assert!(r[0]
+    // A full lobby shows no Add button (issue 34); Join stays, to take the computer's seat.
+    assert!(!r[0]
         .choices
         .iter()
         .any(|c| c.label == "Add a computer player"));
+    assert!(r[0].choices.iter().any(|c| c.label == "Join"));
     // Full: the game grows by a seat (Luna plays with up to three players)…
     let r = t.say("alice /click l:bot");
     assert!(public_text(&r).contains("(3/3)"), "{r:?}");

@@ -145,8 +145,13 @@ async fn callback(fake: &Fake, token: &str) -> Recorded {
     .await
 }
 
-/// The decision a choice's custom id carries (`d:game:version:{json}`).
+/// The decision a choice's custom id carries (`d:game:version:{json}`), or the first of an
+/// option of several.
 fn decision(custom_id: &str) -> Option<Value> {
+    // `d:GAME:VERSION:DECISION`, or an option of several decisions `n:GAME:VERSION:N:FIRST`.
+    if let Some(rest) = custom_id.strip_prefix("n:") {
+        return serde_json::from_str(rest.splitn(4, ':').nth(3)?).ok();
+    }
     let rest = custom_id.strip_prefix("d:")?;
     let mut parts = rest.splitn(3, ':');
     parts.next()?;
@@ -190,7 +195,9 @@ fn newest_prompt(fake: &Fake, user: u64) -> Option<Msg> {
             let prompt = m.viewer == Some(user)
                 && m.buttons
                     .iter()
-                    .any(|(id, _)| id.starts_with("d:") || id.starts_with("p:"));
+                    .any(|(id, _)| {
+                        id.starts_with("d:") || id.starts_with("n:") || id.starts_with("p:")
+                    });
             let ping = m.viewer.is_none()
                 && mentioned_first(&m.content).contains(&user.to_string())
                 && m.buttons.iter().any(|(id, _)| id.starts_with("o:"));

@@ -4,7 +4,7 @@
 //! turn command's earlier steps are tried on a scratch copy, as the typed command would be).
 
 use super::commands::{parse_company, Options};
-use super::prompt::{self, ClickId};
+use super::prompt::ClickId;
 use super::{Audience, Chat, Input, Reply, Request};
 use crate::data::numbering;
 use crate::engine::state::GameState;
@@ -30,7 +30,9 @@ impl ClickId {
             ClickId::Open { game }
             | ClickId::Leave { game }
             | ClickId::Decide { game, .. }
-            | ClickId::Page { game, .. } => Some(*game),
+            | ClickId::Page { game, .. }
+            | ClickId::Offer { game, .. }
+            | ClickId::Focus { game, .. } => Some(*game),
         }
     }
 }
@@ -61,6 +63,29 @@ pub fn click_game(custom_id: &str) -> Option<GameId> {
 }
 
 impl Chat {
+    /// What a click by `user` on `custom_id` asks of its game now, for adapters and tools
+    /// that read prompts: the decisions it plays (a select menu's several picks,
+    /// space-separated, in order), or none for a click that only shows something (another page
+    /// of a list, the prompt itself) or that is out of date.
+    pub fn click_decisions(&self, user: u64, custom_id: &str) -> Vec<Decision> {
+        custom_id
+            .split_whitespace()
+            .flat_map(|id| match ClickId::parse(id) {
+                Some(ClickId::Decide { decision, .. }) => vec![decision],
+                Some(ClickId::Offer {
+                    game,
+                    version,
+                    number,
+                    first,
+                }) => self
+                    .offer_at(user, game, version, number)
+                    .filter(|o| o.first() == Some(&first))
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
     /// Whether `reply` is the refusal of an out-of-date button (the adapter then removes the
     /// buttons of the message that was clicked).
     pub fn is_stale_refusal(&self, reply: &Reply) -> bool {
@@ -358,12 +383,12 @@ impl Chat {
                     .map(|s| ((s + 1).to_string(), (s + 1).to_string()))
                     .collect()
             }
-            ("choose", "option") => prompt::offered(&self.data, &state, seat)
+            ("choose", "option") => super::offers::offers(&self.data, &state, seat, 0)
                 .into_iter()
                 .enumerate()
-                .map(|(i, d)| {
+                .map(|(i, o)| {
                     (
-                        format!("{}. {}", i + 1, self.label(&state, seat, d)),
+                        format!("{}. {}", i + 1, self.offer_label(&state, seat, &o)),
                         (i + 1).to_string(),
                     )
                 })

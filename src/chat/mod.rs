@@ -22,6 +22,7 @@ mod lobby;
 mod modules_tests;
 #[cfg(test)]
 mod numbering_tests;
+mod offers;
 mod prompt;
 mod seats;
 pub mod time;
@@ -526,6 +527,17 @@ impl Chat {
                 version,
                 page,
             }) => self.page_click(req, game, version, page),
+            Some(prompt::ClickId::Offer {
+                game,
+                version,
+                number,
+                first,
+            }) => self.offer_click(req, game, version, number, first),
+            Some(prompt::ClickId::Focus {
+                game,
+                version,
+                plan,
+            }) => self.focus_click(req, game, version, plan),
             Some(prompt::ClickId::Level {
                 campaign,
                 chapter,

@@ -345,6 +345,12 @@ pub trait GameStore: Send + Sync {
     fn set_idle_watch(&self, watch: &IdleWatch) -> Result<()>;
     /// Clears a game's idle watch.
     fn clear_idle_watch(&self, game: GameId) -> Result<()>;
+    /// Keeps the numbered list a user was shown in a game, at a click version (DECISIONS B19).
+    fn save_shown_list(&self, game: GameId, user: u64, version: u64, options: &str) -> Result<()>;
+    /// The list a user was last shown in a game: its click version and options.
+    fn shown_list(&self, game: GameId, user: u64) -> Result<Option<(u64, String)>>;
+    /// Forgets the lists shown in a game.
+    fn clear_shown_lists(&self, game: GameId) -> Result<()>;
 }
 
 /// How a campaign's options are made once its game has an id (see
@@ -414,6 +420,9 @@ macro_rules! forward_store_surface {
             fn idle_watches(&self) -> Result<Vec<IdleWatch>>;
             fn set_idle_watch(&self, watch: &IdleWatch) -> Result<()>;
             fn clear_idle_watch(&self, game: GameId) -> Result<()>;
+            fn save_shown_list(&self, game: GameId, user: u64, version: u64, options: &str) -> Result<()>;
+            fn shown_list(&self, game: GameId, user: u64) -> Result<Option<(u64, String)>>;
+            fn clear_shown_lists(&self, game: GameId) -> Result<()>;
         }
     };
 }

@@ -84,6 +84,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0011_computer_players.sql",
         sql: include_str!("../../migrations/0011_computer_players.sql"),
     },
+    Migration {
+        version: 12,
+        name: "0012_shown_lists.sql",
+        sql: include_str!("../../migrations/0012_shown_lists.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").

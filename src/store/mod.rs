@@ -66,10 +66,10 @@
 //! `moves` (the log, moves and undo), `snapshots`, `restore` (start-up and its check against
 //! a replay), `live` (the games in memory), `replay` (rebuilding states from a log), `migrate`,
 //! `images`, `outbox`, `seats`, `lobbies`, `campaigns`, `admin`, `export`, `backup` (copies
-//! while the bot runs), `hub` (async access), `discord`, `languages`, `config`, `shards` (which
-//! games a process serves), `torture`; `backend` (the [`GameStore`] interface over both
-//! backends) and `postgres` (the PostgreSQL backend, one module per duty like these, sharing
-//! their pure code).
+//! while the bot runs), `hub` (async access), `discord`, `languages`, `shown` (the list each
+//! user was last shown), `config`, `shards` (which games a process serves), `torture`;
+//! `backend` (the [`GameStore`] interface over both backends) and `postgres` (the PostgreSQL
+//! backend, one module per duty like these, sharing their pure code).
 
 mod admin;
 pub mod backend;
@@ -94,6 +94,7 @@ pub mod replay;
 mod restore;
 mod seats;
 pub mod shards;
+mod shown;
 mod snapshots;
 pub mod torture;
 
@@ -105,6 +106,7 @@ pub use error::{Result, StoreError};
 pub use export::GameExport;
 pub use hub::GameHub;
 pub use outbox::{Outbound, Reminder};
+pub use moves::undo_target;
 pub use postgres::PgStore;
 pub use seats::{ArchiveReason, UserSettings};
 pub use shards::ShardFilter;

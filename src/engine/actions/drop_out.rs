@@ -1,7 +1,8 @@
 //! Action 6: Drop out of the Action phase (rulebook 001 ~L851): the face-down cards of the action
 //! area turn face up, the seat takes one resting deck into its hand, moves each action-slot card
 //! to a different resting slot (with the linked slots variant, ~L1193, straight up into the slot
-//! above) and returns its bonus tiles; from then on its turns are skipped (~L876).
+//! above; each move said, as resting decks are public) and returns its bonus tiles; from then on
+//! its turns are skipped (~L876).
 
 use super::turn::{begin_action, replace_top};
 use super::wrong;
@@ -113,6 +114,18 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
         (Task::RestCards { mut used_slots, .. }, Decision::RestCard { card, slot }) => {
             if let Some(from) = state.seats[seat].slot_of(card) {
                 state.seats[seat].slots[from] = None;
+            }
+            // Where each card goes is public (a resting deck is): said, unless the last round's
+            // drop-out places the cards for the seat (its one line says so).
+            if !answered_for_the_seat(state) {
+                ctx.say(
+                    "event.rest_card",
+                    &[
+                        ("name", &name),
+                        ("card", &ctx.data.card_label(card)),
+                        ("slot", &numbering::slot(usize::from(slot))),
+                    ],
+                );
             }
             state.seats[seat].resting[slot as usize].push(card);
             used_slots.push(slot);

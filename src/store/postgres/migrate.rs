@@ -70,6 +70,11 @@ pub const PG_MIGRATIONS: &[Migration] = &[
         name: "0011_computer_players.sql",
         sql: include_str!("../../../migrations/postgres/0011_computer_players.sql"),
     },
+    Migration {
+        version: 12,
+        name: "0012_shown_lists.sql",
+        sql: include_str!("../../../migrations/postgres/0012_shown_lists.sql"),
+    },
 ];
 
 /// Brings the database up to date; returns the version before and after.

@@ -8,7 +8,7 @@
 //! This file holds the pool, the transaction helpers ([`PgStore`]'s `write` and `read`), the
 //! move's common tail, restore and the [`GameStore`] implementation; each other duty has the
 //! module of its SQLite twin: `games` (creating games, seats, ending a game), `moves`
-//! (a batch, `apply_at`), `seats`, `languages`, `lobbies`, `campaigns`, `discord`, `admin`,
+//! (a batch, `apply_at`), `seats`, `languages`, `shown`, `lobbies`, `campaigns`, `discord`, `admin`,
 //! `export`, `migrate`. What both backends decide the same way (a move, an undo, a rollback,
 //! an export's document and an import's replay) is the shared pure code of the SQLite
 //! modules; only the SQL differs.
@@ -52,6 +52,7 @@ mod lobbies;
 mod migrate;
 mod moves;
 mod seats;
+mod shown;
 
 pub use migrate::PG_MIGRATIONS;
 
