@@ -827,9 +827,8 @@ fn resting_cards_is_one_multi_select_with_a_line_per_card() {
         let lines = r.iter().map(|r| r.text.clone()).collect::<Vec<_>>().join("\n");
         for (card, slot) in cards.iter().zip(&used) {
             let line = texts(language).f(
-                "event.rest_card",
+                "event.rested_card",
                 &[
-                    ("name", &"alice"),
                     ("card", &game_data().card_label(*card)),
                     ("slot", &(usize::from(*slot) + 1)),
                 ],

@@ -160,7 +160,7 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                 }
             }
         }
-        "event.rests" | "event.rest_card" => {
+        "event.rests" => {
             if let Some(s) = seat {
                 for k in 0..5u8 {
                     c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Resting(k))));

@@ -115,22 +115,11 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             if let Some(from) = state.seats[seat].slot_of(card) {
                 state.seats[seat].slots[from] = None;
             }
-            // Where each card goes is public (a resting deck is): said, unless the last round's
-            // drop-out places the cards for the seat (its one line says so).
-            if !answered_for_the_seat(state) {
-                ctx.say(
-                    "event.rest_card",
-                    &[
-                        ("name", &name),
-                        ("card", &ctx.data.card_label(card)),
-                        ("slot", &numbering::slot(usize::from(slot))),
-                    ],
-                );
-            }
             state.seats[seat].resting[slot as usize].push(card);
             used_slots.push(slot);
             replace_top(state, Task::RestCards { seat, used_slots });
-            // One line per card; the chat layer reads a run of them as one list.
+            // Where each card goes is public (a resting deck is): one line per card, which the
+            // chat layer reads as one list ("alice rests X on resting slot 1, Y on …").
             let rested = crate::text::name_ref(
                 "event.rested_card",
                 &[
