@@ -67,6 +67,7 @@ enum Command {
     Backup(BackupArgs),
     /// The public account check: seeded games of every kind, each turn's public message
     /// against the change of the public view (DECISIONS B20)
+    #[command(alias = "check-account")]
     AccountCheck(AccountCheckArgs),
 }
 
@@ -363,7 +364,11 @@ fn account_check(args: &AccountCheckArgs, out: &mut dyn Write) -> i32 {
         let mut report = crate::chat::account::AccountReport::default();
         for i in 0..args.games {
             let seed = args.seed.wrapping_add(i as u64);
-            let _ = writeln!(out, "== seed {seed}: {:?}", crate::chat::account::game_kind(seed).options);
+            let _ = writeln!(
+                out,
+                "== seed {seed}: {:?}",
+                crate::chat::account::game_kind(seed).options
+            );
             let one = crate::chat::account::check_game(&data, seed, &mut |events| {
                 for e in events {
                     let _ = writeln!(out, "{}", e.text());
@@ -377,7 +382,11 @@ fn account_check(args: &AccountCheckArgs, out: &mut dyn Write) -> i32 {
         crate::chat::account::check_seeds(&data, args.seed, args.games, args.threads)
     };
     for e in &report.examples {
-        if args.kind.as_ref().is_none_or(|k| e.contains(&format!("{k}"))) {
+        if args
+            .kind
+            .as_ref()
+            .is_none_or(|k| e.contains(&format!("{k}")))
+        {
             let _ = writeln!(out, "MISS {e}");
         }
     }

@@ -69,9 +69,12 @@ fn the_ci_games_cover_every_kind_of_game() {
             "{players} players"
         );
     }
-    let luna: std::collections::BTreeSet<u8> = kinds.iter().filter_map(|k| k.options.luna).collect();
+    let luna: std::collections::BTreeSet<u8> =
+        kinds.iter().filter_map(|k| k.options.luna).collect();
     assert!(luna.len() >= 6, "Luna at several levels: {luna:?}");
-    assert!(kinds.iter().any(|k| k.options.luna.is_some() && k.options.players > 1));
+    assert!(kinds
+        .iter()
+        .any(|k| k.options.luna.is_some() && k.options.players > 1));
     assert!(kinds.iter().any(|k| k.options.board == BoardSide::Belt));
     assert!(kinds.iter().any(|k| k.options.board == BoardSide::Moon));
     assert!(kinds.iter().any(|k| k.options.threats));

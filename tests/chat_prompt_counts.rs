@@ -222,10 +222,12 @@ impl Player {
     /// acquired plans placed in the order acquired (on different screens).
     fn normalized(&self, state: &GameState, seat: usize, queue: Vec<Decision>) -> Vec<Decision> {
         let data = &self.data;
-        let run = |f: fn(&Decision) -> bool| queue.iter().position(|d| f(d)).map(|start| {
-            let len = queue[start..].iter().take_while(|d| f(d)).count();
-            (start, len)
-        });
+        let run = |f: fn(&Decision) -> bool| {
+            queue.iter().position(|d| f(d)).map(|start| {
+                let len = queue[start..].iter().take_while(|d| f(d)).count();
+                (start, len)
+            })
+        };
         let replay = |q: &[Decision]| -> Option<GameState> {
             let mut s = state.clone();
             for d in q {
@@ -352,7 +354,8 @@ impl Player {
                 // (without linked slots, where the slot changes nothing).
                 if let Decision::PlanCard { card, .. } = e {
                     let me = &state.seats[seat];
-                    let free = (0..5u8).find(|&i| me.slot_on[i as usize] && me.slots[i as usize].is_none());
+                    let free = (0..5u8)
+                        .find(|&i| me.slot_on[i as usize] && me.slots[i as usize].is_none());
                     if let (false, Some(slot)) = (state.options.linked_slots, free) {
                         e = Decision::PlanCard { card, slot };
                     }
@@ -419,13 +422,16 @@ impl Player {
             let mut picked: Vec<&str> = Vec::new();
             let mut covered = 0;
             while picked.len() < menu.max_values as usize {
-                let next = options.iter().filter(|o| !picked.contains(o)).find_map(|o| {
-                    let mut ids = picked.clone();
-                    ids.push(o);
-                    self.covers(user, seat, wanted, &ids)
-                        .filter(|n| *n > covered)
-                        .map(|n| (*o, n))
-                });
+                let next = options
+                    .iter()
+                    .filter(|o| !picked.contains(o))
+                    .find_map(|o| {
+                        let mut ids = picked.clone();
+                        ids.push(o);
+                        self.covers(user, seat, wanted, &ids)
+                            .filter(|n| *n > covered)
+                            .map(|n| (*o, n))
+                    });
                 match next {
                     Some((o, n)) => {
                         picked.push(o);
@@ -505,7 +511,10 @@ impl Player {
             };
             tried.push(next.clone());
             navigated += 1;
-            assert!(navigated < 6, "{name}: no option found after {navigated} pages");
+            assert!(
+                navigated < 6,
+                "{name}: no option found after {navigated} pages"
+            );
             self.say(&format!("{name} /click {next}"));
             prompt = self.prompts.get(&user).cloned().expect("a page");
         };
@@ -599,7 +608,11 @@ fn question(state: &GameState, seat: usize) -> String {
             .agenda
             .last()
             .filter(|t| t.seat() == seat)
-            .map(|t| engine::task_description(t).trim_start_matches("task.").to_string())
+            .map(|t| {
+                engine::task_description(t)
+                    .trim_start_matches("task.")
+                    .to_string()
+            })
             .unwrap_or_else(|| "action".to_string()),
         p => format!("{p:?}").to_lowercase(),
     }

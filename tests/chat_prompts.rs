@@ -173,9 +173,14 @@ impl Table {
             let legal = engine::legal_decisions(&data, &state, seat);
             let mut d = legal[rng.gen_range(0..legal.len())];
             if d == Decision::DropOut && legal.len() > 1 && rng.gen_bool(0.9) {
-                d = *legal.iter().find(|x| **x != Decision::DropOut).expect("another");
+                d = *legal
+                    .iter()
+                    .find(|x| **x != Decision::DropOut)
+                    .expect("another");
             }
-            self.store().apply(self.game, seat, &[d]).expect("a legal move");
+            self.store()
+                .apply(self.game, seat, &[d])
+                .expect("a legal move");
         }
         false
     }
@@ -300,11 +305,8 @@ fn find<T>(
 #[test]
 fn energy_shortcut_asks_the_column_where_it_changes_the_outcome() {
     for language in ["en", "de"] {
-        let (t, (company, sector)) =
-            find("energy-column", language, "", column_question);
-        let replies = t.say(&format!(
-            "alice /energy company:{company} sectors:{sector}"
-        ));
+        let (t, (company, sector)) = find("energy-column", language, "", column_question);
+        let replies = t.say(&format!("alice /energy company:{company} sectors:{sector}"));
         let text = private(&replies, "alice");
         assert!(
             text.contains(&stem(language, "typed.left_open")),
@@ -363,7 +365,8 @@ fn energy_shortcut_does_what_the_menus_do() {
         let mut x = s.clone();
         engine::apply(&data, &mut x, 0, Decision::ChooseCompany { company }).expect("company");
         let Some(sector) = (1..=24u8).find(|sector| {
-            engine::legal_decisions(&data, &x, 0).contains(&Decision::ExpandInto { sector: *sector })
+            engine::legal_decisions(&data, &x, 0)
+                .contains(&Decision::ExpandInto { sector: *sector })
         }) else {
             continue;
         };
@@ -626,7 +629,11 @@ fn undo_never_goes_past_another_seats_batch() {
             "{language}"
         );
         t.say("bob /undo");
-        assert_eq!(t.state(), alice_planned, "{language}: bob's plan is taken back");
+        assert_eq!(
+            t.state(),
+            alice_planned,
+            "{language}: bob's plan is taken back"
+        );
         // Bob's batch is undone: alice's is hers to take back (it said "nothing to undo").
         let r = t.say("alice /undo");
         assert!(
@@ -758,7 +765,9 @@ fn a_full_lobby_offers_only_start() {
 #[test]
 fn two_options_of_a_single_choice_list_are_refused_as_such() {
     for language in ["en", "de"] {
-        let (t, ()) = find("two-ids", language, "", |s| alice_chooses_action(s).then_some(()));
+        let (t, ()) = find("two-ids", language, "", |s| {
+            alice_chooses_action(s).then_some(())
+        });
         let options = t.options("alice");
         let before = t.state();
         let r = t.click("alice", &format!("{} {}", options[0].0, options[1].0));
@@ -784,7 +793,12 @@ fn resting_cards_is_one_multi_select_with_a_line_per_card() {
                 .then_some(())
         });
         let state = t.state();
-        let cards: Vec<_> = state.seats[0].slots.iter().flatten().map(|c| c.card()).collect();
+        let cards: Vec<_> = state.seats[0]
+            .slots
+            .iter()
+            .flatten()
+            .map(|c| c.card())
+            .collect();
         let choices = t.chat.pending_choices(&place(), local_user_id("alice"));
         assert!(choices.len() <= 25, "{language}");
         let menu = choices[0].menu.clone().expect("a select menu");
@@ -804,7 +818,11 @@ fn resting_cards_is_one_multi_select_with_a_line_per_card() {
                     matches!(d.as_slice(), [Decision::RestCard { card: c, slot }] if c == card && !used.contains(slot))
                 })
                 .expect("a slot for each card");
-            if let [Decision::RestCard { slot, .. }] = t.chat.click_decisions(local_user_id("alice"), id).as_slice() {
+            if let [Decision::RestCard { slot, .. }] = t
+                .chat
+                .click_decisions(local_user_id("alice"), id)
+                .as_slice()
+            {
                 used.push(*slot);
             }
             picked.push(id.clone());
@@ -818,13 +836,24 @@ fn resting_cards_is_one_multi_select_with_a_line_per_card() {
             .collect::<Vec<_>>();
         if twice.len() == 2 {
             let r = t.click("alice", &twice.join(" "));
-            assert_eq!(private(&r, "alice"), texts(language).t("error.rest_pick"), "{language}");
+            assert_eq!(
+                private(&r, "alice"),
+                texts(language).t("error.rest_pick"),
+                "{language}"
+            );
             assert_eq!(t.state(), state, "{language}");
         }
         let r = t.click("alice", &picked.join(" "));
         let after = t.state();
-        assert!(after.seats[0].slots.iter().all(Option::is_none), "{language}: all rested");
-        let lines = r.iter().map(|r| r.text.clone()).collect::<Vec<_>>().join("\n");
+        assert!(
+            after.seats[0].slots.iter().all(Option::is_none),
+            "{language}: all rested"
+        );
+        let lines = r
+            .iter()
+            .map(|r| r.text.clone())
+            .collect::<Vec<_>>()
+            .join("\n");
         for (card, slot) in cards.iter().zip(&used) {
             let line = texts(language).f(
                 "event.rested_card",
@@ -846,8 +875,7 @@ fn resting_cards_is_one_multi_select_with_a_line_per_card() {
 fn plans_are_placed_one_plan_at_a_time() {
     for language in ["en", "de"] {
         let (t, ()) = find("place-plans", language, "", |s| {
-            (matches!(top(s), Some(Task::PlacePlans { seat: 0 }))
-                && s.seats[0].acquired.len() >= 2)
+            (matches!(top(s), Some(Task::PlacePlans { seat: 0 })) && s.seats[0].acquired.len() >= 2)
                 .then_some(())
         });
         let plans = t.state().seats[0].acquired.len();
@@ -856,8 +884,16 @@ fn plans_are_placed_one_plan_at_a_time() {
             .iter()
             .find(|r| !r.choices.is_empty())
             .expect("the prompt");
-        let numbered: Vec<_> = prompt.choices.iter().filter(|c| c.number.is_some()).collect();
-        assert!(numbered.len() <= 20, "{language}: {} options", numbered.len());
+        let numbered: Vec<_> = prompt
+            .choices
+            .iter()
+            .filter(|c| c.number.is_some())
+            .collect();
+        assert!(
+            numbered.len() <= 20,
+            "{language}: {} options",
+            numbered.len()
+        );
         for c in &numbered {
             let d = t.chat.click_decisions(local_user_id("alice"), &c.custom_id);
             assert!(
@@ -874,19 +910,36 @@ fn plans_are_placed_one_plan_at_a_time() {
             first_others.iter().all(|c| !c.custom_id.starts_with("p:")),
             "{language}: no page button"
         );
-        assert_eq!(first_others.len(), plans - 1, "{language}: a button per other plan");
+        assert_eq!(
+            first_others.len(),
+            plans - 1,
+            "{language}: a button per other plan"
+        );
         // "Place … first" shows that plan's screens.
         let r = t.click("alice", &first_others[0].custom_id);
-        let prompt = r.iter().find(|r| !r.choices.is_empty()).expect("its prompt");
-        assert!(prompt.choices.iter().filter(|c| c.number.is_some()).all(|c| {
-            matches!(
-                t.chat.click_decisions(local_user_id("alice"), &c.custom_id).as_slice(),
-                [Decision::PlacePlan { index, .. }] if *index != 0
-            )
-        }), "{language}");
-        assert!(first_others[0]
-            .label
-            .starts_with(&stem(language, "label.place_first")), "{language}");
+        let prompt = r
+            .iter()
+            .find(|r| !r.choices.is_empty())
+            .expect("its prompt");
+        assert!(
+            prompt
+                .choices
+                .iter()
+                .filter(|c| c.number.is_some())
+                .all(|c| {
+                    matches!(
+                        t.chat.click_decisions(local_user_id("alice"), &c.custom_id).as_slice(),
+                        [Decision::PlacePlan { index, .. }] if *index != 0
+                    )
+                }),
+            "{language}"
+        );
+        assert!(
+            first_others[0]
+                .label
+                .starts_with(&stem(language, "label.place_first")),
+            "{language}"
+        );
     }
 }
 

@@ -193,11 +193,9 @@ fn newest_prompt(fake: &Fake, user: u64) -> Option<Msg> {
         .into_iter()
         .filter(|m| {
             let prompt = m.viewer == Some(user)
-                && m.buttons
-                    .iter()
-                    .any(|(id, _)| {
-                        id.starts_with("d:") || id.starts_with("n:") || id.starts_with("p:")
-                    });
+                && m.buttons.iter().any(|(id, _)| {
+                    id.starts_with("d:") || id.starts_with("n:") || id.starts_with("p:")
+                });
             let ping = m.viewer.is_none()
                 && mentioned_first(&m.content).contains(&user.to_string())
                 && m.buttons.iter().any(|(id, _)| id.starts_with("o:"));

@@ -270,7 +270,9 @@ fn undo_past_another_seats_move_is_refused() {
             other => panic!("seed {seed}: {other:?}"),
         }
         // The last mover may still take its own batch back.
-        store.undo(game, *seat).expect("the last batch is its seat's to undo");
+        store
+            .undo(game, *seat)
+            .expect("the last batch is its seat's to undo");
     }
     assert!(refused > 5, "{refused} refused");
 }

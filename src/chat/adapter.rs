@@ -190,7 +190,10 @@ impl Chat {
         let me = &state.seats[seat];
         // A card's value is the face word typed commands take (`carbon2`, `research`).
         let word_among = |among: &[crate::data::CardId], c: crate::data::CardId| {
-            (self.card_name(c), super::commands::card_word(&self.data, among, c))
+            (
+                self.card_name(c),
+                super::commands::card_word(&self.data, among, c),
+            )
         };
         let card = |c: crate::data::CardId| word_among(&me.hand, c);
         let up: Vec<crate::data::CardId> = me.up_cards().map(|(_, c)| c).collect();

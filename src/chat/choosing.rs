@@ -139,7 +139,13 @@ impl Chat {
 
     /// What an option whose (last) decision is `d` does, with preview `p`: its notes, its
     /// consequences, and that it cannot be undone.
-    pub(crate) fn description(&self, state: &GameState, seat: usize, d: Decision, p: &Preview) -> String {
+    pub(crate) fn description(
+        &self,
+        state: &GameState,
+        seat: usize,
+        d: Decision,
+        p: &Preview,
+    ) -> String {
         let token = state.seats.get(seat).and_then(|s| s.token);
         let mut parts = self.option_notes(d, p, token);
         let consequences = self.consequences(d, p, token);
@@ -215,7 +221,11 @@ impl Chat {
             // What a flip gives up and what it gives: the printed plan, then none of it.
             // A special plan flipped gives up its end-game value: said with its number.
             (Decision::FlipPlan { .. }, Some(PlanRef::Special(i))) => {
-                let value = data.research.special_plans.get(i as usize).map_or(0, |s| s.value);
+                let value = data
+                    .research
+                    .special_plans
+                    .get(i as usize)
+                    .map_or(0, |s| s.value);
                 let plan = self.plan_text(PlanRef::Special(i), token);
                 out.push(t.f("note.flip_special", &[("plan", &plan), ("value", &value)]))
             }

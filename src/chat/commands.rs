@@ -265,7 +265,11 @@ impl<'a> Script<'a> {
         let mut note = self.texts.f("typed.left_open", &[("what", &what)]);
         if !rest.is_empty() {
             note.push(' ');
-            note.push_str(&self.texts.f("typed.not_played", &[("rest", &rest.join(" "))]));
+            note.push_str(
+                &self
+                    .texts
+                    .f("typed.not_played", &[("rest", &rest.join(" "))]),
+            );
         }
         self.open = Some(note);
     }
@@ -475,9 +479,11 @@ pub(crate) fn translate(
             // The purchase: as typed; unsaid with track steps typed, no card or any card.
             let buys: Vec<Buy> = match opts.get("buy") {
                 Some("none") | Some("no") => vec![Buy::Nothing],
-                Some(space) => vec![Buy::Space(space.parse::<u8>().map_err(|_| {
-                    s.invalid("parse.not_a_display_space", "buy", space)
-                })?)],
+                Some(space) => {
+                    vec![Buy::Space(space.parse::<u8>().map_err(|_| {
+                        s.invalid("parse.not_a_display_space", "buy", space)
+                    })?)]
+                }
                 None if opts.get("tracks").is_some() => std::iter::once(Buy::Nothing)
                     .chain((1..=12).map(Buy::Space))
                     .collect(),
@@ -517,8 +523,8 @@ pub(crate) fn translate(
                         .parse::<u8>()
                         .map_err(|_| s.invalid("parse.not_a_sector", "sectors", word))?;
                     if let Some(c) = columns.get(i) {
-                        let column =
-                            numbering::parse_ordinal(c).ok_or_else(|| t.t("parse.column_number"))?;
+                        let column = numbering::parse_ordinal(c)
+                            .ok_or_else(|| t.t("parse.column_number"))?;
                         s.push(Decision::EnterSector { sector, column })?;
                         continue;
                     }
@@ -581,11 +587,7 @@ pub(crate) fn translate(
                 Ok(())
             })?;
             if !settled {
-                s.leave_open(
-                    "typed.open_source",
-                    &[],
-                    &typed(opts, &["flip", "advance"]),
-                );
+                s.leave_open("typed.open_source", &[], &typed(opts, &["flip", "advance"]));
             }
         }
         "field" => {
@@ -715,7 +717,13 @@ fn enter_sector(s: &mut Script, company: Company, sector: u8) -> Result<bool, St
     let previews: Vec<_> = columns
         .iter()
         .map(|&column| {
-            engine::preview(data, s.state(), seat, Decision::EnterSector { sector, column }).ok()
+            engine::preview(
+                data,
+                s.state(),
+                seat,
+                Decision::EnterSector { sector, column },
+            )
+            .ok()
         })
         .collect();
     if previews.iter().any(|p| *p != previews[0]) {
@@ -849,7 +857,11 @@ fn sources(
         // The card's face, as the README says (`research`, `researcher`, `field`).
         Some(word) => {
             let me = &state.seats[seat];
-            let up: Vec<CardId> = me.up_cards().map(|(_, c)| c).filter(|c| wanted(*c)).collect();
+            let up: Vec<CardId> = me
+                .up_cards()
+                .map(|(_, c)| c)
+                .filter(|c| wanted(*c))
+                .collect();
             resolve_card(data, &up, word)
                 .and_then(|c| me.slot_of(c))
                 .map(|i| vec![ActionSource::Slot(i as u8)])

@@ -581,7 +581,10 @@ impl Chat {
             (Phase::Planning, Some(_)) => t.t("status.cards_luna_planning"),
             (Phase::Planning, None) if s.planned => t.f(
                 "status.cards_planned",
-                &[("n", &count(|x| matches!(x, SlotView::Hidden | SlotView::OwnPlanned(_))))],
+                &[(
+                    "n",
+                    &count(|x| matches!(x, SlotView::Hidden | SlotView::OwnPlanned(_))),
+                )],
             ),
             (Phase::Planning, None) => t.t("status.cards_planning"),
             (Phase::Action, _) if s.dropped_out => t.t("status.cards_dropped_out"),

@@ -8,7 +8,9 @@ use super::prompt::{self, ClickId, PAGE};
 use super::{Audience, Chat, Choice, Image, Menu, Pinged, Reply, Request};
 use crate::engine::state::{GameState, Phase};
 use crate::engine::{self, Decision, Event, Visibility};
-use crate::store::{replay, GameId, GameStatus, LogEntry, MoveEffects, Notify, SeatOwner, StoreError};
+use crate::store::{
+    replay, GameId, GameStatus, LogEntry, MoveEffects, Notify, SeatOwner, StoreError,
+};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 

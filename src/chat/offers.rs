@@ -34,9 +34,8 @@ pub(crate) fn offers(data: &GameData, state: &GameState, seat: usize, focus: usi
         .agenda
         .last()
         .filter(|t| state.phase == Phase::Action && t.seat() == seat);
-    let plain = |singles: Vec<Decision>| -> Vec<Offer> {
-        singles.into_iter().map(|d| vec![d]).collect()
-    };
+    let plain =
+        |singles: Vec<Decision>| -> Vec<Offer> { singles.into_iter().map(|d| vec![d]).collect() };
     match top {
         Some(Task::ChooseAction { .. }) => action_offers(data, state, seat, singles),
         Some(Task::SpendUnits { .. }) => track_offers(data, state, seat, singles),
@@ -69,7 +68,8 @@ pub(crate) fn offers(data: &GameData, state: &GameState, seat: usize, focus: usi
 /// the plan placement prompt): their indices.
 pub(crate) fn other_plans(state: &GameState, seat: usize, focus: usize) -> Vec<usize> {
     let top = state.agenda.last();
-    if state.phase != Phase::Action || !matches!(top, Some(Task::PlacePlans { seat: s }) if *s == seat)
+    if state.phase != Phase::Action
+        || !matches!(top, Some(Task::PlacePlans { seat: s }) if *s == seat)
     {
         return Vec::new();
     }
@@ -79,7 +79,12 @@ pub(crate) fn other_plans(state: &GameState, seat: usize, focus: usize) -> Vec<u
 }
 
 /// Plays `batch` on a copy of `state`; None when a step is refused.
-fn played(data: &GameData, state: &GameState, seat: usize, batch: &[Decision]) -> Option<GameState> {
+fn played(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    batch: &[Decision],
+) -> Option<GameState> {
     let mut s = state.clone();
     for d in batch {
         engine::apply(data, &mut s, seat, *d).ok()?;
@@ -120,12 +125,12 @@ fn action_offers(
                 (1, Decision::UseEnergy) => follow_ups(data, state, seat, *d, |t| {
                     matches!(t, Task::ChooseExpansion { .. })
                 }),
-                (2, Decision::PlaceBonus { .. }) => {
-                    follow_ups(data, state, seat, *d, |t| matches!(t, Task::ChooseTier { .. }))
-                }
-                (3, Decision::DropOut) => {
-                    follow_ups(data, state, seat, *d, |t| matches!(t, Task::TakeRestingDeck { .. }))
-                }
+                (2, Decision::PlaceBonus { .. }) => follow_ups(data, state, seat, *d, |t| {
+                    matches!(t, Task::ChooseTier { .. })
+                }),
+                (3, Decision::DropOut) => follow_ups(data, state, seat, *d, |t| {
+                    matches!(t, Task::TakeRestingDeck { .. })
+                }),
                 _ => continue,
             };
             if gathered.len() > 1 && count(&offers) - 1 + gathered.len() <= PAGE {
@@ -250,7 +255,11 @@ fn track_offers(
     // Leave out middle counts (never +1 nor the whole run) until the list fits a page.
     let room = PAGE.saturating_sub(others.len());
     while runs.iter().map(Vec::len).sum::<usize>() > room {
-        let Some(longest) = runs.iter_mut().filter(|r| r.len() > 2).max_by_key(|r| r.len()) else {
+        let Some(longest) = runs
+            .iter_mut()
+            .filter(|r| r.len() > 2)
+            .max_by_key(|r| r.len())
+        else {
             break;
         };
         let middle = longest.len() - 2;
@@ -272,7 +281,11 @@ fn research_offers(
     for d in singles {
         match d {
             Decision::SkipFlip | Decision::StopAdvancing => {
-                let first: Vec<Decision> = if d == Decision::SkipFlip { vec![d] } else { Vec::new() };
+                let first: Vec<Decision> = if d == Decision::SkipFlip {
+                    vec![d]
+                } else {
+                    Vec::new()
+                };
                 let advances = advances(data, state, seat, &first);
                 if advances.is_empty() {
                     out.push(vec![d]);
@@ -358,7 +371,12 @@ fn expand_offers(
 
 /// A card to buy with resource units, or none: with none, all the units on one track is one
 /// option per track (the other amounts are asked after "No card").
-fn buy_offers(data: &GameData, state: &GameState, seat: usize, singles: Vec<Decision>) -> Vec<Offer> {
+fn buy_offers(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    singles: Vec<Decision>,
+) -> Vec<Offer> {
     let mut out: Vec<Offer> = singles.iter().map(|d| vec![*d]).collect();
     if !singles.contains(&Decision::NoBuy) {
         return out;
@@ -430,7 +448,6 @@ fn once_per_preview(
         })
         .collect()
 }
-
 
 impl Chat {
     /// Option `number` (1-based) of an option list: a single decision is the engine's own

@@ -111,7 +111,10 @@ pub(crate) fn say_ousted(
             &[
                 ("company", &company_name),
                 ("place", &place),
-                ("column", &crate::data::numbering::ordinal(usize::from(column))),
+                (
+                    "column",
+                    &crate::data::numbering::ordinal(usize::from(column)),
+                ),
             ],
         ),
         None => ctx.say(

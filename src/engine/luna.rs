@@ -978,7 +978,11 @@ fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, p
             l.reserve_cards.push(card);
         }
         ctx.count("luna_gain_card");
-        let company = data.card(card).share.map(|c| data.company_name(c)).unwrap_or_default();
+        let company = data
+            .card(card)
+            .share
+            .map(|c| data.company_name(c))
+            .unwrap_or_default();
         ctx.say(
             why,
             &[

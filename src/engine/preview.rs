@@ -264,7 +264,10 @@ pub fn preview_batch(
     if let Some(Task::BuyWithUnits { units, .. } | Task::SpendUnits { units, .. }) =
         applied.agenda.last().filter(|t| t.seat() == seat)
     {
-        if batch.iter().any(|d| matches!(d, Decision::SelectCard { .. })) {
+        if batch
+            .iter()
+            .any(|d| matches!(d, Decision::SelectCard { .. }))
+        {
             p.units = Some(*units);
         }
     }

@@ -503,7 +503,10 @@ pub(crate) fn perform_decision(ctx: &mut Ctx, st: &mut GameState, seat: usize, d
         // The set-up decisions are over: the first round's planning begins.
         ctx.say(
             "event.round_begins",
-            &[("round", &st.round), ("name", &st.seats[st.first_player].name)],
+            &[
+                ("round", &st.round),
+                ("name", &st.seats[st.first_player].name),
+            ],
         );
     }
 }
@@ -517,7 +520,10 @@ fn say_rested_starting(ctx: &mut Ctx, state: &GameState, seat: usize, card: Card
             ("card", &ctx.data.card_label(card)),
             ("slot", &crate::data::numbering::slot(slot)),
         ],
-        &format!("card on resting slot {}", crate::data::numbering::slot(slot)),
+        &format!(
+            "card on resting slot {}",
+            crate::data::numbering::slot(slot)
+        ),
     );
     ctx.say(
         "event.rests_starting",

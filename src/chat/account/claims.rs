@@ -74,8 +74,11 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
     let seat = c.seat();
     let luna = r.after.seats.iter().position(|s| s.is_luna());
     match e.key.as_str() {
-        "event.gain_coins" | "event.coins_threshold" | "event.luna_coins_card"
-        | "event.luna_coins_tank_end" | "event.luna_coins_research_end"
+        "event.gain_coins"
+        | "event.coins_threshold"
+        | "event.luna_coins_card"
+        | "event.luna_coins_tank_end"
+        | "event.luna_coins_research_end"
         | "event.luna_coins_track_end" => {
             let who = seat.or(luna);
             c.delta_seat(who, SeatFact::Coins, "n", 1);
@@ -95,7 +98,12 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
         }
         "event.track_move" => {
             let company = c.company();
-            c.delta_seat(seat, company.map(SeatFact::Track).unwrap_or(SeatFact::Coins), "moved", 1);
+            c.delta_seat(
+                seat,
+                company.map(SeatFact::Track).unwrap_or(SeatFact::Coins),
+                "moved",
+                1,
+            );
         }
         "event.luna_advances_all"
         | "event.luna_advances_least"
@@ -114,7 +122,10 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
         "event.upload" | "event.luna_research" | "event.luna_research_reveal" => {
             // Screens are numbered from the starting screen = 1; the stored index is one less.
             if let (Some(s), Some(n)) = (seat.or(luna), c.number("screen")) {
-                c.out.push(Claim::To(Fact::Seat(s, SeatFact::Upload), (n - 1).to_string()));
+                c.out.push(Claim::To(
+                    Fact::Seat(s, SeatFact::Upload),
+                    (n - 1).to_string(),
+                ));
             }
         }
         "event.acquire"
@@ -130,7 +141,8 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                 c.delta_seat(seat, SeatFact::HandSize, "", 1);
             }
             if let Some(space) = c.number("space") {
-                c.out.push(Claim::To(Fact::Display(space as u8), "-".into()));
+                c.out
+                    .push(Claim::To(Fact::Display(space as u8), "-".into()));
             }
         }
         "event.discard" | "event.threat_discard" => {
@@ -153,60 +165,81 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
         }
         "event.rests_starting" => {
             if let Some(s) = seat {
-                let n = e.arg("cards").map_or(0, |v| v.matches("event.rested_card|").count());
-                c.out.push(Claim::Delta(Fact::Seat(s, SeatFact::HandSize), -(n as i64)));
+                let n = e
+                    .arg("cards")
+                    .map_or(0, |v| v.matches("event.rested_card|").count());
+                c.out
+                    .push(Claim::Delta(Fact::Seat(s, SeatFact::HandSize), -(n as i64)));
                 for k in 0..5u8 {
-                    c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Resting(k))));
+                    c.out
+                        .push(Claim::Touch(Fact::Seat(s, SeatFact::Resting(k))));
                 }
             }
         }
         "event.rests" => {
             if let Some(s) = seat {
                 for k in 0..5u8 {
-                    c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Resting(k))));
+                    c.out
+                        .push(Claim::Touch(Fact::Seat(s, SeatFact::Resting(k))));
                     c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Slot(k))));
                 }
             }
         }
         "event.drop_out" => {
             if let Some(s) = seat {
-                c.out.push(Claim::To(Fact::Seat(s, SeatFact::DroppedOut), "true".into()));
+                c.out.push(Claim::To(
+                    Fact::Seat(s, SeatFact::DroppedOut),
+                    "true".into(),
+                ));
             }
         }
         "event.luna_drops_out" => {
             if let Some(s) = luna {
-                c.out.push(Claim::To(Fact::Seat(s, SeatFact::DroppedOut), "true".into()));
+                c.out.push(Claim::To(
+                    Fact::Seat(s, SeatFact::DroppedOut),
+                    "true".into(),
+                ));
                 for k in 0..5u8 {
-                    c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::LunaSlot(k))));
+                    c.out
+                        .push(Claim::Touch(Fact::Seat(s, SeatFact::LunaSlot(k))));
                 }
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::LunaDiscard)));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::LunaDiscard)));
             }
         }
         "event.luna_discards_left" | "event.luna_discards_right" => {
             if let Some(s) = luna {
                 let k = u8::from(e.key.ends_with("right"));
-                c.out.push(Claim::To(Fact::Seat(s, SeatFact::LunaMajority(k)), "-".into()));
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::LunaDiscard)));
+                c.out.push(Claim::To(
+                    Fact::Seat(s, SeatFact::LunaMajority(k)),
+                    "-".into(),
+                ));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::LunaDiscard)));
             }
         }
         "event.luna_majority_left" | "event.luna_majority_right" => {
             if let Some(s) = luna {
                 let k = u8::from(e.key.ends_with("right"));
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::LunaMajority(k))));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::LunaMajority(k))));
             }
         }
         "event.luna_card" => {
             if let (Some(s), Some(slot)) = (luna, c.number("slot")) {
                 let k = slot as u8 - 1;
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::LunaSlot(k))));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::LunaSlot(k))));
             }
         }
         "event.luna_deals" | "event.luna_reshuffles" => {
             if let Some(s) = luna {
                 for k in 0..5u8 {
-                    c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::LunaSlot(k))));
+                    c.out
+                        .push(Claim::Touch(Fact::Seat(s, SeatFact::LunaSlot(k))));
                 }
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::LunaDiscard)));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::LunaDiscard)));
             }
         }
         "event.use_card" | "event.use_research" | "event.use_resources" => {
@@ -219,21 +252,24 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                     .any(|(_, v)| v.contains(&format!("tile.{}|", kind.data_id())));
                 let on_card = kind == TileKind::PlusOne && e.key == "event.use_resources";
                 if named || on_card {
-                    c.out.push(Claim::Touch(Fact::Tile(GameState::tile_index(kind) as u8)));
+                    c.out
+                        .push(Claim::Touch(Fact::Tile(GameState::tile_index(kind) as u8)));
                 }
             }
         }
         "event.use_tile" => {
             if let Some(kind) = e.arg("tile_id").and_then(TileKind::from_data_id) {
-                c.out.push(Claim::Touch(Fact::Tile(GameState::tile_index(kind) as u8)));
+                c.out
+                    .push(Claim::Touch(Fact::Tile(GameState::tile_index(kind) as u8)));
             }
         }
         "event.expands_with" => {
             // "with all energy": every face-up energy card and the energy tile.
             if let Some(s) = seat {
                 for k in 0..5u8 {
-                    let energy = r.before.seats[s].slots[k as usize]
-                        .is_some_and(|x| matches!(x, SlotCard::Up(card) if r.data.card(card).is_energy()));
+                    let energy = r.before.seats[s].slots[k as usize].is_some_and(
+                        |x| matches!(x, SlotCard::Up(card) if r.data.card(card).is_energy()),
+                    );
                     if energy {
                         c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Slot(k))));
                     }
@@ -244,11 +280,14 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
         }
         "event.planned" => {
             if let Some(s) = seat {
-                c.out.push(Claim::To(Fact::Seat(s, SeatFact::Planned), "true".into()));
+                c.out
+                    .push(Claim::To(Fact::Seat(s, SeatFact::Planned), "true".into()));
                 c.delta_seat(seat, SeatFact::HandSize, "n", -1);
                 for k in 0..5u8 {
                     let f = Fact::Seat(s, SeatFact::Slot(k));
-                    if c.after_slot(s, k).is_some_and(|x| matches!(x, SlotCard::Planned(_))) {
+                    if c.after_slot(s, k)
+                        .is_some_and(|x| matches!(x, SlotCard::Planned(_)))
+                    {
                         c.out.push(Claim::Touch(f));
                     }
                 }
@@ -256,23 +295,30 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
         }
         "event.planned_nothing" => {
             if let Some(s) = seat {
-                c.out.push(Claim::To(Fact::Seat(s, SeatFact::Planned), "true".into()));
+                c.out
+                    .push(Claim::To(Fact::Seat(s, SeatFact::Planned), "true".into()));
             }
         }
         "event.reveals" => {
             // The planned cards turn face up (and the seat's hand already lost them).
             if let Some(s) = seat {
-                c.out.push(Claim::To(Fact::Seat(s, SeatFact::Planned), "true".into()));
+                c.out
+                    .push(Claim::To(Fact::Seat(s, SeatFact::Planned), "true".into()));
                 let n = c.card_ids("cards").len() as i64;
-                c.out.push(Claim::Delta(Fact::Seat(s, SeatFact::HandSize), -n));
+                c.out
+                    .push(Claim::Delta(Fact::Seat(s, SeatFact::HandSize), -n));
                 c.slots_of_cards(seat);
             }
         }
         "event.action_phase" => {
             c.out.push(Claim::To(Fact::Phase, "Action".into()));
-            c.out.push(Claim::To(Fact::Round, e.arg("round").unwrap_or_default().into()));
+            c.out.push(Claim::To(
+                Fact::Round,
+                e.arg("round").unwrap_or_default().into(),
+            ));
             for s in 0..r.after.seats.len() {
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::DroppedOut)));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::DroppedOut)));
             }
         }
         "event.round_begins" => {
@@ -283,7 +329,8 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
             }
             for s in 0..r.after.seats.len() {
                 c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Planned)));
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::DroppedOut)));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::DroppedOut)));
             }
         }
         "event.game_over" => c.out.push(Claim::To(Fact::Phase, "Finished".into())),
@@ -301,7 +348,8 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                 if one_time {
                     c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Mission)));
                 } else {
-                    c.out.push(Claim::Delta(Fact::Seat(s, SeatFact::MarkersReserve), -1));
+                    c.out
+                        .push(Claim::Delta(Fact::Seat(s, SeatFact::MarkersReserve), -1));
                 }
             }
         }
@@ -309,7 +357,8 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
             if let Some(s) = seat {
                 c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Mission)));
                 if e.key == "event.bonus_personal_space" {
-                    c.out.push(Claim::Delta(Fact::Seat(s, SeatFact::MarkersReserve), -1));
+                    c.out
+                        .push(Claim::Delta(Fact::Seat(s, SeatFact::MarkersReserve), -1));
                 }
             }
         }
@@ -322,16 +371,20 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                     if one_time {
                         c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Mission)));
                     } else {
-                        c.out.push(Claim::Delta(Fact::Seat(s, SeatFact::MarkersReserve), -1));
+                        c.out
+                            .push(Claim::Delta(Fact::Seat(s, SeatFact::MarkersReserve), -1));
                     }
                 }
             }
         }
         "event.bonus_unlocked" => {
             if let Some(s) = seat {
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::BonusActive)));
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::MarkersReserve)));
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::MarkersTotal)));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::BonusActive)));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::MarkersReserve)));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::MarkersTotal)));
             }
         }
         "event.slot_on_left" | "event.slot_on_right" | "event.luna_slot_on" => {
@@ -356,7 +409,8 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                     .iter()
                     .position(|s| s.id == space)
                 {
-                    c.out.push(Claim::To(Fact::ResearchDisplay(i as u8), "-".into()));
+                    c.out
+                        .push(Claim::To(Fact::ResearchDisplay(i as u8), "-".into()));
                 }
             }
         }
@@ -375,12 +429,14 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
         | "event.tile_returned"
         | "event.gets_tile" => {
             if let Some(kind) = e.arg("tile_id").and_then(TileKind::from_data_id) {
-                c.out.push(Claim::Touch(Fact::Tile(GameState::tile_index(kind) as u8)));
+                c.out
+                    .push(Claim::Touch(Fact::Tile(GameState::tile_index(kind) as u8)));
             } else if e.key == "event.plus_one_tile" {
                 let i = GameState::tile_index(TileKind::PlusOne) as u8;
                 c.out.push(Claim::Touch(Fact::Tile(i)));
             } else if let Some(kind) = e.arg("tile").and_then(|t| tile_of(r.data, t)) {
-                c.out.push(Claim::Touch(Fact::Tile(GameState::tile_index(kind) as u8)));
+                c.out
+                    .push(Claim::Touch(Fact::Tile(GameState::tile_index(kind) as u8)));
             }
         }
         "event.token_revealed" => {
@@ -403,9 +459,13 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
             let sectors = c.list("sectors");
             if let Some(company) = company {
                 for s in &sectors {
-                    c.out.push(Claim::To(Fact::Sector(*s as u8), company.id().into()));
+                    c.out
+                        .push(Claim::To(Fact::Sector(*s as u8), company.id().into()));
                 }
-                c.out.push(Claim::Delta(Fact::Station(company), -(sectors.len() as i64)));
+                c.out.push(Claim::Delta(
+                    Fact::Station(company),
+                    -(sectors.len() as i64),
+                ));
             }
         }
         "event.expanded_belt" | "event.luna_expands_belt" => {
@@ -417,16 +477,19 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                     match crate::engine::belt::target(r.data, *n as u32) {
                         Some(crate::engine::belt::Target::Asteroid(a)) => {
                             for k in 0..r.data.belt.asteroids[a].outpost_spaces {
-                                c.out.push(Claim::Touch(Fact::BeltOutpost(a as u8, k as u8)));
+                                c.out
+                                    .push(Claim::Touch(Fact::BeltOutpost(a as u8, k as u8)));
                             }
                         }
                         Some(crate::engine::belt::Target::Shuttle(p)) => {
-                            c.out.push(Claim::To(Fact::Shuttle(p as u8), company.id().into()));
+                            c.out
+                                .push(Claim::To(Fact::Shuttle(p as u8), company.id().into()));
                         }
                         None => {}
                     }
                 }
-                c.out.push(Claim::Delta(Fact::Station(company), -(spaces.len() as i64)));
+                c.out
+                    .push(Claim::Delta(Fact::Station(company), -(spaces.len() as i64)));
             }
         }
         "event.oust" | "event.oust_shuttle" => {
@@ -463,7 +526,8 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
         }
         "event.luna_token_helium" | "event.luna_token_research" => {
             if let Some(s) = luna {
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::LunaTokens)));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::LunaTokens)));
             }
         }
         "event.threat_dealt" | "event.threat_dealt_paying" | "event.threat_removed" => {
@@ -484,10 +548,12 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                 c.out.push(Claim::To(Fact::BonusSpace(i as u8), "-".into()));
             }
             for i in 0..r.after.track_bonus_spaces.len() {
-                c.out.push(Claim::To(Fact::TrackBonusSpace(i as u8), "-".into()));
+                c.out
+                    .push(Claim::To(Fact::TrackBonusSpace(i as u8), "-".into()));
             }
             for s in 0..r.after.seats.len() {
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::MarkersReserve)));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::MarkersReserve)));
                 c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Mission)));
             }
         }
@@ -501,11 +567,19 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
         "event.luna_prep" => {
             c.number("n");
             if let Some(s) = luna {
-                c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::LunaDiscard)));
-                c.out.push(Claim::To(Fact::Seat(s, SeatFact::LunaMajority(0)), "-".into()));
-                c.out.push(Claim::To(Fact::Seat(s, SeatFact::LunaMajority(1)), "-".into()));
+                c.out
+                    .push(Claim::Touch(Fact::Seat(s, SeatFact::LunaDiscard)));
+                c.out.push(Claim::To(
+                    Fact::Seat(s, SeatFact::LunaMajority(0)),
+                    "-".into(),
+                ));
+                c.out.push(Claim::To(
+                    Fact::Seat(s, SeatFact::LunaMajority(1)),
+                    "-".into(),
+                ));
                 for k in 0..5u8 {
-                    c.out.push(Claim::Touch(Fact::Seat(s, SeatFact::LunaSlot(k))));
+                    c.out
+                        .push(Claim::Touch(Fact::Seat(s, SeatFact::LunaSlot(k))));
                 }
             }
         }
@@ -637,11 +711,11 @@ impl Claims<'_, '_> {
         ids.extend(self.card_ids("cards"));
         for id in ids {
             for k in 0..5u8 {
-                let holds = |st: &GameState| {
-                    st.seats[s].slots[k as usize].is_some_and(|c| c.card() == id)
-                };
+                let holds =
+                    |st: &GameState| st.seats[s].slots[k as usize].is_some_and(|c| c.card() == id);
                 if holds(self.r.before) || holds(self.r.after) {
-                    self.out.push(Claim::Touch(Fact::Seat(s, SeatFact::Slot(k))));
+                    self.out
+                        .push(Claim::Touch(Fact::Seat(s, SeatFact::Slot(k))));
                 }
             }
         }

@@ -95,15 +95,26 @@ pub(crate) fn facts(data: &GameData, state: &GameState) -> BTreeMap<Fact, Value>
     put(Fact::FirstPlayer, view.first_player.to_string());
     put(Fact::NextFirstPlayer, view.next_first_player.to_string());
     for c in Company::ALL {
-        put(Fact::ShareValue(c), view.share_values[c.index()].to_string());
+        put(
+            Fact::ShareValue(c),
+            view.share_values[c.index()].to_string(),
+        );
         let station = &view.stations[c.index()];
         put(
             Fact::Station(c),
-            station.iter().map(|col| u32::from(col.outposts)).sum::<u32>().to_string(),
+            station
+                .iter()
+                .map(|col| u32::from(col.outposts))
+                .sum::<u32>()
+                .to_string(),
         );
         put(
             Fact::Floors(c),
-            station.iter().filter(|col| col.floor_revealed).count().to_string(),
+            station
+                .iter()
+                .filter(|col| col.floor_revealed)
+                .count()
+                .to_string(),
         );
         put(
             Fact::RemovedOutposts(c),
@@ -156,7 +167,10 @@ pub(crate) fn facts(data: &GameData, state: &GameState) -> BTreeMap<Fact, Value>
     if let Some(threat) = &view.threat {
         put(
             Fact::Threat,
-            format!("on board {} removed by {:?}", threat.on_board, threat.removed_by),
+            format!(
+                "on board {} removed by {:?}",
+                threat.on_board, threat.removed_by
+            ),
         );
     }
     if let Some(missions) = &view.missions {

@@ -141,7 +141,11 @@ pub fn game_kind(seed: u64) -> GameKind {
     let options = GameOptions {
         players,
         luna,
-        board: if belt { BoardSide::Belt } else { BoardSide::Moon },
+        board: if belt {
+            BoardSide::Belt
+        } else {
+            BoardSide::Moon
+        },
         tracks: if rng.gen_bool(0.5) {
             TrackSetup::Random
         } else {
@@ -195,7 +199,9 @@ pub fn check_game_mutated(
         Ok(s) => s,
         Err(e) => {
             report.misses += 1;
-            report.examples.push(format!("seed {seed}: cannot set up: {e}"));
+            report
+                .examples
+                .push(format!("seed {seed}: cannot set up: {e}"));
             return report;
         }
     };
@@ -215,16 +221,19 @@ pub fn check_game_mutated(
         let (decisions, actor) = if person(seat) {
             let legal = engine::legal_decisions(data, &state, seat);
             let pick = crate::bots::weighted::choose(&mut rng, data, &state, seat, &legal);
-            (pick.into_iter().collect::<Vec<_>>(), Actor::Person { seat, user: 0 })
+            (
+                pick.into_iter().collect::<Vec<_>>(),
+                Actor::Person { seat, user: 0 },
+            )
         } else {
             let ds = computers::think(data, &state, seat, kind.level, &mut rng);
             (ds, Actor::Computer { seat })
         };
         if decisions.is_empty() {
             report.misses += 1;
-            report
-                .examples
-                .push(format!("seed {seed}: seat {seat} is waited on and cannot move"));
+            report.examples.push(format!(
+                "seed {seed}: seat {seat} is waited on and cannot move"
+            ));
             return report;
         }
         let events = match engine::apply_batch(data, &mut state, seat, &decisions) {
@@ -237,7 +246,11 @@ pub fn check_game_mutated(
                 return report;
             }
         };
-        gathered.extend(events.into_iter().filter(|e| e.visibility == Visibility::Public));
+        gathered.extend(
+            events
+                .into_iter()
+                .filter(|e| e.visibility == Visibility::Public),
+        );
         if turn::ends_turn(actor, Some(&before), &state, |s| {
             person(s) && !state.seats[s].is_luna()
         }) {
@@ -333,7 +346,10 @@ pub(crate) fn check_message(
             if claims.is_empty() {
                 found.misses.push(miss(
                     fact,
-                    format!("{} changed {b} → {a}, and no line says so", describe(fact, after)),
+                    format!(
+                        "{} changed {b} → {a}, and no line says so",
+                        describe(fact, after)
+                    ),
                 ));
                 continue;
             }
@@ -365,7 +381,11 @@ fn judge(b: &str, a: &str, claims: &[Claim]) -> Option<String> {
         match (b.parse::<i64>(), a.parse::<i64>()) {
             (Ok(b), Ok(a)) if a - b == said => {}
             (Ok(b), Ok(a)) => return Some(format!("the lines say {said:+}, not {:+}", a - b)),
-            _ => return Some(format!("the lines say {said:+} of a value that is no number")),
+            _ => {
+                return Some(format!(
+                    "the lines say {said:+} of a value that is no number"
+                ))
+            }
         }
     }
     // Where the lines leave it: the last line that says where it ends, unless a later line

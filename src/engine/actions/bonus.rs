@@ -386,9 +386,7 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
                     let mut discard_filter = None;
                     for req in &entry.requirement {
                         match req {
-                            Requirement::Pay { n } => {
-                                effects::pay_for_space(ctx, state, seat, *n)
-                            }
+                            Requirement::Pay { n } => effects::pay_for_space(ctx, state, seat, *n),
                             Requirement::DiscardFromHand { card } => {
                                 discard_filter = Some(Resource::parse(card))
                             }

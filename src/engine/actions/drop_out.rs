@@ -126,7 +126,10 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                     ("card", &ctx.data.card_label(card)),
                     ("slot", &numbering::slot(usize::from(slot))),
                 ],
-                &format!("card on resting slot {}", numbering::slot(usize::from(slot))),
+                &format!(
+                    "card on resting slot {}",
+                    numbering::slot(usize::from(slot))
+                ),
             );
             ctx.say("event.rests", &[("name", &name), ("cards", &rested)]);
         }

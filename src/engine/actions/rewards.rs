@@ -73,7 +73,10 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             &[
                 ("name", &name),
                 ("company", &data.company_name(company)),
-                ("column", &crate::data::numbering::ordinal(usize::from(column))),
+                (
+                    "column",
+                    &crate::data::numbering::ordinal(usize::from(column)),
+                ),
             ],
         );
         if n > 1 {

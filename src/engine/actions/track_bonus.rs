@@ -89,7 +89,10 @@ pub(super) fn place(
         &[
             ("name", &name),
             ("bonus", &bonus.id),
-            ("company", &company.map(|c| data.company_name(c)).unwrap_or_default()),
+            (
+                "company",
+                &company.map(|c| data.company_name(c)).unwrap_or_default(),
+            ),
             ("text", &bonus.display_text()),
         ],
     );
