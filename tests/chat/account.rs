@@ -5,18 +5,12 @@
 //! and that its games cover every kind of game.
 //!
 //! A bigger run (the lead's 2,000+ games on a machine with more cores):
-//! `SKYMINES_ACCOUNT_GAMES=2000 cargo test --release --test chat_account -- --ignored`, or
+//! `SKYMINES_ACCOUNT_GAMES=2000 cargo test --release --test chat account:: -- --ignored`, or
 //! `cargo run --release -- account-check --games 2000 --threads 16`.
 
+use crate::support::data;
 use skymines::chat::account::{self, AccountReport};
-use skymines::data::GameData;
 use skymines::engine::{BoardSide, Event};
-use std::sync::OnceLock;
-
-fn data() -> &'static GameData {
-    static DATA: OnceLock<GameData> = OnceLock::new();
-    DATA.get_or_init(|| GameData::embedded().expect("data"))
-}
 
 /// The games CI checks: seeds 0–99.
 const CI_GAMES: usize = 100;
@@ -45,7 +39,7 @@ fn every_public_change_is_said_with_its_numbers_in_the_ci_games() {
 /// The lead's big run: `SKYMINES_ACCOUNT_GAMES` games from seed `SKYMINES_ACCOUNT_SEED` (2,000
 /// from seed 0 unless set), on every core.
 #[test]
-#[ignore = "a long run: SKYMINES_ACCOUNT_GAMES=2000 cargo test --release --test chat_account -- --ignored"]
+#[ignore = "a long run: SKYMINES_ACCOUNT_GAMES=2000 cargo test --release --test chat account:: -- --ignored"]
 fn every_public_change_is_said_in_many_games() {
     let env = |name: &str, default: u64| {
         std::env::var(name)

@@ -3,16 +3,10 @@
 //! and German; and the public lines of seeded games of every kind name components by their
 //! printed face or name, never by an internal id.
 
+use crate::support::data;
 use skymines::chat::account;
-use skymines::data::GameData;
 use skymines::engine::Event;
 use skymines::text::{self, Texts};
-use std::sync::OnceLock;
-
-fn data() -> &'static GameData {
-    static DATA: OnceLock<GameData> = OnceLock::new();
-    DATA.get_or_init(|| GameData::embedded().expect("data"))
-}
 
 /// Every argument name a template uses (`{name}`, `{n|one|many}`).
 fn arguments(template: &str) -> Vec<String> {

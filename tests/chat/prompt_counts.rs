@@ -10,7 +10,7 @@
 //! wanted when it is the same decision or the same kind with the same preview. A decision no
 //! prompt offers fails the test: the prompts must never hide a legal choice.
 //!
-//! The figure: `cargo test --release --test chat_prompt_counts -- --nocapture` prints the
+//! The figure: `cargo test --release --test chat prompt_counts:: -- --nocapture` prints the
 //! clicks of each game and the total, by question; `SKYMINES_PROMPT_GAMES=N` plays the first N
 //! of the 20 games (CI plays a few).
 
@@ -25,8 +25,7 @@ use skymines::store::{GameStore, Location, Store, StoreOptions, Synchronous};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-mod chat_support;
-use chat_support::{game_data, TempDir};
+use crate::support::{shared_data as game_data, TempDir};
 
 const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
 
@@ -104,12 +103,7 @@ fn place() -> Location {
 
 impl Player {
     fn new(tag: &str) -> Player {
-        let dir = std::env::temp_dir().join(format!(
-            "skymines-prompts-{tag}-{}-{}",
-            std::process::id(),
-            rand::random::<u32>()
-        ));
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let dir = TempDir::new(&format!("prompt-counts-{tag}"));
         let data = game_data();
         let options = StoreOptions {
             synchronous: Synchronous::Normal,
@@ -129,7 +123,7 @@ impl Player {
                 config,
             ),
             data,
-            _dir: TempDir(dir),
+            _dir: dir,
             game: 0,
             prompts: BTreeMap::new(),
             queues: BTreeMap::new(),

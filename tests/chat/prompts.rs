@@ -13,10 +13,8 @@ use skymines::store::{GameStore, Location, PgStore, Store, StoreOptions};
 use skymines::text;
 use std::sync::Arc;
 
-mod chat_support;
-mod store_support;
-use chat_support::{game_data, TempDir};
-use store_support::{pg_server, PgTestDb};
+use crate::support::pg::{pg_server, PgTestDb};
+use crate::support::{shared_data as game_data, TempDir};
 
 /// Where a table's games live: an SQLite file, or a PostgreSQL database.
 enum Backing {
@@ -26,13 +24,7 @@ enum Backing {
 
 impl Backing {
     fn sqlite(tag: &str) -> Backing {
-        let dir = std::env::temp_dir().join(format!(
-            "skymines-prompts-{tag}-{}-{}",
-            std::process::id(),
-            rand::random::<u32>()
-        ));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Backing::Sqlite(TempDir(dir))
+        Backing::Sqlite(TempDir::new(&format!("prompts-{tag}")))
     }
 
     /// SQLite, and PostgreSQL when `SKYMINES_TEST_PG_URL` names a server.
@@ -47,7 +39,7 @@ impl Backing {
         let data = game_data();
         match self {
             Backing::Sqlite(dir) => Arc::new(
-                Store::open(dir.0.join("t.db"), data, StoreOptions::default())
+                Store::open(dir.join("t.db"), data, StoreOptions::default())
                     .expect("SQLite opens")
                     .0,
             ),
