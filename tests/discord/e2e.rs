@@ -137,18 +137,13 @@ async fn callback(fake: &Fake, token: &str) -> Recorded {
     .await
 }
 
-/// The decision a choice's custom id carries (`d:game:version:{json}`), or the first of an
-/// option of several.
+/// The decision a choice's custom id carries (`d:game:version:{json}`; `n:game:version:n:{json}`).
 fn decision(custom_id: &str) -> Option<Value> {
-    // `d:GAME:VERSION:DECISION`, or an option of several decisions `n:GAME:VERSION:N:FIRST`.
-    if let Some(rest) = custom_id.strip_prefix("n:") {
-        return serde_json::from_str(rest.splitn(4, ':').nth(3)?).ok();
-    }
-    let rest = custom_id.strip_prefix("d:")?;
-    let mut parts = rest.splitn(3, ':');
-    parts.next()?;
-    parts.next()?;
-    serde_json::from_str(parts.next()?).ok()
+    let (parts, rest) = match custom_id.strip_prefix("n:") {
+        Some(rest) => (4, rest),
+        None => (3, custom_id.strip_prefix("d:")?),
+    };
+    serde_json::from_str(rest.splitn(parts, ':').nth(parts - 1)?).ok()
 }
 
 /// The kind of the decision a custom id carries ("" for other ids).
@@ -185,9 +180,9 @@ fn newest_prompt(fake: &Fake, user: u64) -> Option<Msg> {
         .into_iter()
         .filter(|m| {
             let prompt = m.viewer == Some(user)
-                && m.buttons.iter().any(|(id, _)| {
-                    id.starts_with("d:") || id.starts_with("n:") || id.starts_with("p:")
-                });
+                && m.buttons
+                    .iter()
+                    .any(|(id, _)| id.starts_with(['d', 'n', 'p']) && id.get(1..2) == Some(":"));
             let ping = m.viewer.is_none()
                 && mentioned_first(&m.content).contains(&user.to_string())
                 && m.buttons.iter().any(|(id, _)| id.starts_with("o:"));
