@@ -4,6 +4,7 @@
 //! `"{name} joined ({count}/{total})"`; a word that follows a number names both its forms after
 //! the argument, singular first: `"{n} {n|card|cards}"` (see [`fill`]).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::{Display, Write};
 
@@ -72,7 +73,13 @@ impl Texts {
             .cloned()
             .unwrap_or_else(|| format!("[{key}]"));
         for (name, value) in args {
-            out = fill(&out, name, &value.to_string());
+            let value = value.to_string();
+            // A user's own words stand in backticks in a template: quoted short and clean.
+            let quoted = format!("`{{{name}}}`");
+            if out.contains(&quoted) {
+                out = out.replace(&quoted, &format!("`{}`", quote(&value)));
+            }
+            out = fill(&out, name, &clean(&value));
         }
         self.resolve(&out)
     }
@@ -325,6 +332,48 @@ fn is_arg_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The most characters of a user's own value that a reply quotes back (see [`quote`]).
+pub const QUOTE_LIMIT: usize = 40;
+
+/// `text` with every character that could rewrite a terminal or hide and reorder text written
+/// out as a visible escape (`\u{1b}`): C0 controls but the line break, DEL, C1 controls, and
+/// the zero-width, joiner and direction characters of [`is_invisible`]. The one cleaner for
+/// what reaches a reader or a log line: [`Texts::f`] applies it to every argument it fills in,
+/// the local mode to every line it prints, the Discord adapter to every log line that carries
+/// a user's words. Text without such characters comes back borrowed.
+pub fn clean(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| (c.is_control() && c != '\n') || is_invisible(c);
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A user's own value as a refusal quotes it: cleaned (see [`clean`]), on one line, without
+/// backticks, and cut to its first [`QUOTE_LIMIT`] characters with "…", so a 100 KB value
+/// echoes as a short prefix. [`Texts::f`] applies it to every argument a template writes in
+/// backticks (`` `{value}` ``), the catalogs' mark for a user's own words.
+pub fn quote(value: &str) -> String {
+    // A backtick would end the code span the value is quoted in.
+    let one_line = value.replace(['\n', '\r'], " ").replace('`', "'");
+    // Cut before escaping, so an escape is never cut in half.
+    let cut: String = one_line.chars().take(QUOTE_LIMIT).collect();
+    let cleaned = clean(&cut).into_owned();
+    if cut.len() < one_line.len() {
+        format!("{cleaned}…")
+    } else {
+        cleaned
+    }
+}
+
 /// The longest display name shown, in characters (a longer one is cut with an ellipsis).
 pub const NAME_LIMIT: usize = 24;
 
@@ -395,6 +444,38 @@ fn is_invisible(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn echoes_are_short_and_clean() {
+        assert_eq!(clean("plain\ntext"), "plain\ntext");
+        assert!(matches!(clean("plain"), Cow::Borrowed(_)));
+        assert_eq!(
+            clean("sta\u{1b}[2J\u{1b}]0;pwned\u{7}tus\u{0}"),
+            "sta\\u{1b}[2J\\u{1b}]0;pwned\\u{7}tus\\u{0}"
+        );
+        assert_eq!(
+            clean("a\u{202e}b\u{200b}c\u{9b}"),
+            "a\\u{202e}b\\u{200b}c\\u{9b}"
+        );
+        let long = "x".repeat(100_000);
+        let quoted = quote(&long);
+        assert_eq!(quoted, format!("{}…", "x".repeat(QUOTE_LIMIT)));
+        assert_eq!(quote("Europe/Berlin"), "Europe/Berlin");
+        assert_eq!(quote("a`b\nc"), "a'b c");
+        let texts = catalog(
+            "en",
+            r#""error.bad_timezone" = "Timezone: `{value}` is not a time zone."
+"error.unknown_command" = "Unknown command `{name}`.""#,
+        );
+        let refusal = texts.f("error.bad_timezone", &[("value", &long)]);
+        let expected = format!(
+            "Timezone: `{}…` is not a time zone.",
+            "x".repeat(QUOTE_LIMIT)
+        );
+        assert_eq!(refusal, expected);
+        let refusal = texts.f("error.unknown_command", &[("name", &"sta\u{1b}[2Jtus")]);
+        assert_eq!(refusal, "Unknown command `sta\\u{1b}[2Jtus`.");
+    }
 
     #[test]
     fn names_are_cut_and_cleaned() {

@@ -415,19 +415,36 @@ impl Chat {
                 }
             }
         } else {
-            self.store.game_in_channel(req.place.channel).ok()??
+            self.logged(
+                "cannot look up the channel's game: no suggestions",
+                self.store.games().game_in_channel(req.place.channel),
+            )??
         };
-        let seat = self.seat_of(game, req.user.id).ok()??;
-        let state = self.store.state(game).ok()?;
+        let seat = self.logged(
+            "cannot read the game's seats: no suggestions",
+            self.seat_in(game, req.user.id),
+        )??;
+        let state = self.logged(
+            "cannot read the game: no suggestions",
+            self.store.games().state(game),
+        )?;
         Some((state, seat))
     }
 
     /// The live games the user plays in.
     fn user_games(&self, user: u64) -> Vec<GameId> {
         self.store
+            .games()
             .live_games()
             .into_iter()
-            .filter(|g| matches!(self.seat_of(*g, user), Ok(Some(_))))
+            .filter(|g| {
+                self.logged(
+                    "cannot read a game's seats: it is not listed among the user's",
+                    self.seat_in(*g, user),
+                )
+                .flatten()
+                .is_some()
+            })
             .collect()
     }
 
@@ -436,10 +453,15 @@ impl Chat {
             .into_iter()
             .map(|g| {
                 let waiting = self
-                    .seat_of(g, user)
-                    .ok()
+                    .logged(
+                        "cannot read a game's seats: it is listed as not waiting",
+                        self.seat_in(g, user),
+                    )
                     .flatten()
-                    .zip(self.store.state(g).ok())
+                    .zip(self.logged(
+                        "cannot read a game: it is listed as not waiting",
+                        self.store.games().state(g),
+                    ))
                     .is_some_and(|(s, st)| engine::waiting_on(&st).contains(&s));
                 let key = if waiting {
                     "label.game_waiting"

@@ -75,6 +75,7 @@ impl Chat {
             .map_err(|e| e.to_string())
             .and_then(|doc| {
                 self.store
+                    .people()
                     .save_shown_list(game, user, version, &doc)
                     .map_err(|e| e.to_string())
             });
@@ -87,7 +88,7 @@ impl Chat {
     /// The list `user` was last shown in `game`, as stored (by this process or another, before
     /// a restart or after it).
     fn shown_list(&self, user: u64, game: GameId) -> Option<Shown> {
-        let (version, doc) = match self.store.shown_list(game, user) {
+        let (version, doc) = match self.store.people().shown_list(game, user) {
             Ok(row) => row?,
             Err(e) => {
                 tracing::warn!(game, error = %e, "cannot read the list shown");
@@ -102,7 +103,7 @@ impl Chat {
     /// Forgets the lists shown in a game that ended.
     pub(crate) fn forget_shown(&self, game: GameId) {
         self.shown.forget_game(game);
-        if let Err(e) = self.store.clear_shown_lists(game) {
+        if let Err(e) = self.store.people().clear_shown_lists(game) {
             tracing::warn!(game, error = %e, "cannot clear the lists shown");
         }
     }

@@ -24,13 +24,14 @@ mod modules_tests;
 mod numbering_tests;
 mod offers;
 mod prompt;
+mod schedule;
 mod seats;
 pub mod time;
 mod turn;
 mod weeks;
 
 use crate::data::GameData;
-use crate::store::{GameId, GameStore, Location};
+use crate::store::{GameId, Location, Store, StoreError};
 pub use crate::text::Texts;
 pub use adapter::{click_game, open_click_id, Suggestion};
 pub use language::{as_sentence, Voice};
@@ -320,7 +321,7 @@ impl Default for ChatConfig {
 /// The chat layer.
 pub struct Chat {
     pub(crate) data: Arc<GameData>,
-    pub(crate) store: Arc<dyn GameStore>,
+    pub(crate) store: Arc<Store>,
     /// The catalog of the reply being written (see `language`).
     pub(crate) texts: Voice,
     pub(crate) clock: Arc<dyn Clock>,
@@ -338,7 +339,7 @@ pub struct Chat {
 }
 
 impl Chat {
-    pub fn new(store: Arc<dyn GameStore>, clock: Arc<dyn Clock>, config: ChatConfig) -> Chat {
+    pub fn new(store: Arc<Store>, clock: Arc<dyn Clock>, config: ChatConfig) -> Chat {
         Chat {
             data: store.data().clone(),
             lobbies: lobby::Lobbies::restore(store.clone()),
@@ -353,8 +354,21 @@ impl Chat {
         }
     }
 
-    pub fn store(&self) -> Arc<dyn GameStore> {
+    pub fn store(&self) -> Arc<Store> {
         self.store.clone()
+    }
+
+    /// A store result whose error the caller cannot answer with (a timer's work, a note in a
+    /// reply): the error is logged with what was being done and why it matters, and the
+    /// caller goes on without the value.
+    pub(crate) fn logged<T>(&self, doing: &str, result: Result<T, StoreError>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(e) => {
+                tracing::warn!(error = %e, "{doing}");
+                None
+            }
+        }
     }
 
     pub fn texts(&self) -> &Texts {
@@ -463,6 +477,7 @@ impl Chat {
     pub(crate) fn check_place(&self, req: &Request, game: GameId) -> Result<(), String> {
         let allowed = if req.in_dm {
             self.store
+                .people()
                 .seats(game)
                 .map_err(|e| self.err(e))?
                 .iter()
@@ -472,6 +487,7 @@ impl Chat {
                 })
         } else {
             self.store
+                .games()
                 .game(game)
                 .map_err(|e| self.err(e))?
                 .location

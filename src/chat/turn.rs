@@ -101,8 +101,9 @@ impl Chat {
     fn rebuild_turn(&self, game: GameId, version: u64) -> Vec<Step> {
         let read = self
             .store
+            .games()
             .game(game)
-            .and_then(|rec| Ok((rec, self.store.log(game)?)));
+            .and_then(|rec| Ok((rec, self.store.games().log(game)?)));
         let (rec, mut log) = match read {
             Ok(x) => x,
             Err(e) => {
@@ -125,7 +126,7 @@ impl Chat {
                 return Vec::new();
             }
         };
-        let people: Vec<usize> = match self.store.seats(game) {
+        let people: Vec<usize> = match self.store.people().seats(game) {
             Ok(seats) => seats
                 .iter()
                 .filter(|s| matches!(s.owner, SeatOwner::Discord(_)))

@@ -6,7 +6,8 @@
 //! collectors, so they keep working after a restart.
 
 use super::deliver::{deliver, Answer, Origin, Slot};
-use super::shared::{OrderKey, Shared};
+use super::lanes::OrderKey;
+use super::shared::Shared;
 use super::{describe, Ctx, Error};
 use crate::chat::{self, Input, Request};
 use crate::store::Location;
@@ -225,10 +226,9 @@ pub(crate) async fn autocomplete(ctx: Ctx<'_>, partial: &str) -> Vec<Autocomplet
     };
     let chat = shared.chat.clone();
     let partial = partial.to_string();
-    let suggestions =
-        tokio::task::spawn_blocking(move || chat.autocomplete(&req, &option, &partial))
-            .await
-            .unwrap_or_default();
+    let suggestions = super::lanes::blocking(move || chat.autocomplete(&req, &option, &partial))
+        .await
+        .unwrap_or_default();
     suggestions
         .into_iter()
         .map(|s| AutocompleteChoice::new(s.name, s.value))

@@ -20,6 +20,7 @@ pub use commands::command_options;
 mod deliver;
 mod failures;
 mod interact;
+pub mod lanes;
 mod message;
 mod outbox;
 mod register;
@@ -28,7 +29,7 @@ mod status;
 
 use crate::chat::{Chat, ChatConfig, SystemClock};
 use crate::config::{Config, Secret, Sharding};
-use crate::store::{GameStore, StoreError};
+use crate::store::{Store, StoreError};
 use serenity::all::{
     ClientBuilder, FullEvent, GatewayIntents, HttpBuilder, HttpError, Interaction, ShardManager,
 };
@@ -161,7 +162,7 @@ impl Running {
 /// Connects the bot: commands, event handler, timer. Returns once the client task runs.
 pub async fn start(
     settings: BotSettings,
-    store: Arc<dyn GameStore>,
+    store: Arc<Store>,
     chat: Arc<Chat>,
 ) -> Result<Running, DiscordError> {
     if settings.token.is_empty() {
@@ -302,7 +303,7 @@ pub(crate) enum Gone {
 /// for a game (the delete happened while the bot was away).
 pub(crate) async fn archive(chat: &Arc<Chat>, gone: Gone) {
     let chat = chat.clone();
-    let archived = tokio::task::spawn_blocking(move || match gone {
+    let archived = lanes::blocking(move || match gone {
         Gone::Channel(c) => chat.channel_gone(c),
         Gone::Guild(g) => chat.guild_gone(g),
     })
@@ -316,6 +317,8 @@ pub(crate) async fn archive(chat: &Arc<Chat>, gone: Gone) {
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
+            // The error may quote a user's own value: cleaned as every reply is.
+            let error = crate::text::clean(&error.to_string()).into_owned();
             tracing::warn!(command = %ctx.command().qualified_name, error = %error, "command failed");
         }
         poise::FrameworkError::Setup { error, .. } => {
@@ -421,8 +424,10 @@ async fn run_until_stopped(config: &Config) -> Result<(), DiscordError> {
         shards: config.shard_filter(),
         ..crate::store::StoreOptions::default()
     };
-    let (hub, report) =
-        crate::store::GameHub::open(database.clone(), Arc::new(data), options).await?;
+    let open = database.clone();
+    let (store, report) = lanes::blocking(move || open.open(Arc::new(data), options))
+        .await
+        .map_err(DiscordError::Worker)??;
     for (warning, line) in report.startup_lines(std::path::Path::new(&database.describe())) {
         if warning {
             tracing::warn!("{line}");
@@ -430,12 +435,11 @@ async fn run_until_stopped(config: &Config) -> Result<(), DiscordError> {
             tracing::info!("{line}");
         }
     }
-    let store = hub.store().clone();
     let chat_config: ChatConfig = config.chat_config();
     // The chat layer reads the stored lobbies, the store's handles are dropped: store work, on
     // a blocking thread (the PostgreSQL client must not run on the async workers).
     let chat_store = store.clone();
-    let chat = tokio::task::spawn_blocking(move || {
+    let chat = lanes::blocking(move || {
         Arc::new(Chat::new(chat_store, Arc::new(SystemClock), chat_config))
     })
     .await
@@ -452,7 +456,11 @@ async fn run_until_stopped(config: &Config) -> Result<(), DiscordError> {
             running.stop().await
         }
     };
-    let _ = tokio::task::spawn_blocking(move || drop((hub, store))).await;
+    // The store's connections close on a blocking thread (the PostgreSQL client's own
+    // runtime must not be dropped on an async worker).
+    if let Err(e) = lanes::blocking(move || drop(store)).await {
+        tracing::warn!(error = %e, "closing the store failed");
+    }
     result
 }
 

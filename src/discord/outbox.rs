@@ -138,7 +138,8 @@ async fn queue(shared: &Shared, channel: u64, game: Option<GameId>, message: Sto
         }
     };
     let store = shared.store.clone();
-    match tokio::task::spawn_blocking(move || store.queue_notification(game, &payload)).await {
+    match super::lanes::blocking(move || store.schedule().queue_notification(game, &payload)).await
+    {
         Ok(Ok(_)) => shared.waiting.add(channel),
         _ => tracing::error!(channel, "cannot queue a message: it is lost"),
     }
@@ -148,13 +149,14 @@ async fn queue(shared: &Shared, channel: u64, game: Option<GameId>, message: Sto
 /// still fails keeps the rest of its messages for the next round.
 pub(crate) async fn flush(shared: &Shared) {
     let store = shared.store.clone();
-    let pending =
-        match tokio::task::spawn_blocking(move || store.claim_notifications(BATCH, CLAIM_LEASE))
-            .await
-        {
-            Ok(Ok(p)) => p,
-            _ => return,
-        };
+    let pending = match super::lanes::blocking(move || {
+        store.schedule().claim_notifications(BATCH, CLAIM_LEASE)
+    })
+    .await
+    {
+        Ok(Ok(p)) => p,
+        _ => return,
+    };
     let mut blocked: HashSet<u64> = HashSet::new();
     for entry in pending {
         let letter = match serde_json::from_value::<Letter>(entry.payload) {
@@ -190,7 +192,7 @@ pub(crate) async fn flush(shared: &Shared) {
 async fn mark_sent(shared: &Shared, id: i64) {
     let store = shared.store.clone();
     if !matches!(
-        tokio::task::spawn_blocking(move || store.mark_sent(id)).await,
+        super::lanes::blocking(move || store.schedule().mark_sent(id)).await,
         Ok(Ok(()))
     ) {
         tracing::warn!(id, "cannot mark a queued message sent");

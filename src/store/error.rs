@@ -5,7 +5,7 @@
 use crate::engine::{RuleError, SetupError};
 use std::path::PathBuf;
 
-use super::{FailPoint, GameId, GameStatus};
+use super::types::{FailPoint, GameId, GameStatus};
 
 /// Why a store operation failed. Whenever one is returned from a write, nothing was written.
 #[derive(Debug, thiserror::Error)]
@@ -73,7 +73,7 @@ pub enum StoreError {
     /// or the last person leaving a running game, is refused. Nothing was written.
     #[error("a game needs at least one person among its players")]
     NoPerson,
-    /// A move worked out on an earlier state of the game ([`crate::store::Store::apply_at`]): the game has
+    /// A move worked out on an earlier state of the game ([`crate::store::GameLog::apply_at`]): the game has
     /// moved on since. Nothing was written.
     #[error("game {0} moved on before this move was stored")]
     MovedOn(GameId),
@@ -113,7 +113,7 @@ pub enum StoreError {
     Changed(GameId),
     #[error("{path}: cannot read the configuration: {message}")]
     Config { path: PathBuf, message: String },
-    /// A test hook fired (see [`super::Store::fail_next`]); the transaction was rolled back.
+    /// A test hook fired (the `test-support` feature's `Store::fail_next`); the transaction was rolled back.
     #[error("injected failure at {0:?}; nothing was saved")]
     Injected(FailPoint),
     #[error("the store's worker thread stopped: {0}")]
@@ -149,17 +149,19 @@ impl StoreError {
 impl StoreError {
     /// A stored value of `game` that does not decode (text that is not UTF-8, a number that
     /// is text, …) makes that one game unreadable (`Corrupt`, saying `what`); every other
-    /// database error stays what it is.
-    pub(crate) fn decoding(game: GameId, what: &str, e: rusqlite::Error) -> StoreError {
-        match e {
-            rusqlite::Error::FromSqlConversionFailure(..)
-            | rusqlite::Error::InvalidColumnType(..)
-            | rusqlite::Error::IntegralValueOutOfRange(..)
-            | rusqlite::Error::Utf8Error(..) => StoreError::Corrupt {
+    /// error stays what it is.
+    pub(crate) fn decoding(self, game: GameId, what: &str) -> StoreError {
+        match self {
+            StoreError::Sqlite(
+                e @ (rusqlite::Error::FromSqlConversionFailure(..)
+                | rusqlite::Error::InvalidColumnType(..)
+                | rusqlite::Error::IntegralValueOutOfRange(..)
+                | rusqlite::Error::Utf8Error(..)),
+            ) => StoreError::Corrupt {
                 game,
                 message: format!("{what} cannot be read: {e}"),
             },
-            other => other.into(),
+            other => other,
         }
     }
 }

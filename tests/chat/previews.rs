@@ -44,10 +44,11 @@ fn every_option_of_a_seeded_two_player_game_carries_its_preview() {
         let game = t
             .chat
             .store()
+            .games()
             .game_in_channel(LOCAL_CHANNEL)
             .expect("store")
             .expect("the game");
-        let (state, _) = t.chat.store().live_state(game).expect("state");
+        let (state, _) = t.chat.store().games().live_state(game).expect("state");
         let seat = state
             .seats
             .iter()

@@ -21,7 +21,7 @@ use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, ManualClock, Rep
 use skymines::data::GameData;
 use skymines::engine::{self, Decision, GameState, Phase};
 use skymines::local::{parse_line, LOCAL_CHANNEL};
-use skymines::store::{GameStore, Location, Store, StoreOptions, Synchronous};
+use skymines::store::{Location, Store, StoreOptions, Synchronous};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -132,12 +132,12 @@ impl Player {
         }
     }
 
-    fn store(&self) -> Arc<dyn GameStore> {
+    fn store(&self) -> Arc<Store> {
         self.chat.store()
     }
 
     fn state(&self) -> GameState {
-        (*self.store().state(self.game).expect("state")).clone()
+        (*self.store().games().state(self.game).expect("state")).clone()
     }
 
     /// Says one line as its user; keeps the prompts the replies show.
@@ -166,6 +166,7 @@ impl Player {
         self.say("alice /skymines start");
         self.game = self
             .store()
+            .games()
             .game_in_channel(LOCAL_CHANNEL)
             .expect("lookup")
             .expect("a game started");

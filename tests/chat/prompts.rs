@@ -9,53 +9,18 @@ use rand_chacha::ChaCha8Rng;
 use skymines::chat::{local_user_id, Audience, Chat, ChatConfig, ManualClock, Reply};
 use skymines::engine::{self, Decision, GameState, Phase, Task};
 use skymines::local::{parse_line, LOCAL_CHANNEL};
-use skymines::store::{GameStore, Location, PgStore, Store, StoreOptions};
+use skymines::store::{Location, Store, StoreOptions};
 use skymines::text;
 use std::sync::Arc;
 
-use crate::support::pg::{pg_server, PgTestDb};
-use crate::support::{shared_data as game_data, TempDir};
+use crate::support::chat::Backing;
+use crate::support::shared_data as game_data;
 
-/// Where a table's games live: an SQLite file, or a PostgreSQL database.
-enum Backing {
-    Sqlite(TempDir),
-    Postgres(PgTestDb),
-}
-
-impl Backing {
-    fn sqlite(tag: &str) -> Backing {
-        Backing::Sqlite(TempDir::new(&format!("prompts-{tag}")))
-    }
-
-    /// SQLite, and PostgreSQL when `SKYMINES_TEST_PG_URL` names a server.
-    fn both(tag: &str) -> Vec<Backing> {
-        let mut out = vec![Backing::sqlite(tag)];
-        out.extend(pg_server(tag).map(|admin| Backing::Postgres(PgTestDb::create(&admin, tag))));
-        out
-    }
-
-    /// Opens the store (again, after a restart).
-    fn open(&self) -> Arc<dyn GameStore> {
-        let data = game_data();
-        match self {
-            Backing::Sqlite(dir) => Arc::new(
-                Store::open(dir.join("t.db"), data, StoreOptions::default())
-                    .expect("SQLite opens")
-                    .0,
-            ),
-            Backing::Postgres(db) => Arc::new(
-                PgStore::open(db.url(), data, StoreOptions::default())
-                    .expect("PostgreSQL opens")
-                    .0,
-            ),
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            Backing::Sqlite(_) => "SQLite",
-            Backing::Postgres(_) => "PostgreSQL",
-        }
+/// The backing's name in a failure message.
+fn backing_name(backing: &Backing) -> &'static str {
+    match backing {
+        Backing::Sqlite(_) => "SQLite",
+        Backing::Postgres(_) => "PostgreSQL",
     }
 }
 
@@ -86,7 +51,7 @@ const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
 impl Table {
     fn new(backing: Backing) -> Table {
         let chat = Chat::new(
-            backing.open(),
+            backing.open(StoreOptions::default()),
             Arc::new(ManualClock::new(1_700_000_000_000)),
             config(),
         );
@@ -99,13 +64,13 @@ impl Table {
 
     /// A table on SQLite.
     fn sqlite(tag: &str) -> Table {
-        Table::new(Backing::sqlite(tag))
+        Table::new(Backing::sqlite(&format!("prompts-{tag}")))
     }
 
     /// The bot restarts: a new chat layer over the store opened again.
     fn restart(&mut self) {
         self.chat = Chat::new(
-            self.backing.open(),
+            self.backing.open(StoreOptions::default()),
             Arc::new(ManualClock::new(1_700_000_000_000)),
             config(),
         );
@@ -118,12 +83,12 @@ impl Table {
         self.chat.handle(&req)
     }
 
-    fn store(&self) -> Arc<dyn GameStore> {
+    fn store(&self) -> Arc<Store> {
         self.chat.store()
     }
 
     fn state(&self) -> GameState {
-        (*self.store().state(self.game).expect("state")).clone()
+        (*self.store().games().state(self.game).expect("state")).clone()
     }
 
     /// Opens, joins and starts a game of `players` (alice first) with `extra` options;
@@ -141,6 +106,7 @@ impl Table {
         self.say("alice /skymines start");
         self.game = self
             .store()
+            .games()
             .game_in_channel(LOCAL_CHANNEL)
             .expect("lookup")
             .expect("a game");
@@ -171,6 +137,7 @@ impl Table {
                     .expect("another");
             }
             self.store()
+                .games()
                 .apply(self.game, seat, &[d])
                 .expect("a legal move");
         }
@@ -518,7 +485,7 @@ fn plan_shortcut_with_linked_slots_asks_the_slot() {
 fn a_list_shown_before_a_restart_is_chosen_from_after_it() {
     for language in ["en", "de"] {
         for backing in Backing::both(&format!("shown-restart-{language}")) {
-            let name = backing.name();
+            let name = backing_name(&backing);
             let mut t = Table::new(backing);
             t.start(2, "", 5, language);
             // Alice is shown her planner (one list), then the bot restarts.

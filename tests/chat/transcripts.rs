@@ -933,8 +933,8 @@ fn the_status_board_image_is_stored_per_state_version_and_read_back() {
     });
     start(&mut t, 1, "luna:2", 40);
     let store = t.store();
-    let game = store.live_games()[0];
-    let (_, version) = store.live_state(game).expect("live");
+    let (game, images) = (store.games().live_games()[0], store.images());
+    let (_, version) = store.games().live_state(game).expect("live");
     let board = |replies: &[Reply]| {
         replies
             .iter()
@@ -948,35 +948,35 @@ fn the_status_board_image_is_stored_per_state_version_and_read_back() {
     };
     let shown = board(&t.say("alice /skymines status"));
     assert_eq!(
-        store.board_png(game, version).expect("read"),
+        images.board_png(game, version).expect("read"),
         Some(shown.clone()),
         "the board of the current version is kept in the database"
     );
     // Stand-in bytes in the database prove the next status reads it instead of drawing.
-    store
+    images
         .store_board_png(game, version, b"stored board")
         .expect("write");
     assert_eq!(board(&t.say("alice /skymines status")), b"stored board");
     // A move makes a new version with its own image.
     t.say("alice /plan cards:carbon2 done:no");
-    let (_, next) = store.live_state(game).expect("live");
+    let (_, next) = store.games().live_state(game).expect("live");
     assert!(next > version);
     let moved = board(&t.say("alice /skymines status"));
     assert_ne!(moved, b"stored board");
     assert_eq!(
-        store.board_png(game, next).expect("read"),
+        images.board_png(game, next).expect("read"),
         Some(moved.clone())
     );
     // The game's language changes: the stored English board is not shown again; the German one
     // is drawn and kept in its place.
-    store
+    images
         .store_board_png(game, version, b"old English board")
         .expect("write");
     t.say("alice /skymines settings game_language:de");
-    assert_eq!(store.board_png(game, version).expect("read"), None);
+    assert_eq!(images.board_png(game, version).expect("read"), None);
     let german = board(&t.say("alice /skymines status"));
     assert_ne!(german, moved, "the board is drawn again in German");
-    assert_eq!(store.board_png(game, next).expect("read"), Some(german));
+    assert_eq!(images.board_png(game, next).expect("read"), Some(german));
 }
 
 #[test]
@@ -1038,7 +1038,7 @@ fn a_lobby_survives_a_restart_and_goes_on() {
         text.contains("#1"),
         "the game starts after two restarts: {text}"
     );
-    let state = t.store().live_state(1).expect("game").0;
+    let state = t.store().games().live_state(1).expect("game").0;
     assert_eq!(state.seats.len(), 3);
     assert_eq!(state.options.seed, 5, "the chosen seed survived");
     // Started lobbies are gone from the store: another restart has nothing to restore.
@@ -1048,16 +1048,17 @@ fn a_lobby_survives_a_restart_and_goes_on() {
         !public_text(&r).contains("(3/3)") && !public_text(&r).contains("joined"),
         "{r:?}"
     );
-    assert!(t.store().lobbies().expect("lobbies").is_empty());
+    assert!(t.store().campaigns().lobbies().expect("lobbies").is_empty());
 }
 
 fn live_state(t: &Table) -> std::sync::Arc<skymines::engine::state::GameState> {
     let store = t.store();
     let game = store
+        .games()
         .game_in_channel(LOCAL_CHANNEL)
         .expect("store")
         .expect("a game");
-    store.state(game).expect("state")
+    store.games().state(game).expect("state")
 }
 
 /// Answers `name`'s questions with option 1 of the list shown to them until the game no longer
@@ -1213,11 +1214,12 @@ fn several_cards_picked_from_the_planning_menu_are_all_planned() {
     let alice = local_user_id("alice");
     let store = t.store();
     let game = store
+        .games()
         .game_in_channel(place().channel)
         .expect("query")
         .expect("a game");
     let mut steps = 0;
-    while store.state(game).expect("state").phase != Phase::Planning {
+    while store.games().state(game).expect("state").phase != Phase::Planning {
         steps += 1;
         assert!(steps < 20, "planning does not start");
         let user = t.waiting()[0];
@@ -1227,7 +1229,7 @@ fn several_cards_picked_from_the_planning_menu_are_all_planned() {
             .expect("a player");
         t.say(&format!("{name} /choose option:1"));
     }
-    let before = store.state(game).expect("state");
+    let before = store.games().state(game).expect("state");
     let seat = before
         .seats
         .iter()
@@ -1250,14 +1252,14 @@ fn several_cards_picked_from_the_planning_menu_are_all_planned() {
     }
     let line = format!("alice /click {} {}", cards[0].custom_id, cards[1].custom_id);
     let replies = t.say(&line);
-    let after = store.state(game).expect("state");
+    let after = store.games().state(game).expect("state");
     let filled: Vec<usize> = (0..5)
         .filter(|&i| after.seats[seat].slots.get(i).is_some_and(|s| s.is_some()))
         .collect();
     assert_eq!(filled, open[..2].to_vec(), "{replies:?}");
     let again = t.say(&line);
     assert_eq!(
-        store.state(game).expect("state").seats[seat].slots,
+        store.games().state(game).expect("state").seats[seat].slots,
         after.seats[seat].slots
     );
     assert!(
@@ -1449,7 +1451,7 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
         "{joined:?}"
     );
     assert!(private_to(&joined, "bob").contains("You now play seat 2"));
-    let seats = t.store().seats(live_game(&t)).expect("seats");
+    let seats = t.store().people().seats(live_game(&t)).expect("seats");
     assert_eq!(
         seats[1].owner,
         skymines::store::SeatOwner::Discord(local_user_id("bob"))
@@ -1476,7 +1478,7 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
     // have dropped out, which go out together when a person must act or the phase ends.
     let store = t.store();
     let game = live_game(&t);
-    let export = store.export(game).expect("export");
+    let export = store.admin().export(game).expect("export");
     let data = crate::support::shared_data();
     let mut replay =
         skymines::engine::new_game(&data, &export.options, &export.seat_names).expect("set-up");
@@ -1536,15 +1538,10 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
 /// The channel's game (running or just finished).
 fn live_game(t: &Table) -> skymines::store::GameId {
     let store = t.store();
-    store
-        .game_in_channel(LOCAL_CHANNEL)
-        .expect("store")
-        .or_else(|| {
-            store
-                .last_finished_in_channel(LOCAL_CHANNEL)
-                .expect("store")
-        })
-        .expect("a game")
+    let games = store.games();
+    let now = games.game_in_channel(LOCAL_CHANNEL).expect("store");
+    let last = games.last_finished_in_channel(LOCAL_CHANNEL);
+    now.or_else(|| last.expect("store")).expect("a game")
 }
 
 /// Issue 23: the lobby's "Add a computer player" button (the host's) seats computer players,
@@ -1707,7 +1704,7 @@ fn a_flip_option_names_the_plan_it_turns_face_down_with_its_printed_reward() {
         .iter()
         .position(|n| local_user_id(n) == user)
         .expect("a player");
-    let state = t.store().live_state(1).expect("game").0;
+    let state = t.store().games().live_state(1).expect("game").0;
     let data = GameData::embedded().expect("data");
     let token = &data.research.starting_tokens[state.seats[seat].token.expect("a kept token")];
     let en = text::for_language("en");

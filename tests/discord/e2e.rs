@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use skymines::chat::{Chat, ChatConfig, ManualClock};
 use skymines::discord::{self, BotSettings, Running};
 use skymines::engine::{GameState, Phase};
-use skymines::store::{GameId, GameStore, Location, PgStore, ShardFilter, Store, StoreOptions};
+use skymines::store::{GameId, Location, ShardFilter, Store, StoreOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,7 +30,7 @@ const QUIET: Duration = Duration::from_millis(150);
 
 struct Bot {
     running: Running,
-    store: Arc<dyn GameStore>,
+    store: Arc<Store>,
     chat: Arc<Chat>,
 }
 
@@ -58,7 +58,7 @@ async fn start_bot_with(
 /// A bot on an opened store (either backend), sending with `token`.
 async fn start_bot_on(
     fake: &Fake,
-    store: Arc<dyn GameStore>,
+    store: Arc<Store>,
     token: &str,
     clock: Arc<ManualClock>,
     change: impl FnOnce(&mut BotSettings),
@@ -107,15 +107,17 @@ fn place() -> Location {
     }
 }
 
+/// The game running in `channel`, if any.
+fn running(bot: &Bot, channel: u64) -> Option<GameId> {
+    bot.store.games().game_in_channel(channel).expect("query")
+}
+
 fn game_of(bot: &Bot) -> GameId {
-    bot.store
-        .game_in_channel(CHANNEL)
-        .expect("query")
-        .expect("a game in the channel")
+    running(bot, CHANNEL).expect("a game in the channel")
 }
 
 fn state(bot: &Bot) -> Arc<GameState> {
-    bot.store.state(game_of(bot)).expect("state")
+    bot.store.games().state(game_of(bot)).expect("state")
 }
 
 fn flags(r: &Recorded) -> u64 {
@@ -253,10 +255,10 @@ async fn drive_at(
     done: impl Fn(&GameState) -> bool,
 ) -> usize {
     let mut clicks = 0;
-    let game = sync(|| bot.store.game_in_channel(at.channel))
+    let game = sync(|| bot.store.games().game_in_channel(at.channel))
         .expect("query")
         .expect("a game in the channel");
-    let state = |_: &Bot| sync(|| bot.store.state(game)).expect("state");
+    let state = |_: &Bot| sync(|| bot.store.games().state(game)).expect("state");
     loop {
         let st = state(bot);
         if done(&st) {
@@ -906,7 +908,7 @@ async fn linked_slots_planning() {
     );
     callback(&fake, &t).await;
     fake.settle(QUIET, WAIT).await;
-    if bot.store.game_in_channel(CHANNEL).expect("query").is_none() {
+    if running(&bot, CHANNEL).is_none() {
         let lobby = fake
             .messages()
             .into_iter()
@@ -1024,11 +1026,11 @@ async fn started_game_in(fake: &Fake, bot: &Bot, channel: u64, host: u64, guest:
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     start_game_in(fake, channel, host, guest).await;
-    let game = sync(|| bot.store.game_in_channel(channel))
+    let game = sync(|| bot.store.games().game_in_channel(channel))
         .expect("query")
         .expect("a game in the channel");
     assert_eq!(
-        sync(|| bot.store.state(game)).expect("state").phase,
+        sync(|| bot.store.games().state(game)).expect("state").phase,
         Phase::Planning
     );
     game
@@ -1082,7 +1084,7 @@ async fn game_traffic_stays_in_its_channel() {
         .find(|(id, _)| id.starts_with("d:"))
         .map(|(id, _)| id.clone())
         .expect("a decision button");
-    let before = bot.store.state(game).expect("state");
+    let before = bot.store.games().state(game).expect("state");
     let bob_dm = fake.open_dm(BOB);
 
     for (channel, dm) in [
@@ -1139,13 +1141,13 @@ async fn game_traffic_stays_in_its_channel() {
             "no channel message in {channel}"
         );
     }
-    let after = bot.store.state(game).expect("state");
+    let after = bot.store.games().state(game).expect("state");
     assert_eq!(*before, *after, "nothing changed");
     // In its own channel the same button still works.
     let t = fake.click(ALICE, &prompt, &decide);
     callback(&fake, &t).await;
     fake.settle(QUIET, WAIT).await;
-    assert_ne!(*bot.store.state(game).expect("state"), *after);
+    assert_ne!(*bot.store.games().state(game).expect("state"), *after);
 
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
@@ -1196,15 +1198,14 @@ async fn closed_dms_are_tried_once_until_asked_for_again() {
         .buttons
         .iter()
         .any(|(id, _)| id == &format!("o:{game}")));
-    assert!(
-        bot.store.dm_refused_at(ALICE).expect("query").is_some(),
-        "the refusal is kept in the store"
-    );
+    let refused = bot.store.people().dm_refused_at(ALICE).expect("query");
+    assert!(refused.is_some(), "the refusal is kept in the store");
 
     // Alice asks for DMs again: the next prompt tries one DM again (still refused: one more
     // notice), then none.
     ask_for_dms().await;
-    assert!(bot.store.dm_refused_at(ALICE).expect("query").is_none());
+    let refused = bot.store.people().dm_refused_at(ALICE).expect("query");
+    assert!(refused.is_none());
     drive(&fake, &bot, |s| s.round >= 2 && s.phase != Phase::Planning).await;
     fake.settle(Duration::from_millis(600), WAIT).await;
     assert_eq!(fake.dm_attempts(ALICE), 2, "tried again once after asking");
@@ -1450,11 +1451,7 @@ async fn status_pins_are_released_when_games_end() {
     // A channel with full pins: two games, one after the other.
     for _ in 0..2 {
         start_game_in(&fake, OTHER_CHANNEL, ALICE, BOB).await;
-        assert!(bot
-            .store
-            .game_in_channel(OTHER_CHANNEL)
-            .expect("query")
-            .is_some());
+        assert!(running(&bot, OTHER_CHANNEL).is_some());
         let t = fake.slash(ALICE, OTHER_CHANNEL, false, &["skymines", "abort"], &[]);
         callback(&fake, &t).await;
         fake.settle(QUIET, WAIT).await;
@@ -1530,7 +1527,7 @@ async fn a_command_of_another_shape_is_answered_and_registered_again() {
         1,
         "registered again once"
     );
-    assert!(bot.store.game_in_channel(CHANNEL).expect("query").is_none());
+    assert!(running(&bot, CHANNEL).is_none());
     bot.running.stop().await.expect("the bot stops");
     fake.stop();
 }
@@ -1834,7 +1831,7 @@ async fn a_game_on_each_of_two_shards_is_played_and_reminded() {
 
 /// Issue 24's acceptance: two bot instances with shard ranges 0-0 and 1-1 of `shards = 2`,
 /// each with its own store connection to ONE PostgreSQL database and its own gateway client
-/// (here two instances in one test process: each a separate serenity client, PgStore, chat
+/// (here two instances in one test process: each a separate serenity client, chat
 /// layer and timer, sending with its own token), against one fake Discord. A game in a guild
 /// on each shard is played; each instance answers only its shard's events, holds only its
 /// shard's game, and its timer reminds only there: each reminder is posted once, by the owner.
@@ -1860,8 +1857,8 @@ async fn two_instances_with_shard_ranges_share_one_postgres_database() {
             }),
             ..StoreOptions::default()
         };
-        let (store, _) =
-            sync(|| PgStore::open(scratch.url(), data.clone(), options)).expect("PostgreSQL opens");
+        let (store, _) = sync(|| Store::open_postgres(scratch.url(), data.clone(), options))
+            .expect("PostgreSQL opens");
         let bot = start_bot_on(
             &fake,
             Arc::new(store),
@@ -1902,7 +1899,7 @@ async fn two_instances_with_shard_ranges_share_one_postgres_database() {
     for (i, (channel, .., owner)) in games.into_iter().enumerate() {
         // Each instance holds only its shard's game…
         assert_eq!(
-            sync(|| bots[owner].store.live_games()),
+            sync(|| bots[owner].store.games().live_games()),
             vec![ids[i]],
             "instance {owner} holds the game in {channel} only"
         );
@@ -2148,7 +2145,7 @@ async fn refused(fake: &Fake, n: usize) {
 /// The game's status message, once it has been sent (the first one is debounced).
 async fn status_message(bot: &Bot, game: GameId) -> skymines::store::StatusMessage {
     eventually("a status message", || {
-        bot.store.discord_status(game).expect("query")
+        bot.store.discord().status(game).expect("query")
     })
     .await
 }
@@ -2157,6 +2154,7 @@ async fn status_message(bot: &Bot, game: GameId) -> skymines::store::StatusMessa
 fn queued(bot: &Bot) -> usize {
     // One process on SQLite: a claim is every unsent message.
     bot.store
+        .schedule()
         .claim_notifications(10, Duration::ZERO)
         .expect("outbox")
         .len()
@@ -2212,7 +2210,7 @@ async fn a_deleted_status_message_is_sent_anew() {
     // The planning ends: the status is edited, and its message is gone.
     drive(&fake, &bot, |st| st.phase != Phase::Planning).await;
     let new = eventually("a new status message", || {
-        let now = bot.store.discord_status(game).expect("query");
+        let now = bot.store.discord().status(game).expect("query");
         now.filter(|s| s.message != old.message)
     })
     .await;
@@ -2236,7 +2234,7 @@ const UNKNOWN_CHANNEL: u64 = 200_000_000_000_000_032;
 /// Waits until `game` is archived; returns the reason.
 async fn archived(bot: &Bot, game: GameId) -> String {
     eventually("the game archived", || {
-        bot.store.archived_reason(game).expect("query")
+        bot.store.games().archived_reason(game).expect("query")
     })
     .await
 }
@@ -2259,7 +2257,7 @@ async fn deleted_channels_threads_and_servers_archive_their_games() {
     assert_eq!(archived(&bot, in_channel).await, "channel_deleted");
     assert_eq!(archived(&bot, in_thread).await, "channel_deleted");
     assert_eq!(
-        bot.store.archived_reason(in_guild).expect("query"),
+        bot.store.games().archived_reason(in_guild).expect("query"),
         None,
         "an outage archives nothing"
     );
@@ -2322,7 +2320,7 @@ async fn a_player_who_leaves_is_replaced_by_a_computer_player() {
     let t = fake.click(BOB, &ask, &confirm);
     callback(&fake, &t).await;
     fake.settle(QUIET, WAIT).await;
-    let seats = bot.store.seats(game).expect("seats");
+    let seats = bot.store.people().seats(game).expect("seats");
     assert_eq!(seats[bob_seat].owner, skymines::store::SeatOwner::Vacant);
     let posts = |after: u64| -> Vec<Msg> {
         let mut posts: Vec<Msg> = public_in(&fake, CHANNEL)

@@ -1,5 +1,6 @@
 //! The Discord adapter, one test binary: the real serenity/poise client against a fake Discord
-//! on loopback (`fake`, also used by the Discord benchmark), end to end (`e2e`).
+//! on loopback (`fake`, also used by the Discord benchmark), end to end (`e2e`), and the bot's
+//! one path to the store under concurrent requests (`lanes`).
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -7,3 +8,4 @@ mod support;
 mod fake;
 
 mod e2e;
+mod lanes;

@@ -1,16 +1,19 @@
-//! Concurrency through the async GameHub: 8 tasks firing commands at one game, and 8 tasks
-//! each at 50 games at once. No move may be lost or duplicated, and the only errors allowed
-//! are the rules' ("not your turn", a decision no longer legal). Different games proceed in
-//! parallel: a long command on one game does not hold up another.
+//! Concurrency on the path the bot uses from its async tasks to the store
+//! (`skymines::discord::lanes`: each place's work in order, on tokio's blocking pool): 8 tasks
+//! firing commands at one game, and 8 tasks each at 50 games at once. No move may be lost or
+//! duplicated, and the only errors allowed are the rules' ("not your turn", a decision no
+//! longer legal). Different games proceed in parallel: a long command on one game does not
+//! hold up another.
 
 use crate::support::store::*;
 use crate::support::{shared_data as data, TempDir};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use skymines::discord::lanes::{blocking, Lanes, OrderKey};
 use skymines::engine::{self, Decision};
 use skymines::store::replay;
-use skymines::store::torture::torture_game_on;
-use skymines::store::{GameHub, GameId, LogEntry, StoreError};
+use skymines::store::torture::torture_game;
+use skymines::store::{GameId, LogEntry, Store, StoreError};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,9 +21,50 @@ use std::time::{Duration, Instant};
 /// What one task saw succeed: (seq, seat, decisions).
 type Done = Vec<(u64, usize, Vec<Decision>)>;
 
+/// The store and the bot's path to it.
+struct Hub {
+    store: Arc<Store>,
+    lanes: Lanes,
+}
+
+impl Hub {
+    /// Runs `f` on the store in the game's lane, on the blocking pool.
+    async fn with_game<T, F>(&self, game: GameId, f: F) -> Result<T, StoreError>
+    where
+        F: FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+        T: Send + 'static,
+    {
+        // As the bot handles a request: in the place's lane, the work on the blocking pool.
+        let store = self.store.clone();
+        self.lanes
+            .ordered(OrderKey::Game(game), || blocking(move || f(&store)))
+            .await
+            .map_err(StoreError::Worker)?
+    }
+
+    async fn state(&self, game: GameId) -> Result<(Arc<engine::GameState>, u64), StoreError> {
+        self.with_game(game, move |s| s.games().live_state(game))
+            .await
+    }
+
+    async fn apply(
+        &self,
+        game: GameId,
+        seat: usize,
+        decisions: Vec<Decision>,
+    ) -> Result<skymines::store::MoveOutcome, StoreError> {
+        self.with_game(game, move |s| s.games().apply(game, seat, &decisions))
+            .await
+    }
+
+    fn store(&self) -> &Store {
+        &self.store
+    }
+}
+
 /// Fires `attempts` commands at `game`: reads the state, picks a seat (often one that is not to
 /// move, or a decision gone stale by the time it arrives) and a legal-looking decision.
-async fn fire(hub: Arc<GameHub>, game: GameId, task: u64, attempts: usize) -> (Done, usize) {
+async fn fire(hub: Arc<Hub>, game: GameId, task: u64, attempts: usize) -> (Done, usize) {
     let data = data();
     let mut rng = ChaCha8Rng::seed_from_u64(game as u64 * 1000 + task);
     let mut done = Vec::new();
@@ -57,9 +101,9 @@ async fn fire(hub: Arc<GameHub>, game: GameId, task: u64, attempts: usize) -> (D
 
 /// Every success is in the log exactly once at its number, nothing else is, and the state is
 /// the replay of the log.
-fn check_game(hub: &GameHub, game: GameId, mut done: Done) {
+fn check_game(hub: &Hub, game: GameId, mut done: Done) {
     let store = hub.store();
-    let log = store.log(game).expect("log");
+    let log = store.games().log(game).expect("log");
     done.sort_by_key(|d| d.0);
     let seqs: Vec<u64> = done.iter().map(|d| d.0).collect();
     assert_eq!(
@@ -78,23 +122,30 @@ fn check_game(hub: &GameHub, game: GameId, mut done: Done) {
             other => panic!("unexpected {other:?}"),
         }
     }
-    let rec = store.game(game).expect("game");
+    let rec = store.games().game(game).expect("game");
     assert_eq!(rec.seq, log.len() as u64);
     let replayed =
         replay::replay_from_seed(&data(), &rec.options, &rec.seat_names, &log).expect("replays");
-    assert_eq!(*store.state(game).expect("state"), replayed, "game {game}");
+    assert_eq!(
+        *store.games().state(game).expect("state"),
+        replayed,
+        "game {game}"
+    );
 }
 
-fn hub(dir: &TempDir) -> Arc<GameHub> {
+fn hub(dir: &TempDir) -> Arc<Hub> {
     let (store, _) = open(&dir.db(), 8);
-    Arc::new(GameHub::new(store))
+    Arc::new(Hub {
+        store: Arc::new(store),
+        lanes: Lanes::new(),
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn eight_tasks_at_one_game() {
     let dir = TempDir::new("conc-one");
     let hub = hub(&dir);
-    let game = torture_game_on(hub.store().as_ref(), 300).expect("game");
+    let game = torture_game(hub.store(), 300).expect("game");
     let tasks: Vec<_> = (0..8)
         .map(|t| tokio::spawn(fire(hub.clone(), game, t, 60)))
         .collect();
@@ -115,7 +166,7 @@ async fn eight_tasks_at_one_game() {
     drop(hub);
     let (store, report) = open(&dir.db(), 8);
     assert_eq!(report.verified, 1);
-    assert_eq!(store.live_state(game).expect("state"), (state, seq));
+    assert_eq!(store.games().live_state(game).expect("state"), (state, seq));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -123,7 +174,7 @@ async fn fifty_games_at_once() {
     let dir = TempDir::new("conc-fifty");
     let hub = hub(&dir);
     let games: Vec<GameId> = (0..50u64)
-        .map(|i| torture_game_on(hub.store().as_ref(), 400 + i).expect("game"))
+        .map(|i| torture_game(hub.store(), 400 + i).expect("game"))
         .collect();
     let mut tasks = Vec::new();
     for &game in &games {
@@ -148,8 +199,8 @@ async fn fifty_games_at_once() {
 async fn a_busy_game_does_not_hold_up_another() {
     let dir = TempDir::new("conc-parallel");
     let hub = hub(&dir);
-    let a = torture_game_on(hub.store().as_ref(), 501).expect("game");
-    let b = torture_game_on(hub.store().as_ref(), 502).expect("game");
+    let a = torture_game(hub.store(), 501).expect("game");
+    let b = torture_game(hub.store(), 502).expect("game");
     let slow = {
         let hub = hub.clone();
         tokio::spawn(async move {
@@ -176,4 +227,6 @@ async fn a_busy_game_does_not_hold_up_another() {
     hub.state(a).await.expect("state");
     assert!(started.elapsed() >= Duration::from_millis(300));
     slow.await.expect("task").expect("slow command");
+    // Once nobody holds or waits for a game's lane, it is forgotten.
+    assert_eq!(hub.lanes.busy_places(), 0);
 }

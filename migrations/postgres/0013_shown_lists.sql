@@ -1,4 +1,4 @@
--- Skymines game store on PostgreSQL, schema version 12: the twin of ../0012_shown_lists.sql.
+-- Skymines game store on PostgreSQL, schema version 13: the twin of ../0013_shown_lists.sql.
 CREATE TABLE shown_lists (
     game_id  BIGINT NOT NULL REFERENCES games (id),
     user_id  BIGINT NOT NULL,

@@ -1,0 +1,338 @@
+//! The SQLite side of the SQL layer: opening the file and setting it up (WAL, `synchronous`,
+//! foreign keys), the checkpointer thread that copies the WAL into the file outside of moves,
+//! the WAL's bound ([`SqliteDb::bound_wal`]), reads and IMMEDIATE write transactions on one
+//! connection (a read-only error reconnects next time), and the page cap. One process owns the file (see the store's module comment).
+
+use super::error::{Result, StoreError};
+use super::migrate;
+use super::sql::Tx;
+use super::types::{lock, StoreOptions, Synchronous};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// Statements kept prepared on the connection: more than the store has, so none is prepared
+/// twice (rusqlite's default keeps 16).
+const STATEMENT_CACHE: usize = 256;
+
+struct Conn {
+    conn: Connection,
+    /// Reopen before the next use (after a read-only error: the file may be writable again).
+    reopen: bool,
+    page_limit: Option<u64>,
+    /// A truncation of the WAL found it in use: not tried again before then.
+    truncate_after: Option<Instant>,
+}
+
+/// How long a truncation of the WAL waits for a reader before it is left for later.
+const TRUNCATE_WAIT: Duration = Duration::from_millis(50);
+/// How long a truncation that found the WAL in use is left.
+const TRUNCATE_BACKOFF: Duration = Duration::from_secs(1);
+
+/// The database file and its one connection.
+pub(crate) struct SqliteDb {
+    path: PathBuf,
+    /// The WAL file beside it.
+    wal: PathBuf,
+    options: StoreOptions,
+    conn: Mutex<Conn>,
+    checkpointer: Option<Checkpointer>,
+}
+
+/// What opening the file found.
+pub(crate) struct Opened {
+    pub(crate) db: SqliteDb,
+    /// Schema versions before and after the migrations.
+    pub(crate) schema_from: u32,
+    pub(crate) schema: u32,
+    /// The file existed but was empty (0 bytes).
+    pub(crate) found_empty: bool,
+}
+
+impl SqliteDb {
+    /// Opens (or creates) the file and applies pending migrations. A file from a newer
+    /// version, or another program's file, is refused untouched.
+    pub(crate) fn open(path: &Path, options: &StoreOptions) -> Result<Opened> {
+        let found_empty = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0);
+        let mut conn = open_connection(path, options)?;
+        // Nothing may write before the version check.
+        let from = migrate::check(&conn, path, migrate::MIGRATIONS)?;
+        configure(&conn, path, options)?;
+        let schema = if options.read_only {
+            if from != migrate::latest_version() {
+                return Err(StoreError::ReadOnly);
+            }
+            from
+        } else {
+            migrate::migrate(&mut conn, path, migrate::MIGRATIONS)?.to
+        };
+        Ok(Opened {
+            db: SqliteDb {
+                path: path.to_path_buf(),
+                wal: wal_path(path),
+                options: options.clone(),
+                conn: Mutex::new(Conn {
+                    conn,
+                    reopen: false,
+                    page_limit: None,
+                    truncate_after: None,
+                }),
+                checkpointer: None,
+            },
+            schema_from: from,
+            schema,
+            found_empty,
+        })
+    }
+
+    /// Starts the checkpointer once the games are restored (no thread for it: the writer
+    /// checkpoints as SQLite does by default).
+    pub(crate) fn start_checkpoints(&mut self) -> Result<()> {
+        if self.options.read_only {
+            return Ok(());
+        }
+        self.checkpointer = Checkpointer::start(&self.path, &self.options);
+        if self.checkpointer.is_none() {
+            self.conn()?
+                .conn
+                .pragma_update(None, "wal_autocheckpoint", 1000)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn conn(&self) -> Result<MutexGuard<'_, Conn>> {
+        let mut guard = lock(&self.conn);
+        if guard.reopen {
+            let conn = open_connection(&self.path, &self.options)?;
+            let version = migrate::check(&conn, &self.path, migrate::MIGRATIONS)?;
+            if version != migrate::latest_version() {
+                return Err(StoreError::Open {
+                    path: self.path.clone(),
+                    message: format!("the schema version changed to {version} meanwhile"),
+                });
+            }
+            configure(&conn, &self.path, &self.options)?;
+            if let Some(pages) = guard.page_limit {
+                conn.pragma_update(None, "max_page_count", pages as i64)?;
+            }
+            guard.conn = conn;
+            guard.reopen = false;
+        }
+        Ok(guard)
+    }
+
+    /// One DEFERRED transaction: its statements see one committed state (another process may
+    /// commit between two plain reads).
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<T> {
+        let mut guard = self.conn()?;
+        let mut tx = Tx::Sqlite(guard.conn.transaction()?);
+        let value = f(&mut tx)?;
+        if let Tx::Sqlite(tx) = tx {
+            tx.commit()?;
+        }
+        Ok(value)
+    }
+
+    /// One IMMEDIATE transaction, committed when `f` succeeds.
+    pub(crate) fn write<T>(&self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<T> {
+        let mut guard = self.conn()?;
+        let result = (|| {
+            let mut tx = Tx::Sqlite(
+                guard
+                    .conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)?,
+            );
+            let value = f(&mut tx)?;
+            if let Tx::Sqlite(tx) = tx {
+                tx.commit()?;
+            }
+            Ok(value)
+        })();
+        if result.is_ok() {
+            self.bound_wal(&mut guard);
+        }
+        if matches!(result, Err(StoreError::ReadOnly)) {
+            // The file may become writable again (an admin fixes the mode): reconnect next time.
+            guard.reopen = true;
+        }
+        result
+    }
+
+    /// Keeps the WAL under [`StoreOptions::wal_limit`], after a commit, on the writer's
+    /// connection. The checkpointer's PASSIVE checkpoints never block a move, but while writes
+    /// keep coming they never reach the end of the log, so the log never starts again from its
+    /// beginning and grows for as long as the writes go on. Past half of the limit, a TRUNCATE
+    /// checkpoint copies the rest of the log into the file and empties it: the write that
+    /// crossed the mark (one in thousands under sustained writes, none otherwise) waits for
+    /// that copy. When a reader holds it up for longer than [`TRUNCATE_WAIT`] it is left for
+    /// [`TRUNCATE_BACKOFF`] (no move waits on a reader).
+    fn bound_wal(&self, guard: &mut Conn) {
+        let limit = self.options.wal_limit;
+        if limit == 0 || guard.truncate_after.is_some_and(|t| Instant::now() < t) {
+            return;
+        }
+        let size = std::fs::metadata(&self.wal).map_or(0, |m| m.len());
+        if size <= limit / 2 {
+            return;
+        }
+        let conn = &guard.conn;
+        let busy = conn.busy_timeout(TRUNCATE_WAIT).and_then(|()| {
+            conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                r.get::<_, i64>(0)
+            })
+        });
+        let restored = conn.busy_timeout(self.options.busy_timeout);
+        guard.truncate_after = match busy.and_then(|busy| restored.map(|()| busy)) {
+            Ok(0) => None,
+            Ok(_) => {
+                tracing::debug!(wal_bytes = size, "the WAL is in use; truncating it later");
+                Some(Instant::now() + TRUNCATE_BACKOFF)
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, wal_bytes = size, "cannot truncate the WAL; trying again later");
+                Some(Instant::now() + TRUNCATE_BACKOFF)
+            }
+        };
+    }
+
+    /// Caps the file at `pages` pages (`PRAGMA max_page_count`; None lifts the cap).
+    pub(crate) fn set_page_limit(&self, pages: Option<u64>) -> Result<()> {
+        let mut guard = self.conn()?;
+        let n = pages.unwrap_or(0xFFFF_FFFE) as i64;
+        guard.conn.pragma_update(None, "max_page_count", n)?;
+        guard.page_limit = pages;
+        Ok(())
+    }
+
+    /// The file's size in pages.
+    pub(crate) fn page_count(&self) -> Result<u64> {
+        let n: i64 = self
+            .conn()?
+            .conn
+            .pragma_query_value(None, "page_count", |r| r.get(0))?;
+        Ok(n as u64)
+    }
+}
+
+/// Copies the WAL into the database file on its own thread and connection, so that no move
+/// waits for a checkpoint's disk flushes (the writer's automatic checkpoints are off).
+struct Checkpointer {
+    stop: Arc<(Mutex<bool>, std::sync::Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// How often the checkpointer looks at the WAL.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
+
+impl Checkpointer {
+    fn start(path: &Path, options: &StoreOptions) -> Option<Checkpointer> {
+        let stop = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
+        let flag = stop.clone();
+        let path = path.to_path_buf();
+        let options = options.clone();
+        let thread = std::thread::Builder::new()
+            .name("store-checkpoint".to_string())
+            .spawn(move || {
+                let mut conn: Option<Connection> = None;
+                loop {
+                    let (stopped, wake) = &*flag;
+                    let mut stopped = lock(stopped);
+                    if !*stopped {
+                        stopped = wake
+                            .wait_timeout(stopped, CHECKPOINT_EVERY)
+                            .unwrap_or_else(|e| e.into_inner())
+                            .0;
+                    }
+                    if *stopped {
+                        return;
+                    }
+                    drop(stopped);
+                    if conn.is_none() {
+                        conn = open_connection(&path, &options).ok();
+                    }
+                    // PASSIVE: copies what it can without blocking the writer. On an error (a
+                    // full or read-only disk) the WAL stays as it is and the next round opens a
+                    // fresh connection and tries again.
+                    if let Some(c) = &conn {
+                        if c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+                            .is_err()
+                        {
+                            conn = None;
+                        }
+                    }
+                }
+            })
+            .ok()?;
+        Some(Checkpointer {
+            stop,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for Checkpointer {
+    fn drop(&mut self) {
+        let (flag, wake) = &*self.stop;
+        *lock(flag) = true;
+        wake.notify_all();
+        if let Some(t) = self.thread.take() {
+            if t.join().is_err() {
+                tracing::warn!("the checkpoint thread panicked");
+            }
+        }
+    }
+}
+
+/// The WAL file beside the database file.
+fn wal_path(path: &Path) -> PathBuf {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    PathBuf::from(wal)
+}
+
+pub(crate) fn open_connection(path: &Path, options: &StoreOptions) -> Result<Connection> {
+    let flags = if options.read_only {
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
+    } else {
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+    };
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| StoreError::Open {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    conn.busy_timeout(options.busy_timeout)?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+    Ok(conn)
+}
+
+/// Connection settings once the file is known to be ours: WAL, synchronous, foreign keys.
+fn configure(conn: &Connection, path: &Path, options: &StoreOptions) -> Result<()> {
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    if !options.read_only {
+        let mode: String =
+            conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Open {
+                path: path.to_path_buf(),
+                message: format!("cannot switch to WAL mode (the file stays in {mode} mode)"),
+            });
+        }
+    }
+    let sync = match options.synchronous {
+        Synchronous::Normal => "NORMAL",
+        Synchronous::Full => "FULL",
+    };
+    conn.pragma_update(None, "synchronous", sync)?;
+    if !options.read_only {
+        // Checkpoints run on the checkpointer's thread (and when the store closes).
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+    }
+    Ok(())
+}
