@@ -1,11 +1,12 @@
-//! Commands inside a running game: planning and turn actions (typed or clicked), the private
-//! prompt, the hand, status, scores, log, export, settings, undo and abort; pings when a turn
-//! passes; reminders and deadlines from the injected clock.
+//! Commands inside a running game: planning and turn actions (typed or clicked), the clicks on
+//! the private prompt (the prompt itself is `asking`'s), the hand, status, scores, log, export,
+//! settings, undo and abort; pings when a turn passes; reminders and deadlines from the
+//! injected clock.
 
 use super::commands::{self, Options};
 use super::offers;
-use super::prompt::{self, ClickId, PAGE};
-use super::{Audience, Chat, Choice, Image, Menu, Pinged, Reply, Request};
+use super::prompt::{self, ClickId};
+use super::{Audience, Chat, Choice, Image, Pinged, Reply, Request};
 use crate::engine::state::{GameState, Phase};
 use crate::engine::{self, Decision, Event, Visibility};
 use crate::store::{replay, GameId, GameStatus, LogEntry, Notify, SeatOwner, StoreError};
@@ -467,128 +468,6 @@ impl Chat {
         })
     }
 
-    /// The private prompt of a seat: the question and its choices, one page, in the user's
-    /// language.
-    pub(crate) fn prompt(
-        &self,
-        game: GameId,
-        state: &GameState,
-        seat: usize,
-        user: u64,
-        page: usize,
-    ) -> Option<Reply> {
-        self.prompt_at(game, state, seat, user, page, 0)
-    }
-
-    /// [`Chat::prompt`] with acquired research plan `focus` the one being placed.
-    pub(crate) fn prompt_at(
-        &self,
-        game: GameId,
-        state: &GameState,
-        seat: usize,
-        user: u64,
-        page: usize,
-        focus: usize,
-    ) -> Option<Reply> {
-        self.speaking(self.reader_texts(user, Some(game)), || {
-            self.prompt_in_language(game, state, seat, user, page, focus)
-        })
-    }
-
-    fn prompt_in_language(
-        &self,
-        game: GameId,
-        state: &GameState,
-        seat: usize,
-        user: u64,
-        page: usize,
-        focus: usize,
-    ) -> Option<Reply> {
-        if !engine::waiting_on(state).contains(&seat) && state.phase != Phase::Planning {
-            return None;
-        }
-        let offered = offers::offers(&self.data, state, seat, focus);
-        if offered.is_empty() {
-            return None;
-        }
-        let version = self.logged(
-            "cannot read a game's log marks: no prompt",
-            self.click_version_in(game, state, seat),
-        )?;
-        // Planning fits on one page: its cards are select menus (see `choice_menu`), as are
-        // where a seat dropping out rests its cards (at most 25 options).
-        let in_menus = offered
-            .iter()
-            .all(|o| matches!(o.as_slice(), [d] if self.choice_menu(state, seat, *d).is_some()));
-        let per_page = if state.phase == Phase::Planning || in_menus {
-            offered.len().max(1)
-        } else {
-            PAGE
-        };
-        let pages = offered.len().div_ceil(per_page);
-        let page = page.min(pages.saturating_sub(1));
-        let mut choices: Vec<Choice> = offered
-            .iter()
-            .enumerate()
-            .skip(page * per_page)
-            .take(per_page)
-            .map(|(i, o)| self.offer_choice(game, version, state, seat, o, i + 1))
-            .collect();
-        self.remember_shown(user, game, version, offered);
-        if pages > 1 {
-            choices.push(Choice::new(
-                ClickId::Page {
-                    game,
-                    version,
-                    page: (page + 1) % pages,
-                }
-                .encode(),
-                self.texts.f(
-                    "button.more",
-                    &[("page", &((page + 1) % pages + 1)), ("pages", &pages)],
-                ),
-            ));
-        }
-        choices.extend(self.focus_choices(game, version, state, seat, focus));
-        let mut text = self.question(state, seat);
-        if state.phase == Phase::Planning || state.phase == Phase::Setup {
-            text = format!("{}\n{}", self.hand_text(state, seat), text);
-        }
-        Some(Reply::private(user, text).with_choices(choices))
-    }
-
-    /// The select menu an option belongs to. Planning: without linked slots the slot does not
-    /// matter, so the hand is one menu of up to as many cards as there are open slots; with
-    /// linked slots each open slot has its own menu of one card. Dropping out: where each card
-    /// rests is one menu of card and slot pairs (at most 5 × 5), one pick per card. Other
-    /// options are buttons.
-    pub(crate) fn choice_menu(&self, state: &GameState, seat: usize, d: Decision) -> Option<Menu> {
-        let s = &state.seats[seat];
-        match d {
-            Decision::PlanCard { slot, .. } if state.options.linked_slots => Some(Menu {
-                placeholder: self.texts.f("menu.plan_slot", &[("slot", &(slot + 1))]),
-                max_values: 1,
-            }),
-            Decision::PlanCard { .. } => {
-                let open = (0..s.slots.len())
-                    .filter(|&i| s.slot_on[i] && s.slots[i].is_none())
-                    .count();
-                Some(Menu {
-                    placeholder: self.texts.f("menu.plan_cards", &[("open", &open)]),
-                    max_values: open.clamp(1, 25) as u8,
-                })
-            }
-            Decision::RestCard { .. } => {
-                let cards = s.slots.iter().flatten().count();
-                Some(Menu {
-                    placeholder: self.texts.f("menu.rest_cards", &[("cards", &cards)]),
-                    max_values: cards.clamp(1, 25) as u8,
-                })
-            }
-            _ => None,
-        }
-    }
-
     /// The version `seat`'s buttons of `game` carry now (see [`prompt::version`]).
     pub(crate) fn click_version(
         &self,
@@ -601,7 +480,7 @@ impl Chat {
     }
 
     /// [`Chat::click_version`] with the store's error.
-    fn click_version_in(
+    pub(crate) fn click_version_in(
         &self,
         game: GameId,
         state: &GameState,

@@ -9,6 +9,7 @@
 pub mod account;
 mod adapter;
 mod admin;
+mod asking;
 mod campaign;
 mod choosing;
 mod commands;

@@ -509,7 +509,7 @@ pub(crate) fn luna_expand(
         };
         let shuttle_col = state.shuttle_column();
         let has_shuttle = state.shuttles_in_station(company) > 0;
-        let outpost_col = super::luna::main_column(data, state, company);
+        let outpost_col = state.luna_main_column(data, company);
         if !has_shuttle && outpost_col.is_none() {
             ctx.count("luna_expansion_forfeit");
             break;
@@ -581,7 +581,8 @@ pub(crate) fn luna_expand(
                 }
             }
             let present: Vec<Company> = pieces.iter().map(|p| p.3).collect();
-            let victim = super::luna::behind_ranking(data, state, seat)
+            let victim = state
+                .luna_behind_ranking(data, seat)
                 .into_iter()
                 .find(|c| present.contains(c));
             if let Some(v) = victim {
@@ -621,7 +622,7 @@ pub(crate) fn luna_expand(
                     let home = return_shuttle(ctx, state, other);
                     gone_home.push((other, from, None, Some(home)));
                 }
-                Target::Asteroid(_) => match super::luna::return_column(data, state, other) {
+                Target::Asteroid(_) => match state.luna_return_column(data, other) {
                     Some(col) => {
                         state.stations[other.index()][col].outposts += 1;
                         gone_home.push((other, from, Some(col as u8), None));

@@ -1,7 +1,8 @@
 //! Luna, the automa, as rules of the game: her setup, her cards in the Planning phase, the
 //! majority values that block humans, her turns, and her Preparation phase. Every board choice
 //! the physical game leaves to the players (company rankings, main outpost columns, MIN/MAX
-//! sectors, ousting) is computed here, deterministically. Luna never waits for a decision.
+//! sectors, ousting) is computed here, deterministically (the company rankings and outpost
+//! columns in `choices`). Luna never waits for a decision.
 
 use super::effects;
 use super::flow::Ctx;
@@ -13,6 +14,8 @@ use crate::data::luna::{
 use crate::data::numbering;
 use crate::data::{CardId, Company, GameData, MoonGraph};
 use rand::seq::SliceRandom;
+
+mod choices;
 
 /// Adds Luna's seat (last in seating order, to the right of the first player).
 pub(crate) fn add_seat(ctx: &mut Ctx, state: &mut GameState, level: u8) {
@@ -442,7 +445,7 @@ fn carry_out(
         LunaAction::GainHelium { n } => tank(ctx, state, seat, *n, None),
         LunaAction::AdvanceResearch { n } => research(ctx, state, seat, *n, None),
         LunaAction::AdvanceCompany { n, company } => {
-            *selected = select(data, state, seat, *company);
+            *selected = state.luna_select(data, seat, *company);
             for c in selected.clone() {
                 // The summary names the rule she applied.
                 let key = match company {
@@ -465,7 +468,7 @@ fn carry_out(
                         ("n", &moved),
                         ("company", &data.company_name(c)),
                         ("coins", &state.share_value(data, c)),
-                        ("margin", &margin(state, seat, c)),
+                        ("margin", &state.luna_margin(seat, c)),
                     ],
                 );
                 track_move(ctx, state, seat, c, *n);
@@ -477,12 +480,12 @@ fn carry_out(
             sector,
         } => {
             let mut companies = if selected.is_empty() {
-                select(data, state, seat, *company)
+                state.luna_select(data, seat, *company)
             } else {
                 selected.clone()
             };
             // With two companies, the less valuable one first (DECISIONS A13).
-            let ranking = value_ranking(data, state);
+            let ranking = state.luna_value_ranking(data);
             companies.sort_by_key(|c| std::cmp::Reverse(ranking.iter().position(|r| r == c)));
             for c in companies {
                 expand(ctx, state, seat, c, *points, *sector);
@@ -716,135 +719,6 @@ pub(crate) fn track_move(
     }
 }
 
-/// Companies by value, most valuable first: visible coin icons, then vacant home spaces, then
-/// the track ID.
-pub(crate) fn value_ranking(data: &GameData, state: &GameState) -> Vec<Company> {
-    let mut companies = Company::ALL.to_vec();
-    companies.sort_by(|a, b| {
-        let spaces = state.station_shape(data).spaces;
-        let key = |c: &Company| {
-            let vacant: u32 = state.stations[c.index()]
-                .iter()
-                .zip(spaces)
-                .map(|(col, n)| col.vacant_in(n))
-                .sum();
-            (state.share_value(data, *c), vacant)
-        };
-        key(b)
-            .cmp(&key(a))
-            .then_with(|| track_id(data, state, *a).cmp(track_id(data, state, *b)))
-    });
-    companies
-}
-
-fn track_id<'d>(data: &'d GameData, state: &GameState, c: Company) -> &'d str {
-    &data.tracks.tracks[state.tracks[c.index()]].id
-}
-
-/// Luna's margin on a track: her position minus the best other marker (negative = behind).
-fn margin(state: &GameState, seat: usize, c: Company) -> i32 {
-    let mine = state.seats[seat].track_pos[c.index()] as i32;
-    let best = (0..state.seats.len())
-        .filter(|&s| s != seat)
-        .map(|s| state.seats[s].track_pos[c.index()] as i32)
-        .max()
-        .unwrap_or(0);
-    mine - best
-}
-
-/// Tracks ordered by Luna's lead, biggest first (ties: the more valuable).
-fn lead_ranking(data: &GameData, state: &GameState, seat: usize) -> Vec<Company> {
-    let value = value_ranking(data, state);
-    let mut companies = value.clone();
-    companies.sort_by_key(|c| {
-        (
-            std::cmp::Reverse(margin(state, seat, *c)),
-            value.iter().position(|v| v == c),
-        )
-    });
-    companies
-}
-
-/// Tracks ordered by how far Luna is behind, farthest first (ties: the more valuable).
-pub(crate) fn behind_ranking(data: &GameData, state: &GameState, seat: usize) -> Vec<Company> {
-    let value = value_ranking(data, state);
-    let mut companies = value.clone();
-    companies.sort_by_key(|c| (margin(state, seat, *c), value.iter().position(|v| v == c)));
-    companies
-}
-
-fn select(
-    data: &GameData,
-    state: &GameState,
-    seat: usize,
-    selector: CompanySelector,
-) -> Vec<Company> {
-    let value = value_ranking(data, state);
-    match selector {
-        CompanySelector::MostValuable => vec![value[0]],
-        CompanySelector::SecondMostValuable => vec![value[1]],
-        CompanySelector::LeastValuable => vec![value[3]],
-        CompanySelector::MostValuableTwoEach => vec![value[0], value[1]],
-        CompanySelector::LeadBiggestMargin => vec![lead_ranking(data, state, seat)[0]],
-        CompanySelector::LeadBiggestMarginTwoEach => lead_ranking(data, state, seat)[..2].to_vec(),
-        CompanySelector::AllFourEach => Company::ALL.to_vec(),
-    }
-}
-
-/// The main outpost column of a station (index), if it has an outpost to take.
-pub(crate) fn main_column(data: &GameData, state: &GameState, company: Company) -> Option<usize> {
-    column_choice(data, state, company, true)
-}
-
-/// The booklet's main outpost column: of the columns whose final home space is covered, the one
-/// with the most vacant home spaces; only if every final space is vacant, the one with the most
-/// vacant home spaces that shows the fewest coin icons; remaining ties go to the column nearer
-/// the company logo. `taking`: only a column with an outpost left can supply one (an ousted
-/// outpost may return to an emptied column).
-fn column_choice(
-    data: &GameData,
-    state: &GameState,
-    company: Company,
-    taking: bool,
-) -> Option<usize> {
-    let cols = &state.stations[company.index()];
-    // The station's outpost columns on the side in play (the Belt's shuttle column never is).
-    let shape = state.station_shape(data);
-    let vacant = |i: usize| cols[i].vacant_in(shape.spaces[i]);
-    let visible_coins = |i: usize| shape.visible_coins(i, cols[i]);
-    let distance = |i: usize| (i as i32 - shape.logo as i32).abs();
-    // The final home space is the crossed-out bottom space of each column.
-    let final_covered: Vec<usize> = shape
-        .outpost_columns
-        .iter()
-        .copied()
-        .filter(|&i| cols[i].covers_in(shape.spaces[i], shape.spaces[i]))
-        .collect();
-    if !final_covered.is_empty() {
-        return final_covered
-            .into_iter()
-            .min_by_key(|&i| (std::cmp::Reverse(vacant(i)), distance(i)));
-    }
-    shape
-        .outpost_columns
-        .iter()
-        .copied()
-        .filter(|&i| !taking || cols[i].outposts > 0)
-        .min_by_key(|&i| (std::cmp::Reverse(vacant(i)), visible_coins(i), distance(i)))
-}
-
-/// Where an ousted outpost goes for Luna: the lowest vacant space of its main outpost column
-/// (any outpost column with room if that one is full).
-pub(crate) fn return_column(data: &GameData, state: &GameState, company: Company) -> Option<usize> {
-    let cols = &state.stations[company.index()];
-    let shape = state.station_shape(data);
-    let room = |i: usize| cols[i].has_room_in(shape.spaces[i]);
-    match column_choice(data, state, company, false) {
-        Some(i) if room(i) => Some(i),
-        _ => shape.outpost_columns.iter().copied().find(|&i| room(i)),
-    }
-}
-
 pub(crate) fn expand(
     ctx: &mut Ctx,
     state: &mut GameState,
@@ -862,7 +736,7 @@ pub(crate) fn expand(
     // Said after the expansion's line, where each went.
     let mut ousted = Vec::new();
     for _ in 0..points {
-        let Some(column) = main_column(data, state, company) else {
+        let Some(column) = state.luna_main_column(data, company) else {
             ctx.count("luna_expansion_forfeit");
             break;
         };
@@ -893,7 +767,8 @@ pub(crate) fn expand(
                 .iter()
                 .filter_map(|s| state.sectors[*s as usize - 1])
                 .collect();
-            let victim = behind_ranking(data, state, seat)
+            let victim = state
+                .luna_behind_ranking(data, seat)
                 .into_iter()
                 .find(|c| present.contains(c));
             victim.and_then(|v| {
@@ -910,7 +785,7 @@ pub(crate) fn expand(
         };
         let Some(sector) = target else { break };
         if let Some(other) = state.sectors[sector as usize - 1] {
-            match return_column(data, state, other) {
+            match state.luna_return_column(data, other) {
                 Some(col) => {
                     state.stations[other.index()][col].outposts += 1;
                     ousted.push((other, sector, Some(col as u8)));
@@ -952,7 +827,7 @@ fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, p
             .map(|v| v.iter().map(|s| *s as usize).collect())
             .unwrap_or_default(),
         CardPick::MostValuableShare => {
-            let ranking = value_ranking(data, state);
+            let ranking = state.luna_value_ranking(data);
             let best = (1..=12usize)
                 .filter_map(|space| {
                     let card = state.display[space - 1]?;
