@@ -458,19 +458,21 @@ fn carry_out(
                     CompanySelector::AllFourEach => "event.luna_advances_all",
                 };
                 // The spaces she really moves (past the end of a track she gains coins
-                // instead, said on their own line).
+                // instead, said on their own line; at the end already, only that line).
                 let pos = u32::from(state.seats[seat].track_pos[c.index()]);
                 let last = data.tracks.tracks[state.tracks[c.index()]].last_space;
                 let moved = (*n).min(last.saturating_sub(pos));
-                ctx.say(
-                    key,
-                    &[
-                        ("n", &moved),
-                        ("company", &data.company_name(c)),
-                        ("coins", &state.share_value(data, c)),
-                        ("margin", &state.luna_margin(seat, c)),
-                    ],
-                );
+                if moved > 0 {
+                    ctx.say(
+                        key,
+                        &[
+                            ("n", &moved),
+                            ("company", &data.company_name(c)),
+                            ("coins", &state.share_value(data, c)),
+                            ("margin", &state.luna_margin(seat, c)),
+                        ],
+                    );
+                }
                 track_move(ctx, state, seat, c, *n);
             }
         }

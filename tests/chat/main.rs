@@ -11,6 +11,7 @@ mod admin;
 mod campaign;
 mod catalog;
 mod fuzz;
+mod german;
 mod grammar;
 mod previews;
 mod prompt_counts;

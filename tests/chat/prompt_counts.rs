@@ -499,7 +499,7 @@ impl Player {
                     "{name} (round {}, {:?}) wants {:?}; the prompt offers none of it:\n{}\n{:#?}",
                     state.round,
                     state.phase,
-                    wanted[0],
+                    wanted,
                     prompt.text,
                     prompt.choices.iter().map(|c| &c.label).collect::<Vec<_>>()
                 );

@@ -83,7 +83,6 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
             let who = seat.or(luna);
             c.delta_seat(who, SeatFact::Coins, "n", 1);
         }
-        "event.pays" => c.delta_seat(seat, SeatFact::Coins, "n", -1),
         "event.barrier_paid" => c.delta_seat(seat, SeatFact::Coins, "cost", -1),
         "event.barrier_paid_partly" => c.delta_seat(seat.or(luna), SeatFact::Coins, "paid", -1),
         "event.enter_special" => c.delta_seat(seat, SeatFact::Coins, "cost", -1),
@@ -135,7 +134,10 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
             if e.key == "event.buy_for_coins" {
                 c.delta_seat(seat, SeatFact::Coins, "cost", -1);
             }
-            if e.key.starts_with("event.luna_takes") {
+            if matches!(
+                e.key.as_str(),
+                "event.luna_takes_card" | "event.luna_takes_share_card"
+            ) {
                 c.delta_seat(luna, SeatFact::LunaReserve, "", 1);
             } else {
                 c.delta_seat(seat, SeatFact::HandSize, "", 1);
@@ -419,7 +421,7 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                 c.out.push(Claim::Touch(Fact::Special(round as u8 - 2)));
             }
         }
-        "event.research_refilled" | "event.luna_research_refilled" => {
+        "event.research_refilled" => {
             for i in 0..r.after.research_display.len() {
                 c.out.push(Claim::Touch(Fact::ResearchDisplay(i as u8)));
             }
@@ -512,11 +514,6 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
             if let Some(company) = c.company() {
                 c.out.push(Claim::Delta(Fact::Station(company), -1));
                 c.out.push(Claim::Delta(Fact::RemovedOutposts(company), 1));
-            }
-        }
-        "event.floor_revealed" => {
-            if let Some(company) = c.company() {
-                c.out.push(Claim::Touch(Fact::Floors(company)));
             }
         }
         "event.mission_task" | "event.personal_space_unlocked" => {
