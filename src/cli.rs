@@ -385,7 +385,7 @@ fn account_check(args: &AccountCheckArgs, out: &mut dyn Write) -> i32 {
         if args
             .kind
             .as_ref()
-            .is_none_or(|k| e.contains(&format!("{k}")))
+            .is_none_or(|k| e.contains(&k.to_string()))
         {
             let _ = writeln!(out, "MISS {e}");
         }

@@ -510,8 +510,14 @@ mod tests {
             between,
             step("bob", "Tawac Industries"),
             // Not a summed event: two outposts stay two lines.
-            event("event.remove_outpost", &[("name", "bob"), ("company", "x")]),
-            event("event.remove_outpost", &[("name", "bob"), ("company", "x")]),
+            event(
+                "event.remove_outpost",
+                &[("name", "bob"), ("company", "x"), ("column", "2")],
+            ),
+            event(
+                "event.remove_outpost",
+                &[("name", "bob"), ("company", "x"), ("column", "2")],
+            ),
         ]);
         assert_eq!(
             texts(&merged),
@@ -521,8 +527,8 @@ mod tests {
                 "bob moves 2 spaces on the Tawac Industries track",
                 "ann gains 2 CrypCoin",
                 "bob moves 1 space on the Tawac Industries track",
-                "bob removes an outpost of x from the game",
-                "bob removes an outpost of x from the game",
+                "bob removes an outpost of x from column 2 of its station: it leaves the game",
+                "bob removes an outpost of x from column 2 of its station: it leaves the game",
             ]
         );
     }

@@ -116,7 +116,7 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
             }
         }
         "event.tank" | "event.luna_helium" | "event.luna_helium_reveal" => {
-            c.to_seat(seat.or(luna), SeatFact::Tank, "to");
+            c.seat_to(seat.or(luna), SeatFact::Tank, "to");
         }
         "event.upload" | "event.luna_research" | "event.luna_research_reveal" => {
             // Screens are numbered from the starting screen = 1; the stored index is one less.
@@ -325,7 +325,7 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
         }
         "event.round_begins" => {
             c.out.push(Claim::To(Fact::Phase, "Planning".into()));
-            c.to_fact(Fact::Round, "round");
+            c.fact_to(Fact::Round, "round");
             if let Some(s) = seat {
                 c.out.push(Claim::To(Fact::FirstPlayer, s.to_string()));
             }
@@ -451,7 +451,7 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
         "event.luna_token" => {}
         "event.share_value" => {
             if let Some(company) = c.company() {
-                c.to_fact(Fact::ShareValue(company), "to");
+                c.fact_to(Fact::ShareValue(company), "to");
                 // The value says what revealing a crossed-out home space did.
                 c.out.push(Claim::Touch(Fact::Floors(company)));
             }
@@ -538,7 +538,7 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
             if let Some(i) = e.arg("index").and_then(|i| i.parse::<u8>().ok()) {
                 c.out.push(Claim::Touch(Fact::Special(i)));
             }
-            c.to_fact(Fact::Supplement, "supplement");
+            c.fact_to(Fact::Supplement, "supplement");
         }
         "event.prep_markers" => {
             for i in 0..r.after.bonus_spaces.len() {
@@ -646,13 +646,13 @@ impl Claims<'_, '_> {
         }
     }
 
-    fn to_seat(&mut self, seat: Option<usize>, fact: SeatFact, arg: &'static str) {
+    fn seat_to(&mut self, seat: Option<usize>, fact: SeatFact, arg: &'static str) {
         if let (Some(s), Some(n)) = (seat, self.number(arg)) {
             self.out.push(Claim::To(Fact::Seat(s, fact), n.to_string()));
         }
     }
 
-    fn to_fact(&mut self, fact: Fact, arg: &'static str) {
+    fn fact_to(&mut self, fact: Fact, arg: &'static str) {
         if let Some(n) = self.number(arg) {
             self.out.push(Claim::To(fact, n.to_string()));
         }
