@@ -218,7 +218,7 @@ impl Player {
     fn normalized(&self, state: &GameState, seat: usize, queue: Vec<Decision>) -> Vec<Decision> {
         let data = &self.data;
         let run = |f: fn(&Decision) -> bool| {
-            queue.iter().position(|d| f(d)).map(|start| {
+            queue.iter().position(&f).map(|start| {
                 let len = queue[start..].iter().take_while(|d| f(d)).count();
                 (start, len)
             })
