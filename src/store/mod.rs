@@ -150,7 +150,7 @@ use db::Db;
 use live::LiveSet;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use types::lock;
 
@@ -468,7 +468,7 @@ impl std::fmt::Debug for Store {
 #[derive(Default)]
 struct FailSwitch {
     #[cfg(any(test, feature = "test-support"))]
-    armed: Mutex<Option<FailPoint>>,
+    armed: std::sync::Mutex<Option<FailPoint>>,
 }
 
 pub(crate) fn now_ms() -> i64 {

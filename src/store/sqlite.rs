@@ -21,13 +21,15 @@ struct Conn {
     /// Reopen before the next use (after a read-only error: the file may be writable again).
     reopen: bool,
     page_limit: Option<u64>,
-    /// A truncation of the WAL found it in use: not tried again before then.
-    truncate_after: Option<Instant>,
+    /// A truncation of the WAL found it in use: not tried again before this time, unless the
+    /// WAL has grown past this size meanwhile.
+    truncate_after: Option<(Instant, u64)>,
 }
 
 /// How long a truncation of the WAL waits for a reader before it is left for later.
 const TRUNCATE_WAIT: Duration = Duration::from_millis(50);
-/// How long a truncation that found the WAL in use is left.
+/// How long a truncation that found the WAL in use is left (unless the WAL grows by a quarter
+/// of its bound first: on a fast disk a second of writes is hundreds of megabytes).
 const TRUNCATE_BACKOFF: Duration = Duration::from_secs(1);
 
 /// The database file and its one connection.
@@ -37,6 +39,10 @@ pub(crate) struct SqliteDb {
     wal: PathBuf,
     options: StoreOptions,
     conn: Mutex<Conn>,
+    /// Held by whoever runs a checkpoint in this process (the checkpointer's PASSIVE ones, the
+    /// writer's TRUNCATE): SQLite answers a second checkpoint at the same time with BUSY at
+    /// once, without waiting, so without it the bound fails whenever the two meet.
+    checkpointing: Arc<Mutex<()>>,
     checkpointer: Option<Checkpointer>,
 }
 
@@ -78,6 +84,7 @@ impl SqliteDb {
                     page_limit: None,
                     truncate_after: None,
                 }),
+                checkpointing: Arc::new(Mutex::new(())),
                 checkpointer: None,
             },
             schema_from: from,
@@ -92,7 +99,8 @@ impl SqliteDb {
         if self.options.read_only {
             return Ok(());
         }
-        self.checkpointer = Checkpointer::start(&self.path, &self.options);
+        self.checkpointer =
+            Checkpointer::start(&self.path, &self.options, self.checkpointing.clone());
         if self.checkpointer.is_none() {
             self.conn()?
                 .conn
@@ -169,17 +177,25 @@ impl SqliteDb {
     /// beginning and grows for as long as the writes go on. Past half of the limit, a TRUNCATE
     /// checkpoint copies the rest of the log into the file and empties it: the write that
     /// crossed the mark (one in thousands under sustained writes, none otherwise) waits for
-    /// that copy. When a reader holds it up for longer than [`TRUNCATE_WAIT`] it is left for
-    /// [`TRUNCATE_BACKOFF`] (no move waits on a reader).
+    /// that copy, and for a PASSIVE checkpoint under way. When a reader (another process)
+    /// holds it up for longer than [`TRUNCATE_WAIT`] it is left for [`TRUNCATE_BACKOFF`] or
+    /// until the WAL has grown by a quarter of the limit, whichever comes first (no move waits
+    /// long on a reader, and fast writes cannot outrun the bound while one is left).
     fn bound_wal(&self, guard: &mut Conn) {
         let limit = self.options.wal_limit;
-        if limit == 0 || guard.truncate_after.is_some_and(|t| Instant::now() < t) {
+        if limit == 0 {
             return;
         }
         let size = std::fs::metadata(&self.wal).map_or(0, |m| m.len());
         if size <= limit / 2 {
             return;
         }
+        if let Some((time, grown)) = guard.truncate_after {
+            if Instant::now() < time && size < grown {
+                return;
+            }
+        }
+        let _checkpointing = lock(&self.checkpointing);
         let conn = &guard.conn;
         let busy = conn.busy_timeout(TRUNCATE_WAIT).and_then(|()| {
             conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
@@ -187,15 +203,16 @@ impl SqliteDb {
             })
         });
         let restored = conn.busy_timeout(self.options.busy_timeout);
+        let retry = (Instant::now() + TRUNCATE_BACKOFF, size + limit / 4);
         guard.truncate_after = match busy.and_then(|busy| restored.map(|()| busy)) {
             Ok(0) => None,
             Ok(_) => {
                 tracing::debug!(wal_bytes = size, "the WAL is in use; truncating it later");
-                Some(Instant::now() + TRUNCATE_BACKOFF)
+                Some(retry)
             }
             Err(e) => {
                 tracing::warn!(error = %e, wal_bytes = size, "cannot truncate the WAL; trying again later");
-                Some(Instant::now() + TRUNCATE_BACKOFF)
+                Some(retry)
             }
         };
     }
@@ -230,7 +247,11 @@ struct Checkpointer {
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 
 impl Checkpointer {
-    fn start(path: &Path, options: &StoreOptions) -> Option<Checkpointer> {
+    fn start(
+        path: &Path,
+        options: &StoreOptions,
+        checkpointing: Arc<Mutex<()>>,
+    ) -> Option<Checkpointer> {
         let stop = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
         let flag = stop.clone();
         let path = path.to_path_buf();
@@ -259,6 +280,7 @@ impl Checkpointer {
                     // full or read-only disk) the WAL stays as it is and the next round opens a
                     // fresh connection and tries again.
                     if let Some(c) = &conn {
+                        let _checkpointing = lock(&checkpointing);
                         if c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
                             .is_err()
                         {

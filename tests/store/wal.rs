@@ -6,7 +6,8 @@
 //!
 //! The same writer runs twice for a fixed time: without a bound (`wal_limit: 0`, the old
 //! behaviour) the WAL grows past the limit, which shows the test can fail; with the bound it
-//! stays under it.
+//! stays under it. A second test holds a reader on the WAL (as another process would) and
+//! checks that the truncation comes back soon after the reader lets go.
 
 use crate::support::{shared_data as data, TempDir};
 use skymines::store::torture::torture_game;
@@ -87,5 +88,59 @@ fn the_wal_stays_under_its_bound_under_sustained_writes() {
     assert!(
         bounded <= LIMIT,
         "the WAL reached {bounded} bytes, past its bound of {LIMIT}"
+    );
+}
+
+/// A reader in another process holds the WAL, so the truncations fail; once it lets go, the
+/// next truncation comes within a quarter of the bound of further writes, not after a pause
+/// measured in time (a fast disk writes hundreds of megabytes in the old one-second pause).
+#[test]
+fn the_wal_is_truncated_soon_after_a_reader_lets_go() {
+    let dir = TempDir::new("wal-reader");
+    let db = dir.db();
+    let options = StoreOptions {
+        wal_limit: LIMIT,
+        ..StoreOptions::default()
+    };
+    let (store, _) = Store::open(&db, data(), options).expect("the store opens");
+    let game = torture_game(&store, 7).expect("a game");
+    let mut wal = db.clone().into_os_string();
+    wal.push("-wal");
+    let wal = PathBuf::from(wal);
+    let wal_size = || std::fs::metadata(&wal).map_or(0, |m| m.len());
+    let mut version = 0u64;
+    let mut write = |bytes: u64| {
+        let mut written = 0;
+        while written < bytes {
+            let png: Vec<u8> = (0..IMAGE)
+                .map(|i| (i as u64 ^ version.wrapping_mul(0x9e37)) as u8)
+                .collect();
+            store
+                .images()
+                .store_board_png(game, version % 16, &png)
+                .expect("an image is stored");
+            written += png.len() as u64;
+            version += 1;
+        }
+    };
+    let reader = rusqlite::Connection::open(&db).expect("a second connection");
+    reader.execute_batch("BEGIN").expect("a read transaction");
+    let _: i64 = reader
+        .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+        .expect("the reader reads");
+    write(LIMIT);
+    let held = wal_size();
+    assert!(
+        held > LIMIT / 2,
+        "while the reader holds it the WAL cannot be truncated (it is {held} bytes)"
+    );
+    reader.execute_batch("COMMIT").expect("the reader lets go");
+    drop(reader);
+    write(LIMIT / 2);
+    let after = wal_size();
+    assert!(
+        after < held && after <= LIMIT * 3 / 4,
+        "the WAL was {held} bytes when the reader let go and {after} bytes after {} more bytes",
+        LIMIT / 2
     );
 }
