@@ -164,7 +164,15 @@ fn follow_ups(
 }
 
 /// A resource action with each selection of `cards` (one type's face-up cards): the action,
-/// the cards selected and the selection's end, alike faces counted once, all the cards first.
+/// the cards selected and the selection's end, alike cards counted once, all the cards first.
+///
+/// Cards are alike when they have the same face (value, cost, company share) and give the same
+/// units here: the "+1" tile lies on one card, so of two cards with one face, using the one
+/// it lies on is another choice (one unit more, the tile spent). What still tells alike cards
+/// apart changes nothing for the player: which of them lies face down for the rest of the
+/// round (dropping out turns every card of the action area face up before it rests, spent or
+/// not) and so which alike card is left to use later, and its back (an action card's letter
+/// or a starting card's colour), which goes where the card goes, whichever was used.
 fn selections(
     data: &GameData,
     state: &GameState,
@@ -175,11 +183,20 @@ fn selections(
     if cards.len() < 2 || cards.len() > 5 {
         return vec![vec![first]];
     }
-    let face = |c: &CardId| {
-        let d = data.card(*c);
-        (d.value, d.share)
+    let Some(asked) = played(data, state, seat, &[first]) else {
+        return vec![vec![first]];
     };
-    let mut seen: Vec<Vec<(u32, Option<crate::data::Company>)>> = Vec::new();
+    let face: Vec<_> = cards
+        .iter()
+        .map(|c| {
+            let d = data.card(*c);
+            let units = engine::preview(data, &asked, seat, Decision::SelectCard { card: *c })
+                .ok()
+                .and_then(|p| p.units);
+            (d.value, d.cost, d.share, units)
+        })
+        .collect();
+    let mut seen: Vec<Vec<_>> = Vec::new();
     let mut out = Vec::new();
     for mask in (1u32..(1 << cards.len())).rev() {
         let pick: Vec<CardId> = cards
@@ -188,16 +205,17 @@ fn selections(
             .filter(|(i, _)| mask & (1 << i) != 0)
             .map(|(_, c)| *c)
             .collect();
-        let mut faces: Vec<_> = pick.iter().map(face).collect();
+        let mut faces: Vec<_> = (0..cards.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| face[i])
+            .collect();
         faces.sort();
         if seen.contains(&faces) {
             continue;
         }
         seen.push(faces);
         let mut batch = vec![first];
-        let Some(mut s) = played(data, state, seat, &batch) else {
-            return vec![vec![first]];
-        };
+        let mut s = asked.clone();
         for card in &pick {
             if matches!(asks(&s, seat), Some(Task::SelectResources { chosen, .. }) if !chosen.contains(card))
             {
@@ -448,4 +466,115 @@ fn once_per_preview(
             new
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::state::{TileKind, TileState};
+    use crate::engine::GameOptions;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Seeded random play until a seat chooses its action with two face-up resource cards of
+    /// one face (and at most 5 of their type); the state, the seat and the two cards.
+    fn two_alike_cards(seed: u64) -> Option<(GameState, usize, CardId, CardId)> {
+        let data = GameData::embedded().expect("data");
+        let options = GameOptions {
+            players: 2,
+            seed,
+            ..GameOptions::default()
+        };
+        let mut state = engine::new_game(&data, &options, &crate::sim::seat_names(2)).ok()?;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..3000 {
+            if state.phase == Phase::Finished {
+                return None;
+            }
+            if let Some(Task::ChooseAction { seat, .. }) = asks_anyone(&state) {
+                let seat = *seat;
+                let up: Vec<CardId> = state.seats[seat].up_cards().map(|(_, c)| c).collect();
+                let legal = engine::legal_decisions(&data, &state, seat);
+                for a in &up {
+                    let (da, r) = (data.card(*a), data.card(*a).resource());
+                    let of_type = up.iter().filter(|c| data.card(**c).resource() == r);
+                    let alike: Vec<&CardId> = up
+                        .iter()
+                        .filter(|b| {
+                            let db = data.card(**b);
+                            db.resource() == r && (db.value, db.share) == (da.value, da.share)
+                        })
+                        .collect();
+                    let usable = legal.contains(&Decision::UseResources { resource: r });
+                    if r.is_some() && usable && alike.len() == 2 && of_type.count() <= 5 {
+                        let b = alike.into_iter().find(|b| *b != a)?;
+                        return Some((state.clone(), seat, *a, *b));
+                    }
+                }
+            }
+            let waiting = engine::waiting_on(&state);
+            let seat = *waiting.get(rng.gen_range(0..waiting.len().max(1)))?;
+            let legal = engine::legal_decisions(&data, &state, seat);
+            let mut d = legal[rng.gen_range(0..legal.len())];
+            if d == Decision::DropOut && legal.len() > 1 && rng.gen_bool(0.9) {
+                d = *legal.iter().find(|x| **x != Decision::DropOut)?;
+            }
+            engine::apply(&data, &mut state, seat, d).ok()?;
+        }
+        None
+    }
+
+    fn asks_anyone(state: &GameState) -> Option<&Task> {
+        state.agenda.last().filter(|_| state.phase == Phase::Action)
+    }
+
+    /// The cards each offer of a resource action selects, when it selects cards.
+    fn selected(offers: &[Offer]) -> Vec<Vec<CardId>> {
+        offers
+            .iter()
+            .filter(|o| matches!(o.first(), Some(Decision::UseResources { .. })))
+            .map(|o| {
+                o.iter()
+                    .filter_map(|d| match d {
+                        Decision::SelectCard { card } => Some(*card),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Two cards of one face are offered once; with the "+1" tile on one of them, using that
+    /// one alone and using the other alone are two choices (one unit apart), and both are
+    /// offered.
+    #[test]
+    fn alike_cards_are_kept_apart_where_the_plus_one_tile_lies_on_one() {
+        let data = GameData::embedded().expect("data");
+        let (mut state, seat, a, b) = (1..40)
+            .find_map(two_alike_cards)
+            .expect("a seeded game with two alike face-up resource cards");
+        let singles = |offers: &[Offer]| {
+            selected(offers)
+                .into_iter()
+                .filter(|cards| cards.len() == 1 && (cards[0] == a || cards[0] == b))
+                .count()
+        };
+        assert_eq!(
+            singles(&offers(&data, &state, seat, 0)),
+            1,
+            "alike cards once: {:?}",
+            offers(&data, &state, seat, 0)
+        );
+        state.tiles[GameState::tile_index(TileKind::PlusOne)] = TileState::Held {
+            seat,
+            used: false,
+            on_card: Some(a),
+        };
+        let with_tile = offers(&data, &state, seat, 0);
+        let alone = selected(&with_tile);
+        assert!(
+            alone.contains(&vec![a]) && alone.contains(&vec![b]),
+            "each of the two alone: {with_tile:?}"
+        );
+    }
 }

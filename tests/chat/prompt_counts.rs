@@ -325,16 +325,24 @@ impl Player {
         if face(d) != face(e) {
             return false;
         }
-        // (Alike cards differ only in which card the preview names.)
-        let unnamed = |p: Result<engine::Preview, _>| {
-            p.map(|mut p| {
-                p.card = None;
-                p
-            })
+        // Alike cards differ only in which cards the preview names: the card itself and the
+        // cards chosen so far, which the question that follows lists (`next`). So the preview
+        // of `e` is read with the two cards' names exchanged. What else tells the two apart
+        // leaves the player nothing different: which lies face down for the rest of the round
+        // (dropping out turns every card of the action area face up before it rests) and its
+        // back, which goes where the card goes either way. The units each gives (the "+1"
+        // tile) are in the preview and must match.
+        let json = |p: Result<engine::Preview, _>| serde_json::to_value(p.ok()?).ok();
+        let (Some(pd), Some(mut pe)) = (
+            json(engine::preview(&self.data, state, seat, d)),
+            json(engine::preview(&self.data, state, seat, e)),
+        ) else {
+            return false;
         };
-        let pd = unnamed(engine::preview(&self.data, state, seat, d));
-        let pe = unnamed(engine::preview(&self.data, state, seat, e));
-        matches!((pd, pe), (Ok(a), Ok(b)) if a == b)
+        if let (Some(a), Some(b)) = (card_of(d), card_of(e)) {
+            swap_cards(&mut pe, a, b);
+        }
+        pd == pe
     }
 
     /// How many of `wanted` (from the start) the options `ids` carry out, picked together;
@@ -593,6 +601,31 @@ fn with_card(d: Decision, from: u64, to: u64) -> Decision {
             serde_json::from_value(v).unwrap_or(d)
         }
         _ => d,
+    }
+}
+
+/// Exchanges cards `a` and `b` wherever `v` (a preview as JSON) names a card: the fields
+/// `card`, `on_card`, `chosen` and `cards`, at any depth.
+fn swap_cards(v: &mut serde_json::Value, a: u64, b: u64) {
+    let swap = |x: &mut serde_json::Value| match x.as_u64() {
+        Some(c) if c == a => *x = serde_json::json!(b),
+        Some(c) if c == b => *x = serde_json::json!(a),
+        _ => {}
+    };
+    match v {
+        serde_json::Value::Object(fields) => {
+            for (key, x) in fields.iter_mut() {
+                match (key.as_str(), x) {
+                    ("card" | "on_card", x) => swap(x),
+                    ("chosen" | "cards", serde_json::Value::Array(xs)) => {
+                        xs.iter_mut().for_each(swap)
+                    }
+                    (_, x) => swap_cards(x, a, b),
+                }
+            }
+        }
+        serde_json::Value::Array(xs) => xs.iter_mut().for_each(|x| swap_cards(x, a, b)),
+        _ => {}
     }
 }
 
