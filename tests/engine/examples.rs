@@ -1337,8 +1337,7 @@ fn dt4_only_one_of_the_two_d2_bonus_spaces_and_not_d2_itself() {
     s.seats[0].coins = 5;
     let ev = act(&mut s, 0, track_space("B-TRACKS-1"));
     assert_eq!(s.seats[0].coins, 4);
-    // The line names the space by its track (no internal id reaches a player) and says what it
-    // does, in the reader's language.
+    // The line names the space by its track (no internal id) and what it does, in either language.
     let placed = ev
         .iter()
         .find(|e| e.key == "event.track_bonus_marker")
