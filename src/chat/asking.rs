@@ -355,13 +355,7 @@ impl Chat {
         version: u64,
         plan: usize,
     ) -> Result<Vec<Reply>, String> {
-        let seat = self
-            .seat_of(game, req.user.id)?
-            .ok_or_else(|| self.texts.t("error.not_a_player"))?;
-        let state = self.state(game)?;
-        if self.click_version(game, &state, seat)? != version {
-            return Err(self.texts.t("error.stale"));
-        }
+        let (seat, state) = self.current_click(req, game, version)?;
         self.prompt_at(game, &state, seat, req.user.id, 0, plan)
             .map(|p| vec![p])
             .ok_or_else(|| self.texts.t("error.nothing_to_decide"))

@@ -549,7 +549,7 @@ impl Chat {
 
     /// The clicker's seat and the game's state, while the version the click carries is still
     /// current (otherwise the click is out of date and refused).
-    fn current_click(
+    pub(super) fn current_click(
         &self,
         req: &Request,
         game: GameId,
