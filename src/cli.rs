@@ -65,6 +65,10 @@ enum Command {
     /// A consistent copy of the game database, also while the bot runs (restore: put it in
     /// place of the database while the bot is stopped)
     Backup(BackupArgs),
+    /// The public account check: seeded games of every kind, each turn's public message
+    /// against the change of the public view (DECISIONS B20)
+    #[command(alias = "check-account")]
+    AccountCheck(AccountCheckArgs),
 }
 
 impl Command {
@@ -93,6 +97,7 @@ impl Command {
                 crate::store::torture::run(&db, a.seed, a.moves, a.snapshot_every, out)
             }
             Command::Backup(a) => backup(&a, out),
+            Command::AccountCheck(a) => account_check(&a, out),
         }
     }
 }
@@ -325,6 +330,71 @@ struct TortureArgs {
     /// A snapshot every K moves
     #[arg(long, alias = "snapshot_every", value_name = "K", default_value_t = 4)]
     snapshot_every: u64,
+}
+
+#[derive(Debug, Args)]
+struct AccountCheckArgs {
+    /// How many games (seeds S, S+1, …)
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    games: usize,
+    /// The first seed
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Threads (the report is the same for any number)
+    #[arg(long, value_name = "T", default_value_t = 1)]
+    threads: usize,
+    /// Print every message of every game as it would be posted
+    #[arg(long)]
+    show: bool,
+    /// Print only the misses of this kind of quantity (e.g. Coins, Sector)
+    #[arg(long, value_name = "KIND")]
+    kind: Option<String>,
+}
+
+/// Runs the public account check; exit code 1 when anything was left unsaid or said wrongly.
+fn account_check(args: &AccountCheckArgs, out: &mut dyn Write) -> i32 {
+    let data = match GameData::embedded() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("data check failed: {e}");
+            return 1;
+        }
+    };
+    let report = if args.show {
+        let mut report = crate::chat::account::AccountReport::default();
+        for i in 0..args.games {
+            let seed = args.seed.wrapping_add(i as u64);
+            let _ = writeln!(
+                out,
+                "== seed {seed}: {:?}",
+                crate::chat::account::game_kind(seed).options
+            );
+            let one = crate::chat::account::check_game(&data, seed, &mut |events| {
+                for e in events {
+                    let _ = writeln!(out, "{}", e.text());
+                }
+                let _ = writeln!(out, "--");
+            });
+            report.absorb(one);
+        }
+        report
+    } else {
+        crate::chat::account::check_seeds(&data, args.seed, args.games, args.threads)
+    };
+    for e in &report.examples {
+        if args
+            .kind
+            .as_ref()
+            .is_none_or(|k| e.contains(&k.to_string()))
+        {
+            let _ = writeln!(out, "MISS {e}");
+        }
+    }
+    for (kind, n) in &report.by_kind {
+        let _ = writeln!(out, "misses of {kind}: {n}");
+    }
+    let _ = writeln!(out, "{}", report.summary());
+    i32::from(report.misses > 0)
 }
 
 fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {

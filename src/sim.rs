@@ -389,11 +389,10 @@ fn play_until(
                 violation(report, format!("seed {seed}: a payment exceeded the coins"));
             }
             // Counted without a new String once the note is known.
-            match report.decision_coverage.get_mut(n) {
-                Some(count) => *count += 1,
-                None => {
-                    report.decision_coverage.insert(n.to_string(), 1);
-                }
+            if let Some(count) = report.decision_coverage.get_mut(n) {
+                *count += 1;
+            } else {
+                report.decision_coverage.insert(n.to_string(), 1);
             }
         }
         if check {
@@ -652,8 +651,7 @@ fn belt_invariants(data: &GameData, state: &GameState, out: &mut Vec<String>) {
 }
 
 fn cards_and_seats(data: &GameData, state: &GameState, out: &mut Vec<String>) {
-    // Cards: every card in play exactly once (counted by id: this runs after every decision
-    // of every self-play game).
+    // Cards: every card in play exactly once (counted by id: this runs after every decision).
     let mut seen = [0u16; CardId::MAX as usize + 1];
     let all = state
         .action_stack
@@ -666,10 +664,8 @@ fn cards_and_seats(data: &GameData, state: &GameState, out: &mut Vec<String>) {
         seen[c as usize] += 1;
     }
     if let Some((c, n)) = seen.iter().enumerate().find(|(_, n)| **n > 1) {
-        out.push(format!(
-            "card {} is in {n} places",
-            data.card(c as CardId).id
-        ));
+        let card = &data.card(c as CardId).id;
+        out.push(format!("card {card} is in {n} places"));
     }
     let distinct = seen.iter().filter(|n| **n > 0).count();
     let humans = state.seats.iter().filter(|s| !s.is_luna()).count();

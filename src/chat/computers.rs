@@ -153,7 +153,7 @@ fn thinking_seed(game: GameId, seq: u64, seat: usize) -> u64 {
 /// over: it is no longer waited on, the phase or round changes, or (action phase) a decision
 /// ended its turn. Each step is [`bots::decide`] on the state after the steps before, which sees
 /// only the seat's view.
-fn think(
+pub(crate) fn think(
     data: &GameData,
     state: &GameState,
     seat: usize,

@@ -1,13 +1,15 @@
-//! Commands inside a running game: planning and turn actions (typed or clicked), the private
-//! prompt, the hand, status, scores, log, export, settings, undo and abort; pings when a turn
-//! passes; reminders and deadlines from the injected clock.
+//! Commands inside a running game: planning and turn actions (typed or clicked), the clicks on
+//! the private prompt (the prompt itself is `asking`'s), the hand, status, scores, log, export,
+//! settings, undo and abort; pings when a turn passes; reminders and deadlines from the
+//! injected clock.
 
 use super::commands::{self, Options};
-use super::prompt::{self, ClickId, PAGE};
-use super::{Audience, Chat, Choice, Image, Menu, Pinged, Reply, Request};
+use super::offers;
+use super::prompt::{self, ClickId};
+use super::{Audience, Chat, Choice, Image, Pinged, Reply, Request};
 use crate::engine::state::{GameState, Phase};
 use crate::engine::{self, Decision, Event, Visibility};
-use crate::store::{GameId, GameStatus, LogEntry, Notify, SeatOwner, StoreError};
+use crate::store::{replay, GameId, GameStatus, LogEntry, Notify, SeatOwner, StoreError};
 use std::sync::Arc;
 
 /// Who made the move a reply is about.
@@ -56,6 +58,7 @@ impl Chat {
             StoreError::NotActive { game, status } => self.not_running(game, status),
             StoreError::NothingToUndo { .. } => self.texts.t("error.undo_nothing"),
             StoreError::UndoBlocked(_) => self.texts.t("error.undo_blocked"),
+            StoreError::UndoAfterOthers { .. } => self.texts.t("error.undo_other"),
             StoreError::NoSuchSeat(_) => self.texts.t("error.not_a_player"),
             StoreError::NoPerson => self.texts.t("error.last_person"),
             // The database or a stored document failed inside a transaction that was rolled
@@ -279,6 +282,7 @@ impl Chat {
             status.status_of = Some(game);
             if state.phase == Phase::Finished {
                 self.forget_turn(game);
+                self.forget_shown(game);
                 if !lines.is_empty() {
                     replies.push(Reply::public(lines.join("\n")));
                 }
@@ -464,100 +468,6 @@ impl Chat {
         })
     }
 
-    /// The private prompt of a seat: the question and its choices, one page, in the user's
-    /// language.
-    pub(crate) fn prompt(
-        &self,
-        game: GameId,
-        state: &GameState,
-        seat: usize,
-        user: u64,
-        page: usize,
-    ) -> Option<Reply> {
-        self.speaking(self.reader_texts(user, Some(game)), || {
-            self.prompt_in_language(game, state, seat, user, page)
-        })
-    }
-
-    fn prompt_in_language(
-        &self,
-        game: GameId,
-        state: &GameState,
-        seat: usize,
-        user: u64,
-        page: usize,
-    ) -> Option<Reply> {
-        if !engine::waiting_on(state).contains(&seat) && state.phase != Phase::Planning {
-            return None;
-        }
-        let offered = prompt::offered(&self.data, state, seat);
-        if offered.is_empty() {
-            return None;
-        }
-        let version = self.logged(
-            "cannot read a game's log marks: no prompt",
-            self.click_version_in(game, state, seat),
-        )?;
-        // Planning fits on one page: its cards are select menus (see `plan_menu`).
-        let per_page = if state.phase == Phase::Planning {
-            offered.len().max(1)
-        } else {
-            PAGE
-        };
-        let pages = offered.len().div_ceil(per_page);
-        let page = page.min(pages.saturating_sub(1));
-        let mut choices: Vec<Choice> = offered
-            .iter()
-            .enumerate()
-            .skip(page * per_page)
-            .take(per_page)
-            .map(|(i, d)| self.decision_choice(game, version, state, seat, *d, i + 1))
-            .collect();
-        self.remember_shown(user, game, version, offered);
-        if pages > 1 {
-            choices.push(Choice::new(
-                ClickId::Page {
-                    game,
-                    version,
-                    page: (page + 1) % pages,
-                }
-                .encode(),
-                self.texts.f(
-                    "button.more",
-                    &[("page", &((page + 1) % pages + 1)), ("pages", &pages)],
-                ),
-            ));
-        }
-        let mut text = self.question(state, seat);
-        if state.phase == Phase::Planning || state.phase == Phase::Setup {
-            text = format!("{}\n{}", self.hand_text(state, seat), text);
-        }
-        Some(Reply::private(user, text).with_choices(choices))
-    }
-
-    /// The select menu a planning option belongs to: without linked slots the slot does not
-    /// matter, so the hand is one menu of up to as many cards as there are open slots; with
-    /// linked slots each open slot has its own menu of one card. Other options are buttons.
-    pub(crate) fn plan_menu(&self, state: &GameState, seat: usize, d: Decision) -> Option<Menu> {
-        let Decision::PlanCard { slot, .. } = d else {
-            return None;
-        };
-        if state.options.linked_slots {
-            return Some(Menu {
-                placeholder: self.texts.f("menu.plan_slot", &[("slot", &(slot + 1))]),
-                max_values: 1,
-            });
-        }
-        let s = &state.seats[seat];
-        let open = (0..s.slots.len())
-            .filter(|&i| s.slot_on[i] && s.slots[i].is_none())
-            .count();
-        Some(Menu {
-            placeholder: self.texts.f("menu.plan_cards", &[("open", &open)]),
-            max_values: open.clamp(1, 25) as u8,
-        })
-    }
-
     /// The version `seat`'s buttons of `game` carry now (see [`prompt::version`]).
     pub(crate) fn click_version(
         &self,
@@ -570,7 +480,7 @@ impl Chat {
     }
 
     /// [`Chat::click_version`] with the store's error.
-    fn click_version_in(
+    pub(crate) fn click_version_in(
         &self,
         game: GameId,
         state: &GameState,
@@ -599,12 +509,12 @@ impl Chat {
             return Vec::new();
         };
         self.speaking(self.reader_texts(user, Some(game)), || {
-            let offered = prompt::offered(&self.data, &state, seat);
+            let offered = offers::offers(&self.data, &state, seat, 0);
             self.remember_shown(user, game, version, offered.clone());
             offered
-                .into_iter()
+                .iter()
                 .enumerate()
-                .map(|(i, d)| self.decision_choice(game, version, &state, seat, d, i + 1))
+                .map(|(i, o)| self.offer_choice(game, version, &state, seat, o, i + 1))
                 .collect()
         })
     }
@@ -639,7 +549,7 @@ impl Chat {
 
     /// The clicker's seat and the game's state, while the version the click carries is still
     /// current (otherwise the click is out of date and refused).
-    fn current_click(
+    pub(super) fn current_click(
         &self,
         req: &Request,
         game: GameId,
@@ -679,8 +589,11 @@ impl Chat {
         self.play(req, game, seat, &[decision])
     }
 
-    /// Cards picked together from the planning menu: one game and version, planning only.
-    /// Without linked slots they fill the open slots from the left in the order picked.
+    /// Options picked together from one select menu of a prompt (as Discord sends a
+    /// multi-select's picks): cards to plan (without linked slots they fill the open slots from
+    /// the left in the order picked), or where the cards of a seat dropping out rest (each card
+    /// once, each to another resting slot). A pick from an older prompt is out of date; several
+    /// options of a list that takes one at a time are refused as such, nothing played.
     pub(crate) fn decide_picked(
         &self,
         req: &Request,
@@ -689,13 +602,29 @@ impl Chat {
         let Some(&(game, version, _)) = picked.first() else {
             return Err(self.texts.t("error.stale"));
         };
-        let all_plans = picked
-            .iter()
-            .all(|&(g, v, d)| g == game && v == version && matches!(d, Decision::PlanCard { .. }));
-        if !all_plans {
+        if picked.iter().any(|&(g, v, _)| g != game || v != version) {
             return Err(self.texts.t("error.stale"));
         }
         let (seat, state) = self.current_click(req, game, version)?;
+        let all = |f: fn(&Decision) -> bool| picked.iter().all(|(_, _, d)| f(d));
+        if all(|d| matches!(d, Decision::RestCard { .. })) {
+            let mut cards: Vec<_> = Vec::new();
+            let mut slots: Vec<u8> = Vec::new();
+            for (_, _, d) in picked {
+                if let Decision::RestCard { card, slot } = *d {
+                    if cards.contains(&card) || slots.contains(&slot) {
+                        return Err(self.texts.t("error.rest_pick"));
+                    }
+                    cards.push(card);
+                    slots.push(slot);
+                }
+            }
+            let decisions: Vec<Decision> = picked.iter().map(|&(_, _, d)| d).collect();
+            return self.play(req, game, seat, &decisions);
+        }
+        if !all(|d| matches!(d, Decision::PlanCard { .. })) {
+            return Err(self.texts.t("error.one_option"));
+        }
         let s = &state.seats[seat];
         let mut open = (0..s.slots.len() as u8)
             .filter(|&i| s.slot_on[i as usize] && s.slots[i as usize].is_none());
@@ -754,7 +683,7 @@ impl Chat {
             let mut confirm =
                 self.decision_choice(game, version, &state, seat, Decision::DropOut, 1);
             confirm.label = self.texts.t("button.confirm_pass");
-            self.remember_shown(req.user.id, game, version, vec![Decision::DropOut]);
+            self.remember_shown(req.user.id, game, version, vec![vec![Decision::DropOut]]);
             return Ok(vec![
                 Reply::private(req.user.id, text).with_choices(vec![confirm])
             ]);
@@ -765,15 +694,27 @@ impl Chat {
                 .map(|(_, value)| value)
                 .collect()
         };
-        let decisions =
+        let commands::Translated { decisions, open } =
             commands::translate(&self.data, &self.texts, &state, seat, name, opts, &valid)?;
-        if decisions.is_empty() {
-            return self
-                .prompt(game, &state, seat, req.user.id, 0)
+        let mut replies = if decisions.is_empty() {
+            self.prompt(game, &state, seat, req.user.id, 0)
                 .map(|p| vec![p])
-                .ok_or_else(|| self.texts.t("error.nothing_to_decide"));
+                .ok_or_else(|| self.texts.t("error.nothing_to_decide"))?
+        } else {
+            self.play(req, game, seat, &decisions)?
+        };
+        // A choice the command left open is asked by the prompt: the note goes above it.
+        if let Some(note) = open {
+            let user = req.user.id;
+            match replies
+                .iter_mut()
+                .find(|r| r.audience == Audience::Private(user) && !r.choices.is_empty())
+            {
+                Some(prompt) => prompt.text = format!("{note}\n{}", prompt.text),
+                None => replies.push(Reply::private(user, note)),
+            }
         }
-        self.play(req, game, seat, &decisions)
+        Ok(replies)
     }
 
     pub(crate) fn hand(&self, req: &Request) -> Result<Vec<Reply>, String> {
@@ -1052,35 +993,28 @@ impl Chat {
             .map_err(|e| self.err(e))
     }
 
-    /// `/undo`: the seat's own last decisions, only while nothing hidden or random was revealed
-    /// and no one else has acted since (recorded as an undo, never erased).
+    /// `/undo` (DECISIONS B6): takes back the seat's last batch in effect, one batch per call,
+    /// so repeated calls go further back; refused for a batch that revealed hidden or random
+    /// information or passed the turn ([`engine::undo_barrier`], the rule behind the options'
+    /// "cannot be undone"), and for one with another seat's batch after it. Recorded as an undo,
+    /// never erased.
     pub(crate) fn undo(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let (game, seat) = self.find_game(req, None)?;
         let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
         self.check_place(req, game)?;
         self.refuse_if_paused(game)?;
-        let last = self
-            .store
-            .games()
-            .last_entry(game)
-            .map_err(|e| self.err(e))?;
-        let Some(LogEntry::Batch { seat: s, seq, .. }) = last else {
-            return Err(self.texts.t("error.undo_nothing"));
-        };
-        if s != seat {
-            return Err(self.texts.t("error.undo_other"));
-        }
-        // Rebuild the state before that batch and compare what hidden or random information
-        // the batch revealed.
-        let export = self.store.admin().export(game).map_err(|e| self.err(e))?;
-        let mut undone = crate::store::replay::undone_set(&export.log);
+        let log = self.store.games().log(game).map_err(|e| self.err(e))?;
+        let mut undone = replay::undone_set(&log);
+        let target = crate::store::undo_target(&log, &undone, seat).map_err(|e| self.err(e))?;
+        // The state before that batch, beside the state now (the state after it: every later
+        // batch is undone or refused above).
         let after = self.state(game)?;
-        undone.insert(seq);
-        let start = engine::new_game(&self.data, &export.options, &export.seat_names)
-            .map_err(|e| self.err(e))?;
-        let before = crate::store::replay::replay_onto(&self.data, start, &export.log, &undone)
+        undone.insert(target);
+        let record = self.store.games().game(game).map_err(|e| self.err(e))?;
+        let before = replay::initial_state(&self.data, &record.options, &record.seat_names)
+            .and_then(|start| replay::replay_onto(&self.data, start, &log, &undone))
             .map_err(|e| self.internal(&e))?;
-        if engine::reveals_hidden(&before, &after) {
+        if engine::undo_barrier(&before, &after) {
             return Err(self.texts.t("error.undo_revealed"));
         }
         // What the undo implies for the schedule is stored with it, in its transaction.

@@ -326,13 +326,18 @@ fn parse_options(opts: &Options, may_seed: bool, t: &Texts) -> Result<(GameOptio
 }
 
 impl Chat {
-    /// The lobby's buttons: join, add a computer player (not for a campaign's lobby), start.
-    pub(crate) fn lobby_choices(&self, texts: &Texts, campaign: bool) -> Vec<Choice> {
-        let mut choices = vec![Choice::new(
-            ClickId::Lobby("join".to_string()).encode(),
-            texts.t("button.join"),
-        )];
-        if !campaign {
+    /// The lobby's buttons: Join while a seat is not a person's (open, or a computer
+    /// player's to take over), Add a computer player while a seat is open (not for a campaign's
+    /// lobby), Start. A lobby full of people shows only Start.
+    pub(crate) fn lobby_choices(&self, texts: &Texts, lobby: &Lobby) -> Vec<Choice> {
+        let mut choices = Vec::new();
+        if lobby.players.len() < lobby.options.players {
+            choices.push(Choice::new(
+                ClickId::Lobby("join".to_string()).encode(),
+                texts.t("button.join"),
+            ));
+        }
+        if lobby.campaign.is_none() && lobby.seated() < lobby.options.players {
             choices.push(Choice::new(
                 ClickId::Lobby("bot".to_string()).encode(),
                 texts.t("button.add_bot"),
@@ -481,14 +486,14 @@ impl Chat {
         if computers.count > 0 {
             text = format!("{text}\n{}", computers_line(texts, &lobby));
         }
-        let campaign = lobby.campaign.is_some();
+        let choices = self.lobby_choices(texts, &lobby);
         let mut lobbies = self
             .lobbies
             .lock()
             .map_err(|_| self.texts.t("error.internal"))?;
         lobbies.insert(req.place.channel, lobby);
         lobbies.commit().map_err(|e| self.err(e))?;
-        Ok(Reply::public(text).with_choices(self.lobby_choices(texts, campaign)))
+        Ok(Reply::public(text).with_choices(choices))
     }
 
     /// The engine checks the options first, so an impossible game is refused now, not at start.
@@ -549,11 +554,9 @@ impl Chat {
         if lobby.computers.count > 0 {
             text = format!("{text}\n{}", computers_line(texts, lobby));
         }
-        let campaign = lobby.campaign.is_some();
+        let choices = self.lobby_choices(texts, lobby);
         lobbies.commit().map_err(|e| self.err(e))?;
-        Ok(vec![
-            Reply::public(text).with_choices(self.lobby_choices(texts, campaign))
-        ])
+        Ok(vec![Reply::public(text).with_choices(choices)])
     }
 
     /// A seed for an unseeded game: from the clock and the place, with the top bit set so a

@@ -6,8 +6,10 @@
 //! Private information never appears in a public reply: public texts and images are built from
 //! `engine::view(…, None)` (the spectator's view) or from public events only.
 
+pub mod account;
 mod adapter;
 mod admin;
+mod asking;
 mod campaign;
 mod choosing;
 mod commands;
@@ -21,6 +23,7 @@ mod lobby;
 mod modules_tests;
 #[cfg(test)]
 mod numbering_tests;
+mod offers;
 mod prompt;
 mod schedule;
 mod seats;
@@ -541,6 +544,17 @@ impl Chat {
                 version,
                 page,
             }) => self.page_click(req, game, version, page),
+            Some(prompt::ClickId::Offer {
+                game,
+                version,
+                number,
+                first,
+            }) => self.offer_click(req, game, version, number, first),
+            Some(prompt::ClickId::Focus {
+                game,
+                version,
+                plan,
+            }) => self.focus_click(req, game, version, plan),
             Some(prompt::ClickId::Level {
                 campaign,
                 chapter,

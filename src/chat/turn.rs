@@ -69,11 +69,11 @@ impl Chat {
         if !turn_over {
             return Vec::new();
         }
-        without_announced_reveals(merge_repeats(
+        message(
             std::mem::take(steps)
                 .into_iter()
                 .flat_map(|(_, events)| events),
-        ))
+        )
     }
 
     /// Forgets the lines of `seat`'s last step in `game` (the step was undone). A game not in
@@ -187,7 +187,7 @@ impl Chat {
 /// player's move in the action phase is its whole turn; computer turns in a row (the people
 /// have dropped out) go out together when a person is waited on again or the phase ends, not
 /// as a message each.
-fn ends_turn(
+pub(crate) fn ends_turn(
     actor: Actor,
     before: Option<&GameState>,
     after: &GameState,
@@ -216,6 +216,30 @@ pub(crate) fn turn_passed(actor: Actor, before: Option<&GameState>, after: &Game
     actor.seat().is_some_and(|seat| {
         before.is_some_and(|b| engine::turn_stamp(b, seat) != engine::turn_stamp(after, seat))
     })
+}
+
+/// A turn's public events as its message shows them, one line each: repeats merged, a plan
+/// announced and revealed in the same message read once. The one rule for the posted message
+/// and the public account check.
+pub(crate) fn message(events: impl IntoIterator<Item = Event>) -> Vec<Event> {
+    after_their_expansion(without_announced_reveals(merge_repeats(events)))
+}
+
+/// `events` with a company's share value line that comes right before the line of the
+/// expansion that changed it moved right after that line: the value rises as the outposts
+/// leave the station, step by step, but reads as the expansion's consequence.
+fn after_their_expansion(mut events: Vec<Event>) -> Vec<Event> {
+    const EXPANDED: [&str; 2] = ["event.expanded", "event.expanded_belt"];
+    for i in 1..events.len() {
+        let (before, this) = (&events[i - 1], &events[i]);
+        if before.key == "event.share_value"
+            && EXPANDED.contains(&this.key.as_str())
+            && before.arg("company") == this.arg("company")
+        {
+            events.swap(i - 1, i);
+        }
+    }
+    events
 }
 
 /// An event that a reader takes as one with the same event right after it: its catalog key,
@@ -299,9 +323,94 @@ fn without_announced_reveals(events: Vec<Event>) -> Vec<Event> {
         .collect()
 }
 
+/// Events a reader takes as one with the same event right after it in another way: a value
+/// that changed twice reads as one change from the first line's `from` to the last line's
+/// `to`; a list given item by item reads as one list.
+enum Joined {
+    /// "Share value of Minerva Corp.: 2 → 1", then "1 → 0": "2 → 0".
+    FromTo {
+        key: &'static str,
+        from: &'static str,
+        to: &'static str,
+    },
+    /// "alice rests 2 carbon on resting slot 1", "… 3 energy on resting slot 3": one list.
+    Listed {
+        key: &'static str,
+        list: &'static str,
+    },
+}
+
+const JOINED: [Joined; 3] = [
+    Joined::FromTo {
+        key: "event.share_value",
+        from: "from",
+        to: "to",
+    },
+    Joined::Listed {
+        key: "event.rests",
+        list: "cards",
+    },
+    Joined::Listed {
+        key: "event.rests_starting",
+        list: "cards",
+    },
+];
+
+/// `first` and `then` as one event under a [`Joined`] rule.
+fn joined(first: &Event, then: &Event) -> Option<Event> {
+    if then.key != first.key || then.visibility != first.visibility {
+        return None;
+    }
+    let (key, own) = JOINED
+        .iter()
+        .map(|j| match j {
+            Joined::FromTo { key, from, to } => (*key, [*from, *to]),
+            Joined::Listed { key, list } => (*key, [*list, *list]),
+        })
+        .find(|(key, _)| *key == first.key)?;
+    let rest = |e: &Event| {
+        let mut rest: Vec<(String, String)> = e
+            .args
+            .iter()
+            .filter(|(k, _)| !own.contains(&k.as_str()))
+            .cloned()
+            .collect();
+        rest.sort();
+        rest
+    };
+    if rest(first) != rest(then) {
+        return None;
+    }
+    let mut merged = then.clone();
+    for j in &JOINED {
+        match j {
+            Joined::FromTo { key: k, from, .. } if *k == key => {
+                let was = first.arg(from)?.to_string();
+                for (name, v) in &mut merged.args {
+                    if name == from {
+                        *v = was.clone();
+                    }
+                }
+            }
+            Joined::Listed { key: k, list } if *k == key => {
+                let joined = format!("{}, {}", first.arg(list)?, then.arg(list)?);
+                for (name, v) in &mut merged.args {
+                    if name == list {
+                        *v = joined.clone();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(merged)
+}
+
 /// `first` and `then` as one event, when they are a run of a summed event.
 pub(crate) fn summed(first: &Event, then: &Event) -> Option<Event> {
-    let rule = SUMMED.iter().find(|r| r.key == first.key)?;
+    let Some(rule) = SUMMED.iter().find(|r| r.key == first.key) else {
+        return joined(first, then);
+    };
     if then.key != first.key || then.visibility != first.visibility {
         return None;
     }
@@ -401,8 +510,14 @@ mod tests {
             between,
             step("bob", "Tawac Industries"),
             // Not a summed event: two outposts stay two lines.
-            event("event.remove_outpost", &[("name", "bob"), ("company", "x")]),
-            event("event.remove_outpost", &[("name", "bob"), ("company", "x")]),
+            event(
+                "event.remove_outpost",
+                &[("name", "bob"), ("company", "x"), ("column", "2")],
+            ),
+            event(
+                "event.remove_outpost",
+                &[("name", "bob"), ("company", "x"), ("column", "2")],
+            ),
         ]);
         assert_eq!(
             texts(&merged),
@@ -412,8 +527,8 @@ mod tests {
                 "bob moves 2 spaces on the Tawac Industries track",
                 "ann gains 2 CrypCoin",
                 "bob moves 1 space on the Tawac Industries track",
-                "bob removes an outpost of x from the game",
-                "bob removes an outpost of x from the game",
+                "bob removes an outpost of x from column 2 of its station: it leaves the game",
+                "bob removes an outpost of x from column 2 of its station: it leaves the game",
             ]
         );
     }

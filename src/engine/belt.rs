@@ -433,19 +433,24 @@ pub fn is_shuttle_space(data: &GameData, target_no: u8) -> bool {
 
 /// An ousted shuttle goes to the lowest vacant space of its station's middle column (never the
 /// revealed crossed-out space); with no room it leaves the game.
-pub(crate) fn return_shuttle(ctx: &mut Ctx, state: &mut GameState, company: Company) {
+/// Returns whether it went home (false: it left the game).
+pub(crate) fn return_shuttle(ctx: &mut Ctx, state: &mut GameState, company: Company) -> bool {
     let data = ctx.data;
     let shape = state.station_shape(data);
     let Some(col) = shape.shuttle_column else {
-        return;
+        return false;
     };
     let column = &mut state.stations[company.index()][col];
     if column.has_room_in(shape.spaces[col]) {
         column.outposts += 1;
         ctx.count("belt_shuttle_returned");
-    } else if let Some(b) = state.belt.as_mut() {
-        b.removed_shuttles[company.index()] += 1;
+        true
+    } else {
+        if let Some(b) = state.belt.as_mut() {
+            b.removed_shuttles[company.index()] += 1;
+        }
         ctx.count("ousted_removed_from_game");
+        false
     }
 }
 
@@ -496,13 +501,15 @@ pub(crate) fn luna_expand(
 ) {
     let data = ctx.data;
     let mut placed: Vec<String> = Vec::new();
+    // Said after the expansion's line: (company, space, column, a shuttle's return).
+    let mut gone_home: Vec<(Company, u8, Option<u8>, Option<bool>)> = Vec::new();
     for _ in 0..points {
         let Some(belt) = state.belt.as_ref() else {
             return;
         };
         let shuttle_col = state.shuttle_column();
         let has_shuttle = state.shuttles_in_station(company) > 0;
-        let outpost_col = super::luna::main_column(data, state, company);
+        let outpost_col = state.luna_main_column(data, company);
         if !has_shuttle && outpost_col.is_none() {
             ctx.count("luna_expansion_forfeit");
             break;
@@ -574,7 +581,8 @@ pub(crate) fn luna_expand(
                 }
             }
             let present: Vec<Company> = pieces.iter().map(|p| p.3).collect();
-            let victim = super::luna::behind_ranking(data, state, seat)
+            let victim = state
+                .luna_behind_ranking(data, seat)
                 .into_iter()
                 .find(|c| present.contains(c));
             if let Some(v) = victim {
@@ -608,11 +616,21 @@ pub(crate) fn luna_expand(
         );
         if let Some(other) = ousted {
             ctx.count("luna_oust");
+            let from = number as u8;
             match t {
-                Target::Shuttle(_) => return_shuttle(ctx, state, other),
-                Target::Asteroid(_) => match super::luna::return_column(data, state, other) {
-                    Some(col) => state.stations[other.index()][col].outposts += 1,
-                    None => state.removed_outposts[other.index()] += 1,
+                Target::Shuttle(_) => {
+                    let home = return_shuttle(ctx, state, other);
+                    gone_home.push((other, from, None, Some(home)));
+                }
+                Target::Asteroid(_) => match state.luna_return_column(data, other) {
+                    Some(col) => {
+                        state.stations[other.index()][col].outposts += 1;
+                        gone_home.push((other, from, Some(col as u8), None));
+                    }
+                    None => {
+                        state.removed_outposts[other.index()] += 1;
+                        gone_home.push((other, from, None, None));
+                    }
                 },
             }
         }
@@ -628,5 +646,12 @@ pub(crate) fn luna_expand(
                 ("count", &placed.len()),
             ],
         );
+    }
+    // Where each ousted piece went, after the expansion's line.
+    for (other, from, column, shuttle_home) in gone_home {
+        match shuttle_home {
+            Some(home) => super::effects::say_ousted_shuttle(ctx, state, other, from, home),
+            None => super::effects::say_ousted(ctx, state, other, from, column),
+        }
     }
 }

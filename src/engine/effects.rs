@@ -42,6 +42,15 @@ pub(crate) fn pay(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
     s.coins = s.coins.saturating_sub(n);
 }
 
+/// Pays `n` coins for a bonus space, said ("alice pays 1 CrypCoin for the bonus space").
+pub(crate) fn pay_for_space(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
+    if n > 0 {
+        pay(ctx, state, seat, n);
+        let name = state.seats[seat].name.clone();
+        ctx.say("event.pays_for_space", &[("name", &name), ("n", &n)]);
+    }
+}
+
 /// The note recorded when a payment exceeds a seat's coins (an engine bug).
 pub const COIN_UNDERFLOW: &str = "invariant_coin_underflow";
 
@@ -79,6 +88,132 @@ pub(crate) fn tank(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
         ctx.count("tank_final_space");
         let coins = overflow * track.overflow_coins_per_step;
         gain_coins(ctx, state, seat, coins);
+    }
+}
+
+/// Says where an ousted outpost of `company` went: back to station column `column` (0-based),
+/// or out of the game when its station had no vacant home space (None): the oust and where it
+/// went, said where it happens. `from` is the Moon
+/// sector or Belt space it was ousted from (0: not known, a game stored before it was kept).
+pub(crate) fn say_ousted(
+    ctx: &mut Ctx,
+    state: &GameState,
+    company: Company,
+    from: u8,
+    column: Option<u8>,
+) {
+    let data = ctx.data;
+    let place = ousted_from(state, from);
+    let company_name = data.company_name(company);
+    match column {
+        Some(column) => ctx.say(
+            "event.oust",
+            &[
+                ("company", &company_name),
+                ("place", &place),
+                (
+                    "column",
+                    &crate::data::numbering::ordinal(usize::from(column)),
+                ),
+            ],
+        ),
+        None => ctx.say(
+            "event.oust_removed",
+            &[("company", &company_name), ("place", &place)],
+        ),
+    }
+}
+
+/// Says where an ousted shuttle went: back to its station's shuttle column, or out of the game
+/// (`returned` false). `from` as for [`say_ousted`].
+pub(crate) fn say_ousted_shuttle(
+    ctx: &mut Ctx,
+    state: &GameState,
+    company: Company,
+    from: u8,
+    returned: bool,
+) {
+    let company_name = ctx.data.company_name(company);
+    let place = ousted_from(state, from);
+    let key = if returned {
+        "event.oust_shuttle"
+    } else {
+        "event.oust_shuttle_removed"
+    };
+    ctx.say(key, &[("company", &company_name), ("place", &place)]);
+}
+
+/// " from sector 19" / " from Belt space 7" (a name reference), or nothing for 0.
+fn ousted_from(state: &GameState, from: u8) -> String {
+    if from == 0 {
+        String::new()
+    } else if state.belt.is_some() {
+        crate::text::name_ref(
+            "event.ousted_from_belt",
+            &[("space", &from)],
+            &format!(" from Belt space {from}"),
+        )
+    } else {
+        crate::text::name_ref(
+            "event.ousted_from_sector",
+            &[("sector", &from)],
+            &format!(" from sector {from}"),
+        )
+    }
+}
+
+/// A plan on `seat`'s research track by its printed face (the token's plan is the seat's
+/// token's).
+pub(crate) fn plan_ref_label(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    plan: super::state::PlanRef,
+) -> String {
+    use super::state::PlanRef;
+    match plan {
+        PlanRef::Regular(p) => data.plan_label(p),
+        PlanRef::Special(i) => data.special_plan_label(i as usize),
+        PlanRef::Token => state.seats[seat]
+            .token
+            .map(|t| data.token_plan_label(t))
+            .unwrap_or_default(),
+    }
+}
+
+/// What an action is taken with, as its line names it: the card, or the tile.
+pub(crate) fn source_label(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    source: ActionSource,
+    tile: TileKind,
+) -> String {
+    match state.source_card(seat, source) {
+        Some(card) => data.card_label(card),
+        None => {
+            let name = data.tile_name(tile.data_id());
+            crate::text::name_ref("event.the_tile", &[("tile", &name)], "the tile")
+        }
+    }
+}
+
+/// A player's value for a majority space: what the space compares in its action area (Luna's
+/// comes from her majority cards instead).
+pub(crate) fn majority_value(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    compare: crate::data::board::MajorityCompare,
+) -> u32 {
+    use crate::data::board::MajorityCompare;
+    let t = area_totals(data, state, seat, None);
+    match compare {
+        MajorityCompare::ResearchScientistCards => t.research_scientists,
+        MajorityCompare::TitaniumUnits => t.units_of(Resource::Titanium),
+        MajorityCompare::CarbonUnits => t.units_of(Resource::Carbon),
+        MajorityCompare::MineralsUnits => t.units_of(Resource::Minerals),
+        MajorityCompare::EnergyPoints => t.energy,
     }
 }
 
@@ -154,6 +289,19 @@ pub(crate) fn track_step_paying(
     }
     state.seats[seat].track_pos[ci] = (pos + 1) as u8;
     super::missions::note(state, seat, |c| c.track_spaces += 1);
+    // Every space is said where it is moved, so the turn's line ("moves 3 spaces", a run of
+    // these merged) counts exactly the spaces the marker moved: a money barrier is no space,
+    // its price is its own line. Luna's moves are said by her card's line, with their reason.
+    if !state.seats[seat].is_luna() {
+        ctx.say(
+            "event.track_move",
+            &[
+                ("name", &state.seats[seat].name),
+                ("moved", &1),
+                ("company", &data.company_name(company)),
+            ],
+        );
+    }
     if let Some((_, th)) = track.threshold_after(pos) {
         ctx.count("bonus_threshold");
         let others: Vec<usize> = (0..state.seats.len())

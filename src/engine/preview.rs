@@ -133,17 +133,29 @@ pub struct Preview {
     pub ousts: Option<Company>,
     /// A station whose share value changes (the column an outpost leaves or returns to).
     pub share_value: Option<ShareValue>,
-    /// Units, energy or track steps given up.
+    /// Units, energy or track steps given up; dropping out: the unused face-up cards of the
+    /// action area; stopping the upload marker: the plans it could still enter.
     pub forfeits: u32,
+    /// Dropping out: the bonus markers left in the reserve, unplaced this round.
+    #[serde(default)]
+    pub forfeits_markers: u32,
     /// The seat's next question in this turn.
     pub next: Option<Task>,
     /// The decision ends the seat's turn.
     pub ends_turn: bool,
-    /// The decision cannot be taken back (it ends the turn or reveals something hidden).
+    /// `/undo` would refuse to take the decision back ([`undo_barrier`]: it ends the turn or
+    /// reveals something hidden).
     pub irreversible: bool,
     /// The rules allow it, but it gains nothing (a majority space without a tier the seat
-    /// meets, a flip of a screen the upload marker has passed).
+    /// meets, a flip of a screen the upload marker has reached).
     pub gains_nothing: bool,
+    /// The plan reached (`plan`) or covered (`covers`) lies face down: no requirements, no
+    /// reward, whatever its face says.
+    #[serde(default)]
+    pub plan_face_down: bool,
+    /// A flip of the screen the upload marker stands on (not one it has passed).
+    #[serde(default)]
+    pub marker_on_it: bool,
 }
 
 /// The preview of `d` for `seat` (an illegal decision gets the rules' reason, as `apply` would).
@@ -160,10 +172,17 @@ pub fn preview(
     } else {
         after.agenda.last().filter(|t| t.seat() == seat).cloned()
     };
+    // The whole decision, the rest of the turn and what follows it played as `apply` plays
+    // them: what `/undo` would find after it.
+    let mut applied = state.clone();
+    let irreversible = match flow::apply(data, &mut applied, seat, d) {
+        Ok(_) => undo_barrier(state, &applied),
+        Err(_) => ends_turn || undo_barrier(state, &after),
+    };
     let mut p = Preview {
         gains: gains(data, state, &after, seat),
         ends_turn,
-        irreversible: ends_turn || reveals_hidden(state, &after),
+        irreversible,
         next,
         ..Preview::default()
     };
@@ -190,6 +209,96 @@ pub fn preview(
             && p.tiers.is_empty()
             && p.next.is_none());
     Ok(p)
+}
+
+/// The preview of a batch of decisions of `seat` played together (one option of a prompt: a
+/// card selection with its action, several steps on one track, the upload marker's advance to
+/// where it stops): the last decision's details where the batch's earlier steps leave the
+/// game, with what the whole batch changes for the seat (its gains, the units and CrypCoin it
+/// spends) and whether `/undo` could take the whole batch back.
+pub fn preview_batch(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    batch: &[Decision],
+) -> Result<Preview, RuleError> {
+    let Some((&last, earlier)) = batch.split_last() else {
+        return Err(RuleError::NotNow(crate::engine::Message::new(
+            "rule.nothing_pending",
+            &[],
+        )));
+    };
+    if earlier.is_empty() {
+        return preview(data, state, seat, last);
+    }
+    let mut mid = state.clone();
+    for d in earlier {
+        flow::apply(data, &mut mid, seat, *d)?;
+    }
+    let mut p = preview(data, &mid, seat, last)?;
+    // What the first step says and the last does not: a sector's cost and structures, the
+    // outpost ousted, what dropping out gives up.
+    let head = preview(data, state, seat, batch[0])?;
+    for c in head.costs {
+        if !p.costs.iter().any(|x| x.currency == c.currency) {
+            p.costs.push(c);
+        }
+    }
+    if p.rewards.is_empty() {
+        p.rewards = head.rewards;
+        p.rewards_later |= head.rewards_later;
+    }
+    p.ousts = p.ousts.or(head.ousts);
+    p.share_value = p.share_value.or(head.share_value);
+    p.card = p.card.or(head.card);
+    if batch[0] == Decision::DropOut {
+        p.forfeits = head.forfeits;
+        p.forfeits_markers = head.forfeits_markers;
+    }
+    let mut after = mid.clone();
+    flow::apply_within_turn(data, &mut after, seat, last)?;
+    let mut applied = mid.clone();
+    flow::apply(data, &mut applied, seat, last)?;
+    p.irreversible = undo_barrier(state, &applied);
+    // A card selection's units: those the action goes on with.
+    if let Some(Task::BuyWithUnits { units, .. } | Task::SpendUnits { units, .. }) =
+        applied.agenda.last().filter(|t| t.seat() == seat)
+    {
+        if batch
+            .iter()
+            .any(|d| matches!(d, Decision::SelectCard { .. }))
+        {
+            p.units = Some(*units);
+        }
+    }
+    p.gains = gains(data, state, &after, seat);
+    let units: u32 = batch
+        .iter()
+        .filter(|d| matches!(d, Decision::TrackStep { .. }))
+        .count() as u32;
+    p.costs.retain(|c| c.currency != Currency::Coins);
+    for c in p.costs.iter_mut() {
+        if c.currency == Currency::Units && units > 1 {
+            c.amount = units;
+        }
+    }
+    let paid = u32::try_from(-p.gains.coins).unwrap_or(0);
+    if paid > 0 {
+        p.costs.push(Cost {
+            amount: paid,
+            currency: Currency::Coins,
+            left: after.seats[seat].coins,
+        });
+    }
+    Ok(p)
+}
+
+/// Whether `/undo` refuses to take back a batch that turned `before` into `after` (DECISIONS
+/// B6): it revealed hidden or random information or passed the turn ([`reveals_hidden`]). The
+/// one rule for both sides: an option says "cannot be undone" (`Preview::irreversible`)
+/// exactly when this holds for it, and the chat layer's `/undo` refuses exactly then.
+pub fn undo_barrier(before: &GameState, after: &GameState) -> bool {
+    reveals_hidden(before, after)
 }
 
 /// Whether going from `before` to `after` revealed hidden or random information (a card drawn,
@@ -410,14 +519,23 @@ fn detail(
             }
         }
         (Some(Task::Expand { energy, .. }), Decision::StopExpanding) => p.forfeits = *energy,
+        (_, Decision::DropOut) => {
+            p.forfeits = s.up_cards().count() as u32;
+            p.forfeits_markers = u32::from(s.markers_reserve);
+        }
+        (Some(Task::ResearchAdvance { .. }), Decision::StopAdvancing) => {
+            p.forfeits = further_advances(data, state, seat);
+        }
         (_, Decision::FlipPlan { screen }) => {
             p.plan = s.research[screen as usize].map(|placed| placed.plan);
             p.gains_nothing = s.upload.is_some_and(|u| screen <= u);
+            p.marker_on_it = s.upload == Some(screen);
         }
         (_, Decision::Advance) => {
             let next = s.upload.map_or(0, |u| u + 1);
             if let Some(placed) = s.research.get(next as usize).copied().flatten() {
                 p.plan = Some(placed.plan);
+                p.plan_face_down = placed.face_down;
                 if !placed.face_down {
                     p.rewards = plan_rewards(data, state, seat, placed.plan);
                     p.rewards_later = matches!(p.next, Some(Task::ResearchAdvance { .. }));
@@ -446,12 +564,9 @@ fn detail(
         }
         (_, Decision::PlacePlan { index, screen }) => {
             p.plan = s.acquired.get(index as usize).copied();
-            p.covers = s
-                .research
-                .get(screen as usize)
-                .copied()
-                .flatten()
-                .map(|placed| placed.plan);
+            let covered = s.research.get(screen as usize).copied().flatten();
+            p.covers = covered.map(|placed| placed.plan);
+            p.plan_face_down = covered.is_some_and(|placed| placed.face_down);
         }
         (Some(Task::ChooseTier { space, .. }), Decision::ChooseTier { tier }) => {
             p.rewards = data.board.bonus_spaces[*space as usize]
@@ -491,6 +606,20 @@ fn detail(
             })
             .collect();
     }
+}
+
+/// How many more plans the seat's upload marker could enter now, one after the other.
+fn further_advances(data: &GameData, state: &GameState, seat: usize) -> u32 {
+    let mut scratch = state.clone();
+    let mut n = 0;
+    while n < 32
+        && matches!(scratch.agenda.last(), Some(Task::ResearchAdvance { .. }))
+        && super::legal_decisions(data, &scratch, seat).contains(&Decision::Advance)
+        && flow::apply(data, &mut scratch, seat, Decision::Advance).is_ok()
+    {
+        n += 1;
+    }
+    n
 }
 
 fn points_cost(amount: u32, points: u32) -> Cost {

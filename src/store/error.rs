@@ -63,6 +63,10 @@ pub enum StoreError {
     NothingToUndo { seat: usize },
     #[error("that move cannot be undone: a later move depends on it ({0})")]
     UndoBlocked(String),
+    /// DECISIONS B6: a seat's last move in effect has a later move of another seat (or a
+    /// moderator's rollback) after it, so it is no longer the seat's to take back.
+    #[error("seat {seat}'s last move has a later move of another seat after it")]
+    UndoAfterOthers { seat: usize },
     #[error("seat {0} is not in this game")]
     NoSuchSeat(usize),
     /// A game needs at least one person (DECISIONS B16): a new game of computer players only,

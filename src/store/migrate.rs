@@ -98,6 +98,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0012_outbox_claims.sql",
         sql: include_str!("../../migrations/0012_outbox_claims.sql"),
     },
+    Migration {
+        version: 13,
+        name: "0013_shown_lists.sql",
+        sql: include_str!("../../migrations/0013_shown_lists.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").
@@ -320,6 +325,11 @@ pub const PG_MIGRATIONS: &[Migration] = &[
         version: 12,
         name: "0012_outbox_claims.sql",
         sql: include_str!("../../migrations/postgres/0012_outbox_claims.sql"),
+    },
+    Migration {
+        version: 13,
+        name: "0013_shown_lists.sql",
+        sql: include_str!("../../migrations/postgres/0013_shown_lists.sql"),
     },
 ];
 

@@ -87,7 +87,8 @@
 //! `restore` (start-up and its check against a replay), `snapshots`, `schedule` (reminders,
 //! pauses, idle watches, the outbox), `waits` (what a change of who a game waits on writes, in
 //! the change's transaction), `people` (seats, settings, languages, refused DMs), `campaigns`
-//! (campaigns and lobbies), `discord`, `images`. Below them, depending on none of them: `sql`
+//! (campaigns and lobbies), `discord`, `images`, `shown` (the list each user was last shown
+//! in a game, for `/choose N`). Below them, depending on none of them: `sql`
 //! (the SQL layer), `db`, `sqlite` and `postgres` (the two databases), `migrate`, `error` and
 //! `types` (the plain types those layers share). Besides: `replay` (rebuilding states from a
 //! log), `database` (where the configuration says the games live), `backup` (SQLite copies
@@ -115,6 +116,7 @@ pub mod replay;
 mod restore;
 mod schedule;
 pub mod shards;
+mod shown;
 mod snapshots;
 mod sql;
 mod sqlite;
@@ -133,7 +135,7 @@ pub use error::{Result, StoreError};
 pub use export::GameExport;
 pub use games::{ArchiveReason, GameLog};
 pub use images::Images;
-pub use moves::{no_effects, Effects, UndoEffects};
+pub use moves::{no_effects, undo_target, Effects, UndoEffects};
 pub use people::{People, UserSettings};
 pub use postgres::redact_url;
 pub use schedule::{IdleWatch, Outbound, Reminder, Schedule};
@@ -388,15 +390,8 @@ impl RestoreReport {
     /// what to do. (false, line) is information, (true, line) a warning.
     pub fn startup_lines(&self, path: &Path) -> Vec<(bool, String)> {
         let path = path.display();
-        let mut lines = vec![(
-            false,
-            format!(
-                "database {path}: {} running game(s) restored ({} checked against a replay of their moves), {} set aside as damaged",
-                self.restored,
-                self.verified,
-                self.damaged.len()
-            ),
-        )];
+        // In the order it happened: the schema is upgraded before any game is restored.
+        let mut lines = Vec::new();
         if self.schema_from != self.schema {
             lines.push((
                 false,
@@ -406,6 +401,15 @@ impl RestoreReport {
                 ),
             ));
         }
+        lines.push((
+            false,
+            format!(
+                "database {path}: {} running game(s) restored ({} checked against a replay of their moves), {} set aside as damaged",
+                self.restored,
+                self.verified,
+                self.damaged.len()
+            ),
+        ));
         if self.found_empty {
             lines.push((
                 true,

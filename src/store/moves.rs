@@ -234,6 +234,32 @@ fn prepare_move(
     })
 }
 
+/// The batch `/undo` of `seat` takes back (DECISIONS B6), by the log alone: the seat's last
+/// batch in effect (`undone`: the batches that are not), provided no batch of another seat in
+/// effect and no rollback lies after it. Whether that batch revealed something or passed the
+/// turn is the engine's [`crate::engine::undo_barrier`], asked by the chat layer.
+pub fn undo_target(entries: &[LogEntry], undone: &BTreeSet<u64>, seat: usize) -> Result<u64> {
+    let target = entries
+        .iter()
+        .rev()
+        .find(|e| {
+            matches!(e, LogEntry::Batch { seat: s, seq, .. } if *s == seat && !undone.contains(seq))
+        })
+        .map(LogEntry::seq)
+        .ok_or(StoreError::NothingToUndo { seat })?;
+    let later_of_others = entries.iter().any(|e| match e {
+        LogEntry::Batch { seat: s, seq, .. } => {
+            *seq > target && *s != seat && !undone.contains(seq)
+        }
+        LogEntry::Rollback { seq, .. } => *seq > target,
+        LogEntry::Undo { .. } => false,
+    });
+    if later_of_others {
+        return Err(StoreError::UndoAfterOthers { seat });
+    }
+    Ok(target)
+}
+
 /// An undo worked out in memory: its record, the batch it reverts and the rebuilt state
 /// (always stored as a snapshot).
 struct PreparedUndo {
@@ -259,14 +285,7 @@ fn prepare_undo(
         return Err(StoreError::NoSuchSeat(seat));
     }
     let undone = replay::undone_set(&entries);
-    let target = entries
-        .iter()
-        .rev()
-        .find(|e| {
-            matches!(e, LogEntry::Batch { seat: s, seq, .. } if *s == seat && !undone.contains(seq))
-        })
-        .map(LogEntry::seq)
-        .ok_or(StoreError::NothingToUndo { seat })?;
+    let target = undo_target(&entries, &undone, seat)?;
     if entries
         .iter()
         .any(|e| matches!(e, LogEntry::Undo { undoes, .. } if *undoes == target))

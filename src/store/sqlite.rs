@@ -21,16 +21,28 @@ struct Conn {
     /// Reopen before the next use (after a read-only error: the file may be writable again).
     reopen: bool,
     page_limit: Option<u64>,
-    /// A truncation of the WAL found it in use: not tried again before this time, unless the
-    /// WAL has grown past this size meanwhile.
-    truncate_after: Option<(Instant, u64)>,
+    /// A truncation of the WAL found it in use: when to try again.
+    truncate_later: Option<TruncateLater>,
+}
+
+/// When a truncation that found the WAL in use is tried again: after [`TRUNCATE_BACKOFF`],
+/// after the WAL file grew by a quarter of its bound, or after [`TRUNCATE_RETRY_COMMITS`]
+/// commits, whichever comes first. The commits count because once the reader lets go the
+/// checkpointer's PASSIVE checkpoint lets the log start again from the file's beginning: the
+/// file then stays as large as it was without growing, until a truncation shrinks it.
+struct TruncateLater {
+    at: Instant,
+    size: u64,
+    commits: u32,
 }
 
 /// How long a truncation of the WAL waits for a reader before it is left for later.
 const TRUNCATE_WAIT: Duration = Duration::from_millis(50);
-/// How long a truncation that found the WAL in use is left (unless the WAL grows by a quarter
-/// of its bound first: on a fast disk a second of writes is hundreds of megabytes).
+/// How long a truncation that found the WAL in use is left at most (see [`TruncateLater`]: on a
+/// fast disk a second of writes is hundreds of megabytes).
 const TRUNCATE_BACKOFF: Duration = Duration::from_secs(1);
+/// How many commits a truncation that found the WAL in use is left at most.
+const TRUNCATE_RETRY_COMMITS: u32 = 32;
 
 /// The database file and its one connection.
 pub(crate) struct SqliteDb {
@@ -82,7 +94,7 @@ impl SqliteDb {
                     conn,
                     reopen: false,
                     page_limit: None,
-                    truncate_after: None,
+                    truncate_later: None,
                 }),
                 checkpointing: Arc::new(Mutex::new(())),
                 checkpointer: None,
@@ -178,9 +190,8 @@ impl SqliteDb {
     /// checkpoint copies the rest of the log into the file and empties it: the write that
     /// crossed the mark (one in thousands under sustained writes, none otherwise) waits for
     /// that copy, and for a PASSIVE checkpoint under way. When a reader (another process)
-    /// holds it up for longer than [`TRUNCATE_WAIT`] it is left for [`TRUNCATE_BACKOFF`] or
-    /// until the WAL has grown by a quarter of the limit, whichever comes first (no move waits
-    /// long on a reader, and fast writes cannot outrun the bound while one is left).
+    /// holds it up for longer than [`TRUNCATE_WAIT`] it is left for a while ([`TruncateLater`]:
+    /// no move waits long on a reader, and fast writes cannot outrun the bound meanwhile).
     fn bound_wal(&self, guard: &mut Conn) {
         let limit = self.options.wal_limit;
         if limit == 0 {
@@ -190,8 +201,9 @@ impl SqliteDb {
         if size <= limit / 2 {
             return;
         }
-        if let Some((time, grown)) = guard.truncate_after {
-            if Instant::now() < time && size < grown {
+        if let Some(later) = &mut guard.truncate_later {
+            later.commits = later.commits.saturating_sub(1);
+            if Instant::now() < later.at && size < later.size && later.commits > 0 {
                 return;
             }
         }
@@ -203,8 +215,12 @@ impl SqliteDb {
             })
         });
         let restored = conn.busy_timeout(self.options.busy_timeout);
-        let retry = (Instant::now() + TRUNCATE_BACKOFF, size + limit / 4);
-        guard.truncate_after = match busy.and_then(|busy| restored.map(|()| busy)) {
+        let retry = TruncateLater {
+            at: Instant::now() + TRUNCATE_BACKOFF,
+            size: size + limit / 4,
+            commits: TRUNCATE_RETRY_COMMITS,
+        };
+        guard.truncate_later = match busy.and_then(|busy| restored.map(|()| busy)) {
             Ok(0) => None,
             Ok(_) => {
                 tracing::debug!(wal_bytes = size, "the WAL is in use; truncating it later");

@@ -93,7 +93,13 @@ impl Table {
             let offered: Vec<Decision> = choices
                 .iter()
                 .map(|c| {
-                    let json = c.custom_id.splitn(4, ':').nth(3).expect("a decision id");
+                    // `d:GAME:VERSION:DECISION`, or the first of an option of several decisions
+                    // `n:GAME:VERSION:N:FIRST`.
+                    let (parts, id) = match c.custom_id.strip_prefix("n:") {
+                        Some(rest) => (4, rest),
+                        None => (3, c.custom_id.strip_prefix("d:").expect("a decision id")),
+                    };
+                    let json = id.splitn(parts, ':').nth(parts - 1).expect("a decision id");
                     serde_json::from_str(json).expect("a decision")
                 })
                 .collect();

@@ -6,11 +6,16 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod account;
 mod admin;
 mod campaign;
 mod catalog;
 mod fuzz;
+mod german;
+mod grammar;
 mod previews;
+mod prompt_counts;
+mod prompts;
 mod reliability;
 mod transcripts;
 mod volume;

@@ -136,7 +136,8 @@ fn play(players: usize, luna: Option<u8>, seed: u64) -> Volume {
                 let ids: Vec<String> = r
                     .choices
                     .iter()
-                    .filter(|c| c.custom_id.starts_with("d:"))
+                    // One decision (`d:`) or an option of several played together (`n:`).
+                    .filter(|c| c.custom_id.starts_with("d:") || c.custom_id.starts_with("n:"))
                     .map(|c| c.custom_id.clone())
                     .collect();
                 if !ids.is_empty() {

@@ -102,7 +102,8 @@ fn script(dir: &Path, seed: u64, max: usize) -> (Vec<String>, Vec<String>, Vec<M
             .pending_choices(&place, user)
             .into_iter()
             .map(|c| c.custom_id)
-            .filter(|id| id.starts_with("d:"))
+            // One decision (`d:`) or an option of several played together (`n:`).
+            .filter(|id| id.starts_with("d:") || id.starts_with("n:"))
             .collect();
         assert!(!choices.is_empty(), "{name} is waited on and has a choice");
         let line = format!("{name} /click {}", choices[rng.gen_range(0..choices.len())]);

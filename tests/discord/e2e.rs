@@ -139,13 +139,13 @@ async fn callback(fake: &Fake, token: &str) -> Recorded {
     .await
 }
 
-/// The decision a choice's custom id carries (`d:game:version:{json}`).
+/// The decision a choice's custom id carries (`d:game:version:{json}`; `n:game:version:n:{json}`).
 fn decision(custom_id: &str) -> Option<Value> {
-    let rest = custom_id.strip_prefix("d:")?;
-    let mut parts = rest.splitn(3, ':');
-    parts.next()?;
-    parts.next()?;
-    serde_json::from_str(parts.next()?).ok()
+    let (parts, rest) = match custom_id.strip_prefix("n:") {
+        Some(rest) => (4, rest),
+        None => (3, custom_id.strip_prefix("d:")?),
+    };
+    serde_json::from_str(rest.splitn(parts, ':').nth(parts - 1)?).ok()
 }
 
 /// The kind of the decision a custom id carries ("" for other ids).
@@ -184,7 +184,7 @@ fn newest_prompt(fake: &Fake, user: u64) -> Option<Msg> {
             let prompt = m.viewer == Some(user)
                 && m.buttons
                     .iter()
-                    .any(|(id, _)| id.starts_with("d:") || id.starts_with("p:"));
+                    .any(|(id, _)| id.starts_with(['d', 'n', 'p']) && id.get(1..2) == Some(":"));
             let ping = m.viewer.is_none()
                 && mentioned_first(&m.content).contains(&user.to_string())
                 && m.buttons.iter().any(|(id, _)| id.starts_with("o:"));

@@ -54,13 +54,14 @@ fn a_read_only_database_refuses_writes_and_changes_nothing() {
         store.schedule().set_reminder(game, 0, "turn", 5),
         Err(StoreError::ReadOnly)
     ));
-    // Any seat's undo: refused by the rules (nothing to undo, later moves depend on it) or,
-    // once it gets to writing, read-only; never applied.
+    // Any seat's undo: refused by the rules (nothing to undo, later moves depend on it or come
+    // from another seat) or, once it gets to writing, read-only; never applied.
     for seat in 0..trace[20].seats.len() {
         match store.games().undo(game, seat) {
             Err(StoreError::ReadOnly)
             | Err(StoreError::NothingToUndo { .. })
-            | Err(StoreError::UndoBlocked(_)) => {}
+            | Err(StoreError::UndoBlocked(_))
+            | Err(StoreError::UndoAfterOthers { .. }) => {}
             other => panic!("{other:?}"),
         }
     }

@@ -265,9 +265,10 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             }
         }
         (Task::Expand { .. }, Decision::StopExpanding) => finish_expansion(ctx, state),
-        (Task::ReturnOusted { company, .. }, Decision::ReturnOutpost { column }) => {
+        (Task::ReturnOusted { company, from, .. }, Decision::ReturnOutpost { column }) => {
             state.stations[company.index()][column as usize].outposts += 1;
             state.agenda.pop();
+            effects::say_ousted(ctx, state, company, from, Some(column));
         }
         _ => {}
     }
@@ -292,12 +293,13 @@ pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Opt
             }
             Some(false)
         }
-        Task::ReturnOusted { company, .. }
+        Task::ReturnOusted { company, from, .. }
             if effects::return_columns(data, state, company).is_empty() =>
         {
             state.agenda.pop();
             state.removed_outposts[company.index()] += 1;
             ctx.count("ousted_removed_from_game");
+            effects::say_ousted(ctx, state, company, from, None);
             Some(true)
         }
         _ => None,
@@ -477,11 +479,13 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
         if let Some(other) = ousted {
             ctx.count("oust");
             if belt && belt::is_shuttle_space(data, *target) {
-                belt::return_shuttle(ctx, state, *other);
+                let home = belt::return_shuttle(ctx, state, *other);
+                effects::say_ousted_shuttle(ctx, state, *other, *target, home);
             } else {
                 state.agenda.push(Task::ReturnOusted {
                     seat,
                     company: *other,
+                    from: *target,
                 });
             }
         }

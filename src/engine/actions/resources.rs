@@ -324,16 +324,8 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             state.agenda.push(Task::SpendUnits { seat, units });
         }
         (Task::SpendUnits { units, .. }, Decision::TrackStep { company }) => {
+            // Its line is the step's own (`effects::track_step`): the chat layer sums a run.
             effects::track_step(ctx, state, seat, company);
-            // The same line as a move of several spaces: the chat layer sums a run of them.
-            ctx.say(
-                "event.track_move",
-                &[
-                    ("name", &name),
-                    ("moved", &1),
-                    ("company", &data.company_name(company)),
-                ],
-            );
             if units > 1 {
                 replace_top(
                     state,

@@ -70,7 +70,14 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
         ctx.count("remove_outpost");
         ctx.say(
             "event.remove_outpost",
-            &[("name", &name), ("company", &data.company_name(company))],
+            &[
+                ("name", &name),
+                ("company", &data.company_name(company)),
+                (
+                    "column",
+                    &crate::data::numbering::ordinal(usize::from(column)),
+                ),
+            ],
         );
         if n > 1 {
             replace_top(state, Task::RemoveOutposts { seat, n: n - 1 });
