@@ -16,6 +16,7 @@
 use super::error::RenderError;
 use image::RgbImage;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The most colours a palette PNG holds.
 const PALETTE: usize = 256;
@@ -28,34 +29,140 @@ const CANDIDATES: usize = 4096;
 /// The least squared RGB distance between two frequent palette colours, tried in turn: far
 /// apart first, so that the palette covers every kind of colour before it holds close shades.
 const SPREADS: [u32; 3] = [48 * 48, 24 * 24, 12 * 12];
+/// The compression of the palette indices (zlib level 6: `png`'s `Balanced`).
+pub(crate) const DEFLATE: png::DeflateCompression = png::DeflateCompression::Level(6);
 
 /// `img` as an indexed-colour PNG.
 pub(crate) fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
-    let colours = colour_counts(img);
-    let (palette, index) = choose_palette(&colours);
-    let mut pixels = Vec::with_capacity((img.width() * img.height()) as usize);
-    let mut last = None;
-    let mut last_index = 0u8;
-    for px in img.pixels() {
-        let c = pack(px.0);
-        if last != Some(c) {
-            last = Some(c);
-            last_index = index.get(&c).copied().unwrap_or(0);
-        }
-        pixels.push(last_index);
-    }
+    encode_with(img, DEFLATE)
+}
+
+/// [`encode`] with another compression of the indices (to weigh speed against size).
+pub(crate) fn encode_with(
+    img: &RgbImage,
+    deflate: png::DeflateCompression,
+) -> Result<Vec<u8>, RenderError> {
+    let (palette, pixels) = indexed(img);
     let mut out = Vec::new();
     let fail = |e: png::EncodingError| RenderError::Encode(e.to_string());
     let mut encoder = png::Encoder::new(&mut out, img.width(), img.height());
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(palette.iter().flat_map(|c| unpack(*c)).collect::<Vec<u8>>());
-    encoder.set_compression(png::Compression::Balanced);
+    encoder.set_deflate_compression(deflate);
     encoder.set_filter(png::Filter::NoFilter);
     let mut writer = encoder.write_header().map_err(fail)?;
     writer.write_image_data(&pixels).map_err(fail)?;
     writer.finish().map_err(fail)?;
     Ok(out)
+}
+
+/// The palette of `img` and each pixel's place in it, row by row.
+pub(crate) fn indexed(img: &RgbImage) -> (Vec<u32>, Vec<u8>) {
+    let runs = Runs::of(img);
+    let colours = runs.by_use();
+    let (palette, places) = choose_palette(&colours);
+    // Each colour's place, by the colour's number in `runs`.
+    let mut place_of = vec![0u8; runs.rgb.len()];
+    for ((colour, _), place) in colours.iter().zip(&places) {
+        if let Some(&id) = runs.ids.get(colour) {
+            place_of[id as usize] = *place;
+        }
+    }
+    let mut pixels = Vec::with_capacity(img.as_raw().len() / 3);
+    for &(id, n) in &runs.runs {
+        pixels.resize(pixels.len() + n as usize, place_of[id as usize]);
+    }
+    (palette, pixels)
+}
+
+/// A hash for packed RGB keys: one multiplication (the standard SipHash costs several times
+/// more, and these keys are the drawing's own colours, not anyone's input).
+#[derive(Default)]
+struct RgbHasher(u64);
+
+impl Hasher for RgbHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u32(u32::from(*b) ^ (self.0 as u32).rotate_left(8));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        let h = (u64::from(n) ^ self.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // The table picks its bucket by the low bits: fold the well-mixed high bits in.
+        self.0 = h ^ (h >> 32);
+    }
+}
+
+type RgbMap<V> = HashMap<u32, V, BuildHasherDefault<RgbHasher>>;
+
+/// The image read once, as runs of one colour (rows read one after another): each distinct
+/// colour numbered in order of appearance, with its number of pixels.
+struct Runs {
+    /// Colour → its number.
+    ids: RgbMap<u32>,
+    /// Number → colour (packed RGB).
+    rgb: Vec<u32>,
+    /// Number → pixels of that colour.
+    count: Vec<u32>,
+    /// (colour number, length) of each run, in pixel order.
+    runs: Vec<(u32, u32)>,
+}
+
+impl Runs {
+    fn of(img: &RgbImage) -> Runs {
+        let mut r = Runs {
+            ids: RgbMap::with_capacity_and_hasher(4096, Default::default()),
+            rgb: Vec::new(),
+            count: Vec::new(),
+            runs: Vec::new(),
+        };
+        let mut run: Option<(u32, u32)> = None;
+        for px in img.as_raw().chunks_exact(3) {
+            let c = pack([px[0], px[1], px[2]]);
+            match run.as_mut() {
+                Some((colour, n)) if *colour == c => *n += 1,
+                _ => {
+                    if let Some((colour, n)) = run.replace((c, 1)) {
+                        r.push(colour, n);
+                    }
+                }
+            }
+        }
+        if let Some((colour, n)) = run {
+            r.push(colour, n);
+        }
+        r
+    }
+
+    fn push(&mut self, colour: u32, n: u32) {
+        let next = self.rgb.len() as u32;
+        let id = *self.ids.entry(colour).or_insert(next);
+        if id == next {
+            self.rgb.push(colour);
+            self.count.push(0);
+        }
+        self.count[id as usize] += n;
+        self.runs.push((id, n));
+    }
+
+    /// Every colour with its number of pixels, most used first (ties by colour, so that the
+    /// same image always gives the same palette).
+    fn by_use(&self) -> Vec<(u32, u32)> {
+        let mut colours: Vec<(u32, u32)> = self
+            .rgb
+            .iter()
+            .copied()
+            .zip(self.count.iter().copied())
+            .collect();
+        colours.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        colours
+    }
 }
 
 fn pack([r, g, b]: [u8; 3]) -> u32 {
@@ -66,60 +173,37 @@ fn unpack(c: u32) -> [u8; 3] {
     [(c >> 16) as u8, (c >> 8) as u8, c as u8]
 }
 
-fn distance(a: u32, b: u32) -> u32 {
-    let [ar, ag, ab] = unpack(a);
-    let [br, bg, bb] = unpack(b);
-    let d = |x: u8, y: u8| (x as i32 - y as i32).pow(2) as u32;
-    d(ar, br) + d(ag, bg) + d(ab, bb)
+/// A colour's channels, ready for [`distance`].
+fn channels(c: u32) -> [i32; 3] {
+    unpack(c).map(i32::from)
 }
 
-/// Every colour of the image with its number of pixels, most used first (ties by colour, so
-/// that the same image always gives the same palette).
-fn colour_counts(img: &RgbImage) -> Vec<(u32, u32)> {
-    let mut counts: HashMap<u32, u32> = HashMap::new();
-    let mut run: Option<(u32, u32)> = None;
-    for px in img.pixels() {
-        let c = pack(px.0);
-        match run.as_mut() {
-            Some((colour, n)) if *colour == c => *n += 1,
-            _ => {
-                if let Some((colour, n)) = run.replace((c, 1)) {
-                    *counts.entry(colour).or_default() += n;
-                }
-            }
-        }
-    }
-    if let Some((colour, n)) = run {
-        *counts.entry(colour).or_default() += n;
-    }
-    let mut colours: Vec<(u32, u32)> = counts.into_iter().collect();
-    colours.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    colours
+/// The squared RGB distance of two colours.
+fn distance(a: [i32; 3], b: [i32; 3]) -> u32 {
+    let d = |i: usize| (a[i] - b[i]).pow(2) as u32;
+    d(0) + d(1) + d(2)
 }
 
 /// At most 256 colours (all of them if there are no more, else the most used spread apart,
 /// then the farthest from those) and each colour's place in it (its own, or the nearest
-/// colour's).
-fn choose_palette(colours: &[(u32, u32)]) -> (Vec<u32>, HashMap<u32, u8>) {
+/// colour's), in the order of `colours` (most used first).
+fn choose_palette(colours: &[(u32, u32)]) -> (Vec<u32>, Vec<u8>) {
     if colours.len() <= PALETTE {
         let palette: Vec<u32> = colours.iter().map(|(c, _)| *c).collect();
-        let index = palette
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (*c, i as u8))
-            .collect();
-        return (palette, index);
+        let places = (0..palette.len()).map(|i| i as u8).collect();
+        return (palette, places);
     }
-    let mut palette = frequent_colours(colours);
+    let rgb: Vec<[i32; 3]> = colours.iter().map(|(c, _)| channels(*c)).collect();
+    let mut palette = frequent_colours(&rgb);
     // Each colour's nearest palette colour (place, squared distance), kept up to date as the
     // farthest colour joins the palette.
-    let mut nearest: Vec<(u8, u32)> = colours
+    let mut nearest: Vec<(u8, u32)> = rgb
         .iter()
-        .map(|(c, _)| {
+        .map(|c| {
             palette
                 .iter()
                 .enumerate()
-                .map(|(i, p)| (i as u8, distance(*p, *c)))
+                .map(|(i, p)| (i as u8, distance(rgb[*p], *c)))
                 .min_by_key(|(_, d)| *d)
                 .unwrap_or((0, u32::MAX))
         })
@@ -138,35 +222,31 @@ fn choose_palette(colours: &[(u32, u32)]) -> (Vec<u32>, HashMap<u32, u8>) {
             break;
         }
         let place = palette.len() as u8;
-        let colour = colours[far].0;
-        palette.push(colour);
-        for ((c, _), near) in colours.iter().zip(nearest.iter_mut()) {
-            let d = distance(colour, *c);
+        palette.push(far);
+        for (c, near) in rgb.iter().zip(nearest.iter_mut()) {
+            let d = distance(rgb[far], *c);
             if d < near.1 {
                 *near = (place, d);
             }
         }
     }
-    let index = colours
-        .iter()
-        .zip(&nearest)
-        .map(|((c, _), (i, _))| (*c, *i))
-        .collect();
-    (palette, index)
+    let palette = palette.iter().map(|k| colours[*k].0).collect();
+    (palette, nearest.iter().map(|(i, _)| *i).collect())
 }
 
-/// The first places of the palette: the most used colours, spread apart.
-fn frequent_colours(colours: &[(u32, u32)]) -> Vec<u32> {
-    let candidates = &colours[..colours.len().min(CANDIDATES)];
-    let mut chosen: Vec<u32> = Vec::with_capacity(PALETTE);
+/// The first places of the palette (as positions in the list, most used first): the most used
+/// colours, spread apart.
+fn frequent_colours(rgb: &[[i32; 3]]) -> Vec<usize> {
+    let candidates = &rgb[..rgb.len().min(CANDIDATES)];
+    let mut chosen: Vec<usize> = Vec::with_capacity(PALETTE);
     let mut taken = vec![false; candidates.len()];
     for spread in SPREADS {
-        for (k, (c, _)) in candidates.iter().enumerate() {
+        for (k, c) in candidates.iter().enumerate() {
             if chosen.len() == FREQUENT {
                 return chosen;
             }
-            if !taken[k] && chosen.iter().all(|p| distance(*p, *c) >= spread) {
-                chosen.push(*c);
+            if !taken[k] && chosen.iter().all(|p| distance(rgb[*p], *c) >= spread) {
+                chosen.push(k);
                 taken[k] = true;
             }
         }
@@ -212,7 +292,7 @@ mod tests {
         // Every other pixel is near its own colour.
         for (a, b) in img.pixels().zip(out.pixels()) {
             assert!(
-                distance(pack(a.0), pack(b.0)) <= 3 * 6 * 6,
+                distance(channels(pack(a.0)), channels(pack(b.0))) <= 3 * 6 * 6,
                 "{a:?} became {b:?}"
             );
         }
