@@ -30,15 +30,15 @@ const CANDIDATES: usize = 4096;
 /// apart first, so that the palette covers every kind of colour before it holds close shades.
 const SPREADS: [u32; 3] = [48 * 48, 24 * 24, 12 * 12];
 /// The compression of the palette indices (zlib level 6: `png`'s `Balanced`).
-pub(crate) const DEFLATE: png::DeflateCompression = png::DeflateCompression::Level(6);
+pub const DEFLATE: png::DeflateCompression = png::DeflateCompression::Level(6);
 
 /// `img` as an indexed-colour PNG.
-pub(crate) fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
+pub fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
     encode_with(img, DEFLATE)
 }
 
 /// [`encode`] with another compression of the indices (to weigh speed against size).
-pub(crate) fn encode_with(
+pub fn encode_with(
     img: &RgbImage,
     deflate: png::DeflateCompression,
 ) -> Result<Vec<u8>, RenderError> {
@@ -58,7 +58,7 @@ pub(crate) fn encode_with(
 }
 
 /// The palette of `img` and each pixel's place in it, row by row.
-pub(crate) fn indexed(img: &RgbImage) -> (Vec<u32>, Vec<u8>) {
+pub fn indexed(img: &RgbImage) -> (Vec<u32>, Vec<u8>) {
     let runs = Runs::of(img);
     let colours = runs.by_use();
     let (palette, places) = choose_palette(&colours);
@@ -252,71 +252,4 @@ fn frequent_colours(rgb: &[[i32; 3]]) -> Vec<usize> {
         }
     }
     chosen
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use image::Rgb;
-
-    fn decode(png: &[u8]) -> RgbImage {
-        image::load_from_memory_with_format(png, image::ImageFormat::Png)
-            .expect("a PNG")
-            .to_rgb8()
-    }
-
-    #[test]
-    fn an_image_of_few_colours_is_stored_exactly() {
-        let img = RgbImage::from_fn(300, 200, |x, y| {
-            Rgb([(x % 16) as u8 * 16, (y % 16) as u8 * 16, 7])
-        });
-        let png = encode(&img).expect("encodes");
-        assert_eq!(decode(&png), img);
-    }
-
-    #[test]
-    fn a_rare_distinct_colour_keeps_its_place_among_many_blends() {
-        // 1,000 shades of grey in big blocks (blends) and one small pink square.
-        let mut img = RgbImage::from_fn(1000, 400, |x, y| {
-            let shade = (x / 10) * 4 + y / 100;
-            let v = (shade * 255 / 404) as u8;
-            Rgb([v, v, v.saturating_add((x % 3) as u8)])
-        });
-        for x in 500..504 {
-            for y in 10..14 {
-                img.put_pixel(x, y, Rgb([0xEE, 0x7F, 0xB6]));
-            }
-        }
-        let out = decode(&encode(&img).expect("encodes"));
-        assert_eq!(out.get_pixel(501, 11), &Rgb([0xEE, 0x7F, 0xB6]));
-        // Every other pixel is near its own colour.
-        for (a, b) in img.pixels().zip(out.pixels()) {
-            assert!(
-                distance(channels(pack(a.0)), channels(pack(b.0))) <= 3 * 6 * 6,
-                "{a:?} became {b:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn no_rare_colour_is_left_far_from_the_palette() {
-        // 5,120 close colours in 2 × 2 blocks (more than the candidates for the frequent
-        // places), and 16 lone pixels of strong colours, each seen once.
-        let mut img = RgbImage::from_fn(256, 82, |x, y| {
-            let k = (y / 2) * 128 + x / 2;
-            let v = (k % 256) as u8;
-            Rgb([v, v, v.saturating_add((k / 256) as u8)])
-        });
-        let strong: Vec<Rgb<u8>> = (0..16u8)
-            .map(|i| Rgb([255 - i * 4, 40 + (i % 4) * 60, 200 - (i / 4) * 60]))
-            .collect();
-        for (i, colour) in strong.iter().enumerate() {
-            img.put_pixel(i as u32 * 16, 81, *colour);
-        }
-        let out = decode(&encode(&img).expect("encodes"));
-        for (a, b) in img.pixels().zip(out.pixels()) {
-            let off = a.0.iter().zip(b.0).map(|(x, y)| x.abs_diff(y)).max();
-            assert!(off <= Some(24), "{a:?} became {b:?}");
-        }
-    }
 }

@@ -8,6 +8,7 @@ mod support;
 
 mod fake;
 
+mod components;
 mod e2e;
 mod lanes;
 mod waits;

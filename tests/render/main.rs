@@ -9,6 +9,8 @@ mod render_support;
 
 mod golden;
 mod legibility;
+mod palette;
+mod parts;
 mod pixels;
 mod random;
 mod sizes;
