@@ -1,7 +1,9 @@
 //! Board snapshot speed and size: time to draw and PNG-encode the main board and the player
 //! boards of a mid-game 4-player position (goal: under 40 ms and 1 MiB), and the cache (an
-//! identical state is not drawn again). Every timed render must return a PNG (and the last
-//! of each kind must decode to the layout's size), or the benchmark fails.
+//! identical state is not drawn again). The board's time is split into drawing, the palette
+//! and the compression, with the size each compression setting gives. Every timed render must
+//! return a PNG (and the last of each kind must decode to the layout's size), or the benchmark
+//! fails.
 //! `cargo bench --bench render` (`BENCH_QUICK=1`: 5 renders each).
 
 #[path = "support/mod.rs"]
@@ -10,7 +12,7 @@ mod support;
 
 use skymines::data::{BoardSide, GameData};
 use skymines::engine;
-use skymines::render::{self, RenderError, Renderer};
+use skymines::render::{self, testing, RenderError, Renderer};
 use std::time::Instant;
 use support::{assert_accepted, fail, ms, size, Samples};
 
@@ -107,6 +109,7 @@ fn main() {
         ms(samples.percentile(0.5))
     );
     samples.finish(n);
+    encoding(&r.board_image(&data, &public, BoardSide::Moon), n);
 
     let mut largest = board.len();
     for (label, private, view) in [("public", false, &public), ("private", true, &own)] {
@@ -167,4 +170,48 @@ fn main() {
         "largest PNG {largest} bytes ({}under the 1 MiB goal)",
         if largest < 1024 * 1024 { "" } else { "NOT " }
     );
+}
+
+/// Where the PNG encoding of the drawn board goes: the palette (colours counted and chosen,
+/// each pixel's place), then the compression of the places, with the size each compression
+/// gives (the one the renderer uses is marked).
+fn encoding(drawn: &image::RgbImage, n: usize) {
+    use png::DeflateCompression::{FdeflateUltraFast, Level};
+    let pixels = (drawn.width() * drawn.height()) as usize;
+    let (samples, _) = time(
+        "palette",
+        n,
+        || testing::indexed(drawn),
+        |(palette, places)| {
+            (palette.len() <= 256 && places.len() == pixels)
+                .then_some(())
+                .ok_or_else(|| format!("{} colours, {} places", palette.len(), places.len()))
+        },
+    );
+    println!(
+        "  of which the palette (colours, choice, places): median {:.1} ms",
+        ms(samples.percentile(0.5))
+    );
+    samples.finish(n);
+    let settings = [
+        ("zlib level 6", Level(6)),
+        ("zlib level 4", Level(4)),
+        ("zlib level 3", Level(3)),
+        ("zlib level 2", Level(2)),
+        ("zlib level 1", Level(1)),
+        ("fdeflate", FdeflateUltraFast),
+    ];
+    for (name, deflate) in settings {
+        let (samples, bytes) = time(name, n, || testing::encode_png_with(drawn, deflate), png);
+        let bytes = assert_accepted(name, bytes);
+        let used = format!("{:?}", testing::DEFLATE) == format!("{deflate:?}");
+        println!(
+            "  palette + {name}: median {:.1} ms, {} bytes ({:.0} KiB){}",
+            ms(samples.percentile(0.5)),
+            bytes.len(),
+            bytes.len() as f64 / 1024.0,
+            if used { "  <- used" } else { "" }
+        );
+        samples.finish(n);
+    }
 }
