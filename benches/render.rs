@@ -172,39 +172,72 @@ fn main() {
     );
 }
 
-/// Where the PNG encoding of the drawn board goes: the palette (colours counted and chosen,
-/// each pixel's place), then the compression of the places, with the size each compression
-/// gives (the one the renderer uses is marked).
+/// Where the PNG encoding of the drawn board goes: the palette (colours counted, chosen, each
+/// pixel's place), then the compression of the places, with the size each compression gives
+/// (the one the renderer uses is marked).
 fn encoding(drawn: &image::RgbImage, n: usize) {
     use png::DeflateCompression::{FdeflateUltraFast, Level};
+    use png::Filter::{NoFilter, Up};
     let pixels = (drawn.width() * drawn.height()) as usize;
-    let (samples, _) = time(
-        "palette",
+    let part = |what: &str, samples: Samples| {
+        println!(
+            "  of which {what}: median {:.1} ms",
+            ms(samples.percentile(0.5))
+        );
+        samples.finish(n);
+    };
+    let counted = |runs: &testing::Runs| {
+        let colours = runs.by_use();
+        (!colours.is_empty())
+            .then_some(())
+            .ok_or_else(|| "no colour".to_string())
+    };
+    let (samples, runs) = time("colours", n, || testing::Runs::of(drawn), counted);
+    part("the colours counted", samples);
+    let colours = runs.by_use();
+    let chosen = |(palette, places): &(Vec<u32>, Vec<u8>)| {
+        (palette.len() <= 256 && places.len() == colours.len())
+            .then_some(())
+            .ok_or_else(|| format!("{} colours, {} places", palette.len(), places.len()))
+    };
+    let (samples, (_, places)) = time(
+        "palette choice",
         n,
-        || testing::indexed(drawn),
-        |(palette, places)| {
-            (palette.len() <= 256 && places.len() == pixels)
-                .then_some(())
-                .ok_or_else(|| format!("{} colours, {} places", palette.len(), places.len()))
-        },
+        || testing::choose_palette(&colours),
+        chosen,
     );
-    println!(
-        "  of which the palette (colours, choice, places): median {:.1} ms",
-        ms(samples.percentile(0.5))
+    part(
+        &format!("the palette chosen ({} colours)", colours.len()),
+        samples,
     );
-    samples.finish(n);
+    let placed = |p: &Vec<u8>| {
+        (p.len() == pixels)
+            .then_some(())
+            .ok_or_else(|| format!("{} places", p.len()))
+    };
+    let (samples, _) = time("places", n, || runs.places(&colours, &places), placed);
+    part("each pixel's place", samples);
     let settings = [
-        ("zlib level 6", Level(6)),
-        ("zlib level 4", Level(4)),
-        ("zlib level 3", Level(3)),
-        ("zlib level 2", Level(2)),
-        ("zlib level 1", Level(1)),
-        ("fdeflate", FdeflateUltraFast),
+        ("zlib level 6", Level(6), NoFilter),
+        ("zlib level 4", Level(4), NoFilter),
+        ("zlib level 3", Level(3), NoFilter),
+        ("zlib level 2", Level(2), NoFilter),
+        ("zlib level 1", Level(1), NoFilter),
+        ("zlib level 3, Up filter", Level(3), Up),
+        ("zlib level 2, Up filter", Level(2), Up),
+        ("zlib level 1, Up filter", Level(1), Up),
+        ("fdeflate, Up filter", FdeflateUltraFast, Up),
     ];
-    for (name, deflate) in settings {
-        let (samples, bytes) = time(name, n, || testing::encode_png_with(drawn, deflate), png);
+    for (name, deflate, filter) in settings {
+        let (samples, bytes) = time(
+            name,
+            n,
+            || testing::encode_png_with(drawn, deflate, filter),
+            png,
+        );
         let bytes = assert_accepted(name, bytes);
-        let used = format!("{:?}", testing::DEFLATE) == format!("{deflate:?}");
+        let used = format!("{:?} {:?}", testing::DEFLATE, testing::FILTER)
+            == format!("{deflate:?} {filter:?}");
         println!(
             "  palette + {name}: median {:.1} ms, {} bytes ({:.0} KiB){}",
             ms(samples.percentile(0.5)),

@@ -29,18 +29,23 @@ const CANDIDATES: usize = 4096;
 /// The least squared RGB distance between two frequent palette colours, tried in turn: far
 /// apart first, so that the palette covers every kind of colour before it holds close shades.
 const SPREADS: [u32; 3] = [48 * 48, 24 * 24, 12 * 12];
-/// The compression of the palette indices (zlib level 6: `png`'s `Balanced`).
-pub const DEFLATE: png::DeflateCompression = png::DeflateCompression::Level(6);
+/// The compression of the palette places: zlib level 4 takes about half the time of level 6
+/// (`png`'s `Balanced`) for a PNG about 5% larger (`cargo bench --bench render` compares them);
+/// level 1 and `fdeflate` are faster still but miss the size limit.
+pub const DEFLATE: png::DeflateCompression = png::DeflateCompression::Level(4);
+/// The row filter before the compression.
+pub const FILTER: png::Filter = png::Filter::NoFilter;
 
 /// `img` as an indexed-colour PNG.
 pub fn encode(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
-    encode_with(img, DEFLATE)
+    encode_with(img, DEFLATE, FILTER)
 }
 
-/// [`encode`] with another compression of the indices (to weigh speed against size).
+/// [`encode`] with another compression and row filter (to weigh speed against size).
 pub fn encode_with(
     img: &RgbImage,
     deflate: png::DeflateCompression,
+    filter: png::Filter,
 ) -> Result<Vec<u8>, RenderError> {
     let (palette, pixels) = indexed(img);
     let mut out = Vec::new();
@@ -50,7 +55,7 @@ pub fn encode_with(
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(palette.iter().flat_map(|c| unpack(*c)).collect::<Vec<u8>>());
     encoder.set_deflate_compression(deflate);
-    encoder.set_filter(png::Filter::NoFilter);
+    encoder.set_filter(filter);
     let mut writer = encoder.write_header().map_err(fail)?;
     writer.write_image_data(&pixels).map_err(fail)?;
     writer.finish().map_err(fail)?;
@@ -62,18 +67,7 @@ pub fn indexed(img: &RgbImage) -> (Vec<u32>, Vec<u8>) {
     let runs = Runs::of(img);
     let colours = runs.by_use();
     let (palette, places) = choose_palette(&colours);
-    // Each colour's place, by the colour's number in `runs`.
-    let mut place_of = vec![0u8; runs.rgb.len()];
-    for ((colour, _), place) in colours.iter().zip(&places) {
-        if let Some(&id) = runs.ids.get(colour) {
-            place_of[id as usize] = *place;
-        }
-    }
-    let mut pixels = Vec::with_capacity(img.as_raw().len() / 3);
-    for &(id, n) in &runs.runs {
-        pixels.resize(pixels.len() + n as usize, place_of[id as usize]);
-    }
-    (palette, pixels)
+    (palette, runs.places(&colours, &places))
 }
 
 /// A hash for packed RGB keys: one multiplication (the standard SipHash costs several times
@@ -103,7 +97,7 @@ type RgbMap<V> = HashMap<u32, V, BuildHasherDefault<RgbHasher>>;
 
 /// The image read once, as runs of one colour (rows read one after another): each distinct
 /// colour numbered in order of appearance, with its number of pixels.
-struct Runs {
+pub struct Runs {
     /// Colour → its number.
     ids: RgbMap<u32>,
     /// Number → colour (packed RGB).
@@ -115,7 +109,7 @@ struct Runs {
 }
 
 impl Runs {
-    fn of(img: &RgbImage) -> Runs {
+    pub fn of(img: &RgbImage) -> Runs {
         let mut r = Runs {
             ids: RgbMap::with_capacity_and_hasher(4096, Default::default()),
             rgb: Vec::new(),
@@ -151,9 +145,27 @@ impl Runs {
         self.runs.push((id, n));
     }
 
+    /// Each pixel's place in the palette, given each colour's place (`places`, in the order
+    /// of `colours`, a list of every colour).
+    pub fn places(&self, colours: &[(u32, u32)], places: &[u8]) -> Vec<u8> {
+        // Each colour's place, by the colour's number here.
+        let mut place_of = vec![0u8; self.rgb.len()];
+        for ((colour, _), place) in colours.iter().zip(places) {
+            if let Some(&id) = self.ids.get(colour) {
+                place_of[id as usize] = *place;
+            }
+        }
+        let total: usize = self.count.iter().map(|n| *n as usize).sum();
+        let mut pixels = Vec::with_capacity(total);
+        for &(id, n) in &self.runs {
+            pixels.resize(pixels.len() + n as usize, place_of[id as usize]);
+        }
+        pixels
+    }
+
     /// Every colour with its number of pixels, most used first (ties by colour, so that the
     /// same image always gives the same palette).
-    fn by_use(&self) -> Vec<(u32, u32)> {
+    pub fn by_use(&self) -> Vec<(u32, u32)> {
         let mut colours: Vec<(u32, u32)> = self
             .rgb
             .iter()
@@ -184,10 +196,46 @@ fn distance(a: [i32; 3], b: [i32; 3]) -> u32 {
     d(0) + d(1) + d(2)
 }
 
+/// Colours as one list per channel, so that a search through them is one tight loop.
+#[derive(Default)]
+struct Channels {
+    r: Vec<i32>,
+    g: Vec<i32>,
+    b: Vec<i32>,
+}
+
+impl Channels {
+    fn push(&mut self, [r, g, b]: [i32; 3]) {
+        self.r.push(r);
+        self.g.push(g);
+        self.b.push(b);
+    }
+
+    /// The nearest colour to `c` (place, squared distance); the first of equals.
+    fn nearest(&self, [r, g, b]: [i32; 3]) -> (u8, u32) {
+        let mut best = (0u8, u32::MAX);
+        for (i, ((pr, pg), pb)) in self.r.iter().zip(&self.g).zip(&self.b).enumerate() {
+            let d = ((pr - r).pow(2) + (pg - g).pow(2) + (pb - b).pow(2)) as u32;
+            if d < best.1 {
+                best = (i as u8, d);
+            }
+        }
+        best
+    }
+
+    /// Whether every colour is at least `spread` (squared) from `c`.
+    fn all_apart(&self, [r, g, b]: [i32; 3], spread: u32) -> bool {
+        let near = |((pr, pg), pb): ((&i32, &i32), &i32)| {
+            (((pr - r).pow(2) + (pg - g).pow(2) + (pb - b).pow(2)) as u32) < spread
+        };
+        !self.r.iter().zip(&self.g).zip(&self.b).any(near)
+    }
+}
+
 /// At most 256 colours (all of them if there are no more, else the most used spread apart,
 /// then the farthest from those) and each colour's place in it (its own, or the nearest
 /// colour's), in the order of `colours` (most used first).
-fn choose_palette(colours: &[(u32, u32)]) -> (Vec<u32>, Vec<u8>) {
+pub fn choose_palette(colours: &[(u32, u32)]) -> (Vec<u32>, Vec<u8>) {
     if colours.len() <= PALETTE {
         let palette: Vec<u32> = colours.iter().map(|(c, _)| *c).collect();
         let places = (0..palette.len()).map(|i| i as u8).collect();
@@ -197,17 +245,11 @@ fn choose_palette(colours: &[(u32, u32)]) -> (Vec<u32>, Vec<u8>) {
     let mut palette = frequent_colours(&rgb);
     // Each colour's nearest palette colour (place, squared distance), kept up to date as the
     // farthest colour joins the palette.
-    let mut nearest: Vec<(u8, u32)> = rgb
-        .iter()
-        .map(|c| {
-            palette
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (i as u8, distance(rgb[*p], *c)))
-                .min_by_key(|(_, d)| *d)
-                .unwrap_or((0, u32::MAX))
-        })
-        .collect();
+    let mut chosen = Channels::default();
+    for p in &palette {
+        chosen.push(rgb[*p]);
+    }
+    let mut nearest: Vec<(u8, u32)> = rgb.iter().map(|c| chosen.nearest(*c)).collect();
     while palette.len() < PALETTE {
         // The farthest colour; among equals the most used (the list is most used first).
         let Some((far, &(_, d))) = nearest
@@ -239,14 +281,16 @@ fn choose_palette(colours: &[(u32, u32)]) -> (Vec<u32>, Vec<u8>) {
 fn frequent_colours(rgb: &[[i32; 3]]) -> Vec<usize> {
     let candidates = &rgb[..rgb.len().min(CANDIDATES)];
     let mut chosen: Vec<usize> = Vec::with_capacity(PALETTE);
+    let mut apart = Channels::default();
     let mut taken = vec![false; candidates.len()];
     for spread in SPREADS {
         for (k, c) in candidates.iter().enumerate() {
             if chosen.len() == FREQUENT {
                 return chosen;
             }
-            if !taken[k] && chosen.iter().all(|p| distance(rgb[*p], *c) >= spread) {
+            if !taken[k] && apart.all_apart(*c, spread) {
                 chosen.push(k);
+                apart.push(*c);
                 taken[k] = true;
             }
         }

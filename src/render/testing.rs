@@ -4,4 +4,5 @@
 
 pub use super::cache::{Key, Lru};
 pub use super::paint::{Align, Fonts, Painter, Weight};
-pub use super::palette::{encode as encode_png, encode_with as encode_png_with, indexed, DEFLATE};
+pub use super::palette::{choose_palette, indexed, Runs, DEFLATE, FILTER};
+pub use super::palette::{encode as encode_png, encode_with as encode_png_with};
