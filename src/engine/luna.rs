@@ -288,8 +288,19 @@ pub(crate) fn majority_value(
     seat: usize,
     compare: MajorityCompare,
 ) -> Option<u32> {
-    let l = luna(state, seat)?;
-    let card = |m: usize| l.majority[m].map(|c| &data.luna_cards.cards[c as usize]);
+    luna_majority_value(data, &luna(state, seat)?.majority, compare)
+}
+
+/// Luna's value for a majority space from the cards in her two majority slots (left, right):
+/// the scientists of both cards for the research scientist space, else the number printed for
+/// the space's icon on the card in the slot that shows it (None while that slot is empty).
+/// The one place this is worked out: the rules and the board image both ask here.
+pub fn luna_majority_value(
+    data: &GameData,
+    majority: &[Option<u8>; 2],
+    compare: MajorityCompare,
+) -> Option<u32> {
+    let card = |m: usize| majority[m].and_then(|c| data.luna_cards.cards.get(c as usize));
     if compare == MajorityCompare::ResearchScientistCards {
         return Some((0..2).filter_map(card).map(|c| c.majority.scientists).sum());
     }

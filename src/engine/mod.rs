@@ -29,6 +29,7 @@ pub mod view;
 pub use decision::{ActionSource, BonusRef, Decision, Task};
 pub(crate) use effects::gas_collectors;
 pub use effects::COIN_UNDERFLOW;
+pub use luna::luna_majority_value;
 pub use preview::{preview, preview_batch, reveals_hidden, undo_barrier, Preview};
 pub use score::{final_scores, ScoreBreakdown};
 pub use state::{GameState, Phase, SeatKind};

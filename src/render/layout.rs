@@ -1,7 +1,7 @@
 //! The drawing layout (`assets/layout.toml`): canvas size, panel rectangles, text sizes and
 //! colours. Only picture placement lives here; every game number comes from `GameData`.
 
-use super::RenderError;
+use super::error::RenderError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 

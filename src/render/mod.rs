@@ -7,6 +7,11 @@
 //! data (`moon.toml`, `belt.toml`, `board.toml`, `tracks.toml`, `player-board.toml`) and from
 //! `assets/layout.toml` (placement and colours only).
 //!
+//! The drawers (`board` with `moon`, `belt`, `tracks`, `notes`, `missions`, `scores`; `player`
+//! and `luna` around `seat_frame`) draw with the leaves below them: `widgets` (shared pieces),
+//! `icons` (the picture vocabulary), `paint` (the canvas), `geometry` and `layout`; no drawer
+//! imports another drawer that imports it back.
+//!
 //! Public entry points take the engine's [`SeatView`]: [`board_png`], [`player_png`] and
 //! [`summary_text`]. Public images are drawn from a copy of the view with every private field
 //! removed, so hidden information cannot leak into their pixels. A [`Renderer`] holds the fonts,
@@ -17,22 +22,29 @@ mod belt;
 mod board;
 mod cache;
 pub mod cli;
+mod error;
 pub mod geometry;
 mod icons;
 pub mod layout;
 mod luna;
 mod missions;
+mod moon;
 mod notes;
 mod paint;
+mod palette;
 mod player;
 mod scores;
+mod seat_frame;
 mod summary;
+mod tracks;
+mod widgets;
 
 /// What the test binaries reach below this module's public face (`test-support` only).
 #[cfg(feature = "test-support")]
 #[doc(hidden)]
 pub mod testing;
 
+pub use error::RenderError;
 pub use layout::Layout;
 pub use paint::{DrawnText, Role};
 
@@ -46,28 +58,12 @@ use sha2::{Digest, Sha256};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Why an image could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RenderError {
-    #[error("font {font} cannot be read: {message}")]
-    Font { font: String, message: String },
-    #[error("layout.toml: {message}")]
-    Layout { message: String },
-    #[error("there is no seat {0} in this game")]
-    NoSuchSeat(usize),
-    #[error("the private image of seat {seat} needs that seat's own view")]
-    NotOwnView { seat: usize },
-    #[error("the image cannot be encoded as PNG: {0}")]
-    Encode(String),
-    #[error("the view cannot be hashed: {0}")]
-    Hash(String),
-}
-
 /// What one image draws (see [`Renderer::drawn_in`]).
 #[derive(Debug, Clone)]
 pub struct Drawn {
     /// The image's width in pixels (text sizes scale with it when the image is shown smaller).
     pub width: u32,
+    pub height: u32,
     pub texts: Vec<DrawnText>,
     pub marks: Vec<(Role, f32, f32)>,
 }
@@ -216,13 +212,15 @@ impl Renderer {
         side: BoardSide,
         texts: &Texts,
     ) -> paint::Painter<'_> {
-        let mut p = self.painter(missions::below(&self.layout, view).height);
         let ctx = icons::Ctx {
             data,
             layout: &self.layout,
             texts,
         };
-        board::draw(&mut p, &ctx, view, side);
+        // The strips below the board are as tall as their text needs: measured first.
+        let below = board::below(&self.painter(1), &ctx, view);
+        let mut p = self.painter(below.height);
+        board::draw(&mut p, &ctx, view, side, &below);
         p
     }
 
@@ -403,6 +401,7 @@ impl Renderer {
         let public = public_view(view);
         let drawn = |p: paint::Painter<'_>| Drawn {
             width: p.img.width(),
+            height: p.img.height(),
             texts: p.drawn,
             marks: p.marks,
         };

@@ -3,8 +3,8 @@
 //! fonts). Glyph bitmaps are cached per canvas. Every call clips to the canvas; nothing here can
 //! panic on odd coordinates (NaN and infinities are ignored).
 
+use super::error::RenderError;
 use super::layout::{Colour, Rect};
-use super::RenderError;
 use ab_glyph::{point, Font, FontRef, GlyphId, PxScale, ScaleFont};
 use image::RgbImage;
 use std::collections::HashMap;
@@ -735,22 +735,8 @@ impl<'f> Painter<'f> {
         lines
     }
 
-    /// Encodes the canvas as PNG.
+    /// Encodes the canvas as PNG (indexed colour: see `palette`).
     pub fn png(&self) -> Result<Vec<u8>, RenderError> {
-        use image::ImageEncoder;
-        let mut out = Vec::new();
-        image::codecs::png::PngEncoder::new_with_quality(
-            &mut out,
-            image::codecs::png::CompressionType::Fast,
-            image::codecs::png::FilterType::Adaptive,
-        )
-        .write_image(
-            self.img.as_raw(),
-            self.img.width(),
-            self.img.height(),
-            image::ExtendedColorType::Rgb8,
-        )
-        .map_err(|e| RenderError::Encode(e.to_string()))?;
-        Ok(out)
+        super::palette::encode(&self.img)
     }
 }

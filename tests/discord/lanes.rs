@@ -3,7 +3,7 @@
 //! firing commands at one game, and 8 tasks each at 50 games at once. No move may be lost or
 //! duplicated, and the only errors allowed are the rules' ("not your turn", a decision no
 //! longer legal). Different games proceed in parallel: a long command on one game does not
-//! hold up another.
+//! hold up another (shown without timing: the busy game is held until the other has moved).
 
 use crate::support::store::*;
 use crate::support::{shared_data as data, TempDir};
@@ -16,7 +16,7 @@ use skymines::store::torture::torture_game;
 use skymines::store::{GameId, LogEntry, Store, StoreError};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What one task saw succeed: (seq, seat, decisions).
 type Done = Vec<(u64, usize, Vec<Decision>)>;
@@ -201,31 +201,41 @@ async fn a_busy_game_does_not_hold_up_another() {
     let hub = hub(&dir);
     let a = torture_game(hub.store(), 501).expect("game");
     let b = torture_game(hub.store(), 502).expect("game");
+    // Game a is busy until the test lets it go (no timing: a move on b that waited for a
+    // would never end, and the deadline says so).
+    let (busy, is_busy) = tokio::sync::oneshot::channel();
+    let (release, released) = std::sync::mpsc::channel::<()>();
     let slow = {
         let hub = hub.clone();
         tokio::spawn(async move {
-            hub.with_game(a, |_| {
-                std::thread::sleep(Duration::from_millis(600));
+            hub.with_game(a, move |_| {
+                let _ = busy.send(());
+                let _ = released.recv();
                 Ok(())
             })
             .await
         })
     };
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let started = Instant::now();
-    let (state, _) = hub.state(b).await.expect("state");
-    let seat = engine::waiting_on(&state)[0];
-    let d = engine::legal_decisions(&data(), &state, seat)[0];
-    hub.apply(b, seat, vec![d]).await.expect("move on b");
-    assert!(
-        started.elapsed() < Duration::from_millis(400),
-        "game b waited {:?} for game a",
-        started.elapsed()
-    );
-    // A command on game a waits for the slow one.
-    let started = Instant::now();
-    hub.state(a).await.expect("state");
-    assert!(started.elapsed() >= Duration::from_millis(300));
+    is_busy.await.expect("game a is busy");
+    let move_on_b = async {
+        let (state, _) = hub.state(b).await.expect("state");
+        let seat = engine::waiting_on(&state)[0];
+        let d = engine::legal_decisions(&data(), &state, seat)[0];
+        hub.apply(b, seat, vec![d]).await.expect("move on b");
+    };
+    tokio::time::timeout(Duration::from_secs(60), move_on_b)
+        .await
+        .expect("game b waits for game a");
+    // A command on game a waits until a is let go (looked at after a pause: one that did not
+    // wait would be done by then).
+    let on_a = {
+        let hub = hub.clone();
+        tokio::spawn(async move { hub.state(a).await.map(|_| ()) })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(!on_a.is_finished(), "a command on game a did not wait");
+    release.send(()).expect("game a let go");
+    on_a.await.expect("task").expect("state of a");
     slow.await.expect("task").expect("slow command");
     // Once nobody holds or waits for a game's lane, it is forgotten.
     assert_eq!(hub.lanes.busy_places(), 0);
