@@ -226,6 +226,16 @@ pub fn for_language(code: &str) -> &'static Texts {
     }
 }
 
+/// A text built only when it is shown: an event argument whose label costs a lookup and a
+/// format, which a quiet replay never reads (`Ctx::say` drops its arguments unread there).
+pub struct Deferred<F>(pub F);
+
+impl<F: Fn() -> String> Display for Deferred<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&(self.0)())
+    }
+}
+
 pub const REF_OPEN: char = '⟦';
 const REF_CLOSE: char = '⟧';
 const REF_SEP: char = '|';

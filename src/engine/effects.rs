@@ -7,6 +7,7 @@ use super::flow::Ctx;
 use super::state::{AreaTotals, Column, GameState, SlotCard, TileKind, TileState};
 use crate::data::tracks::TrackBonusEffect;
 use crate::data::{CardId, Company, GameData, Resource};
+use crate::text::Deferred;
 
 pub(crate) fn gain_coins(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
     gain_coins_saying(ctx, state, seat, n, "event.gain_coins", &[]);
@@ -103,7 +104,7 @@ pub(crate) fn say_ousted(
     column: Option<u8>,
 ) {
     let data = ctx.data;
-    let place = ousted_from(state, from);
+    let place = Deferred(|| ousted_from(state, from));
     let company_name = data.company_name(company);
     match column {
         Some(column) => ctx.say(
@@ -134,7 +135,7 @@ pub(crate) fn say_ousted_shuttle(
     returned: bool,
 ) {
     let company_name = ctx.data.company_name(company);
-    let place = ousted_from(state, from);
+    let place = Deferred(|| ousted_from(state, from));
     let key = if returned {
         "event.oust_shuttle"
     } else {

@@ -38,6 +38,11 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Whether events are recorded: a quiet context (a replay) skips building their texts.
+    pub fn speaking(&self) -> bool {
+        !self.quiet
+    }
+
     /// A public event: message `key` of the catalog with its arguments.
     pub fn say(&mut self, key: &str, args: &[(&str, &dyn std::fmt::Display)]) {
         self.push(Visibility::Public, key, args);

@@ -4,6 +4,7 @@
 use super::decision::Task;
 use super::flow::Ctx;
 use super::state::{GameState, Phase, TileKind, TileState};
+use crate::text::Deferred;
 
 pub(crate) fn start_action_phase(ctx: &mut Ctx, state: &mut GameState) {
     state.phase = Phase::Action;
@@ -85,7 +86,7 @@ pub(crate) fn refill_research_display(state: &mut GameState, ctx: &mut Ctx) {
                 _ => 2,
             };
             state.research_display[i] = state.plan_supply[letter].pop();
-            if let Some(plan) = state.research_display[i] {
+            if let Some(plan) = state.research_display[i].filter(|_| ctx.speaking()) {
                 filled.push(crate::text::name_ref(
                     "event.refilled_plan",
                     &[("space", &space.id), ("plan", &data.plan_label(plan))],
@@ -145,7 +146,7 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
         ctx.say(
             key,
             &[
-                ("plan", &data.special_plan_label(next - 1)),
+                ("plan", &Deferred(|| data.special_plan_label(next - 1))),
                 ("index", &(next - 1)),
                 ("n", &added),
                 ("supplement", &state.supplement_coins),
@@ -203,6 +204,7 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
         .display
         .iter()
         .enumerate()
+        .filter(|_| ctx.speaking())
         .filter_map(|(i, c)| {
             let card = (*c)?;
             Some(crate::text::name_ref(

@@ -514,17 +514,20 @@ pub(crate) fn perform_decision(ctx: &mut Ctx, st: &mut GameState, seat: usize, d
 /// Says that a starting card went from the hand to resting slot `slot` (0-based): one line per
 /// card, which the chat layer reads as one list.
 fn say_rested_starting(ctx: &mut Ctx, state: &GameState, seat: usize, card: CardId, slot: usize) {
-    let rested = crate::text::name_ref(
-        "event.rested_card",
-        &[
-            ("card", &ctx.data.card_label(card)),
-            ("slot", &crate::data::numbering::slot(slot)),
-        ],
-        &format!(
-            "card on resting slot {}",
-            crate::data::numbering::slot(slot)
-        ),
-    );
+    let data = ctx.data;
+    let rested = crate::text::Deferred(|| {
+        crate::text::name_ref(
+            "event.rested_card",
+            &[
+                ("card", &data.card_label(card)),
+                ("slot", &crate::data::numbering::slot(slot)),
+            ],
+            &format!(
+                "card on resting slot {}",
+                crate::data::numbering::slot(slot)
+            ),
+        )
+    });
     ctx.say(
         "event.rests_starting",
         &[("name", &state.seats[seat].name), ("cards", &rested)],

@@ -120,17 +120,20 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             replace_top(state, Task::RestCards { seat, used_slots });
             // Where each card goes is public (a resting deck is): one line per card, which the
             // chat layer reads as one list ("alice rests X on resting slot 1, Y on …").
-            let rested = crate::text::name_ref(
-                "event.rested_card",
-                &[
-                    ("card", &ctx.data.card_label(card)),
-                    ("slot", &numbering::slot(usize::from(slot))),
-                ],
-                &format!(
-                    "card on resting slot {}",
-                    numbering::slot(usize::from(slot))
-                ),
-            );
+            let data = ctx.data;
+            let rested = crate::text::Deferred(|| {
+                crate::text::name_ref(
+                    "event.rested_card",
+                    &[
+                        ("card", &data.card_label(card)),
+                        ("slot", &numbering::slot(usize::from(slot))),
+                    ],
+                    &format!(
+                        "card on resting slot {}",
+                        numbering::slot(usize::from(slot))
+                    ),
+                )
+            });
             ctx.say("event.rests", &[("name", &name), ("cards", &rested)]);
         }
         _ => {}

@@ -14,6 +14,7 @@ use crate::engine::effects;
 use crate::engine::flow::Ctx;
 use crate::engine::state::{GameState, PlacedPlan, PlanRef};
 use crate::engine::{illegal, RuleError};
+use crate::text::Deferred;
 
 pub(super) fn candidates(_data: &GameData, state: &GameState, task: &Task) -> Vec<Decision> {
     let s = &state.seats[task.seat()];
@@ -241,7 +242,7 @@ fn perform_research_points(
                 "event.take_plan",
                 &[
                     ("name", &name),
-                    ("plan", &data.plan_label(plan)),
+                    ("plan", &Deferred(|| data.plan_label(plan))),
                     ("space", space_id),
                 ],
             );
@@ -262,7 +263,10 @@ fn perform_research_points(
                 "event.take_special",
                 &[
                     ("name", &name),
-                    ("plan", &data.special_plan_label(usize::from(index))),
+                    (
+                        "plan",
+                        &Deferred(|| data.special_plan_label(usize::from(index))),
+                    ),
                     ("round", &data.research.special_plans[index as usize].round),
                 ],
             );

@@ -20,7 +20,12 @@ use crate::engine::{illegal, RuleError};
 pub(super) fn begin(ctx: &mut Ctx, state: &mut GameState, seat: usize, source: ActionSource) {
     let name = state.seats[seat].name.clone();
     let tile = TileKind::ResearchScientist;
-    let card = effects::source_label(ctx.data, state, seat, source, tile);
+    // Labelled before the flip below changes the source; a quiet replay needs no label.
+    let card = if ctx.speaking() {
+        effects::source_label(ctx.data, state, seat, source, tile)
+    } else {
+        String::new()
+    };
     let (cards, tiles) = source_flip(state, seat, source, tile);
     begin_action(state, seat);
     state.agenda.push(Task::FlipUsed { seat, cards, tiles });
