@@ -24,6 +24,10 @@ use std::sync::Mutex;
 pub(crate) struct Shown {
     pub version: u64,
     pub options: Vec<Vec<Decision>>,
+    /// The acquired research plans whose "Place … first" buttons follow the options, numbered
+    /// on after them.
+    #[serde(default)]
+    pub focus: Vec<usize>,
 }
 
 /// The last list shown to each (user, game) by this process: the store keeps the lists
@@ -66,8 +70,13 @@ impl Chat {
         game: GameId,
         version: u64,
         options: Vec<Vec<Decision>>,
+        focus: Vec<usize>,
     ) {
-        let shown = Shown { version, options };
+        let shown = Shown {
+            version,
+            options,
+            focus,
+        };
         if self.shown.get(user, game).as_ref() == Some(&shown) {
             return;
         }
@@ -391,14 +400,24 @@ impl Chat {
                 Err(self.texts.t("error.nothing_open"))
             }
             Some(shown) if shown.version == version => {
-                let option = n
-                    .checked_sub(1)
+                let i = n.checked_sub(1);
+                // "Place … first" is numbered on after the options: its placement prompt.
+                let focus = i
+                    .and_then(|i| i.checked_sub(shown.options.len()))
+                    .and_then(|k| shown.focus.get(k));
+                if let Some(&plan) = focus {
+                    return self
+                        .prompt_at(game, &state, seat, req.user.id, 0, plan)
+                        .map(|p| vec![p])
+                        .ok_or_else(|| self.texts.t("error.nothing_to_decide"));
+                }
+                let option = i
                     .and_then(|i| shown.options.get(i))
                     .cloned()
                     .ok_or_else(|| {
                         self.texts.f(
                             "error.no_such_option",
-                            &[("n", &n), ("count", &shown.options.len())],
+                            &[("n", &n), ("count", &(shown.options.len() + shown.focus.len()))],
                         )
                     })?;
                 self.play(req, game, seat, &option)
