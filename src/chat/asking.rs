@@ -82,7 +82,13 @@ impl Chat {
             .map(|(i, o)| self.offer_choice(game, version, state, seat, o, i + 1))
             .collect();
         let count = offered.len();
-        self.remember_shown(user, game, version, offered, other_plans(state, seat, focus));
+        let focus_plans = other_plans(state, seat, focus);
+        let shown = super::choosing::Shown {
+            version,
+            options: offered,
+            focus: focus_plans,
+        };
+        self.remember_shown_list(user, game, shown);
         if pages > 1 {
             choices.push(Choice::new(
                 ClickId::Page {

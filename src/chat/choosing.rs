@@ -70,13 +70,21 @@ impl Chat {
         game: GameId,
         version: u64,
         options: Vec<Vec<Decision>>,
-        focus: Vec<usize>,
     ) {
-        let shown = Shown {
-            version,
-            options,
-            focus,
-        };
+        self.remember_shown_list(
+            user,
+            game,
+            Shown {
+                version,
+                options,
+                focus: Vec::new(),
+            },
+        );
+    }
+
+    /// [`Chat::remember_shown`] for a list with its "Place … first" buttons.
+    pub(crate) fn remember_shown_list(&self, user: u64, game: GameId, shown: Shown) {
+        let version = shown.version;
         if self.shown.get(user, game).as_ref() == Some(&shown) {
             return;
         }
@@ -325,7 +333,12 @@ impl Chat {
         if let Some(c) = p.ousts {
             out.push(t.f("note.ousts", &[("company", &company(c))]));
         }
-        if let Some(v) = p.share_value.filter(|v| v.before != v.after) {
+        let share_values = [p.share_value, p.ousted_share_value];
+        for v in share_values
+            .into_iter()
+            .flatten()
+            .filter(|v| v.before != v.after)
+        {
             out.push(t.f(
                 "note.share_value",
                 &[
@@ -417,7 +430,10 @@ impl Chat {
                     .ok_or_else(|| {
                         self.texts.f(
                             "error.no_such_option",
-                            &[("n", &n), ("count", &(shown.options.len() + shown.focus.len()))],
+                            &[
+                                ("n", &n),
+                                ("count", &(shown.options.len() + shown.focus.len())),
+                            ],
                         )
                     })?;
                 self.play(req, game, seat, &option)

@@ -510,8 +510,7 @@ impl Chat {
         };
         self.speaking(self.reader_texts(user, Some(game)), || {
             let offered = offers::offers(&self.data, &state, seat, 0);
-            let focus = offers::other_plans(&state, seat, 0);
-            self.remember_shown(user, game, version, offered.clone(), focus);
+            self.remember_shown(user, game, version, offered.clone());
             offered
                 .iter()
                 .enumerate()
@@ -684,13 +683,7 @@ impl Chat {
             let mut confirm =
                 self.decision_choice(game, version, &state, seat, Decision::DropOut, 1);
             confirm.label = self.texts.t("button.confirm_pass");
-            self.remember_shown(
-                req.user.id,
-                game,
-                version,
-                vec![vec![Decision::DropOut]],
-                Vec::new(),
-            );
+            self.remember_shown(req.user.id, game, version, vec![vec![Decision::DropOut]]);
             return Ok(vec![
                 Reply::private(req.user.id, text).with_choices(vec![confirm])
             ]);

@@ -133,6 +133,10 @@ pub struct Preview {
     pub ousts: Option<Company>,
     /// A station whose share value changes (the column an outpost leaves or returns to).
     pub share_value: Option<ShareValue>,
+    /// The share value of the company whose outpost is ousted, where it changes by the end of
+    /// the choice (the outpost goes home to its station when the expansion ends).
+    #[serde(default)]
+    pub ousted_share_value: Option<ShareValue>,
     /// Units, energy or track steps given up; dropping out: the unused face-up cards of the
     /// action area; stopping the upload marker: the plans it could still enter.
     pub forfeits: u32,
@@ -188,6 +192,7 @@ pub fn preview(
     };
     let task = state.agenda.last().filter(|_| state.phase == Phase::Action);
     detail(data, state, &after, seat, task, d, &mut p);
+    p.ousted_share_value = ousted_share_value(data, state, &after, p.ousts);
     let paid = u32::try_from(-p.gains.coins).unwrap_or(0);
     if paid > 0 && !p.costs.iter().any(|c| c.currency == Currency::Coins) {
         p.costs.push(Cost {
@@ -271,6 +276,7 @@ pub fn preview_batch(
         }
     }
     p.gains = gains(data, state, &after, seat);
+    p.ousted_share_value = ousted_share_value(data, state, &after, p.ousts);
     // A sector's structures are paid when the expansion ends: by the batch's end, if it ended.
     if p.rewards_later && matches!(batch[0], Decision::ExpandInto { .. }) {
         p.rewards_later = expansion_goes_on(&after, seat);
@@ -732,6 +738,18 @@ fn expansion_gain(
         out.push(Reward::CompanyTrack { company, n: icons });
     }
     out
+}
+
+/// The ousted company's share value before and after, where it changed.
+fn ousted_share_value(
+    data: &GameData,
+    before: &GameState,
+    after: &GameState,
+    ousted: Option<Company>,
+) -> Option<ShareValue> {
+    ousted
+        .map(|c| share_value(data, before, after, c))
+        .filter(|v| v.before != v.after)
 }
 
 fn share_value(data: &GameData, before: &GameState, after: &GameState, c: Company) -> ShareValue {
