@@ -166,10 +166,12 @@ fn majority_tiers_name_their_research_points() {
         "Bonus space: research scientist majority — Reward tier 2",
         "Bonus space: energy majority — Reward tier 2",
     ] {
+        // Not yet: a tier whose track move stops at a money barrier names what comes before
+        // the barrier's question only (its research point is still a reward to come then).
         let shown: Vec<&Choice> = g1
             .choices()
             .chain(g2.choices())
-            .filter(|c| c.label == label)
+            .filter(|c| c.label == label && !c.description.contains("money barrier"))
             .collect();
         assert!(!shown.is_empty(), "{label}");
         for c in shown {
