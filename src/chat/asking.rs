@@ -81,7 +81,14 @@ impl Chat {
             .take(per_page)
             .map(|(i, o)| self.offer_choice(game, version, state, seat, o, i + 1))
             .collect();
-        self.remember_shown(user, game, version, offered);
+        let count = offered.len();
+        let focus_plans = other_plans(state, seat, focus);
+        let shown = super::choosing::Shown {
+            version,
+            options: offered,
+            focus: focus_plans,
+        };
+        self.remember_shown_list(user, game, shown);
         if pages > 1 {
             choices.push(Choice::new(
                 ClickId::Page {
@@ -96,7 +103,7 @@ impl Chat {
                 ),
             ));
         }
-        choices.extend(self.focus_choices(game, version, state, seat, focus));
+        choices.extend(self.focus_choices(game, version, state, seat, focus, count));
         let mut text = self.question(state, seat);
         if state.phase == Phase::Planning || state.phase == Phase::Setup {
             text = format!("{}\n{}", self.hand_text(state, seat), text);
@@ -260,12 +267,13 @@ impl Chat {
                 };
                 let s = &state.seats[seat];
                 let screen = s.upload.map_or(advances - 1, |u| usize::from(u) + advances);
+                // The plan as it lies: a flipped one asks and gives nothing.
                 let plan = s
                     .research
                     .get(screen)
                     .copied()
                     .flatten()
-                    .map(|placed| self.plan_text(placed.plan, s.token))
+                    .map(|placed| self.placed_plan_text(placed.plan, placed.face_down, s.token))
                     .unwrap_or_default();
                 t.f(
                     key,
@@ -280,7 +288,9 @@ impl Chat {
         }
     }
 
-    /// The buttons of the plan placement prompt that place another acquired plan first.
+    /// The buttons of the plan placement prompt that place another acquired plan first,
+    /// numbered for `/choose` after the prompt's `options` options (as the list shown keeps
+    /// them).
     pub(crate) fn focus_choices(
         &self,
         game: GameId,
@@ -288,13 +298,15 @@ impl Chat {
         state: &GameState,
         seat: usize,
         focus: usize,
+        options: usize,
     ) -> Vec<Choice> {
         let s = &state.seats[seat];
         other_plans(state, seat, focus)
             .into_iter()
-            .filter_map(|plan| {
+            .enumerate()
+            .filter_map(|(k, plan)| {
                 let placed: PlanRef = *s.acquired.get(plan)?;
-                Some(Choice::new(
+                let mut choice = Choice::new(
                     ClickId::Focus {
                         game,
                         version,
@@ -305,7 +317,9 @@ impl Chat {
                         "label.place_first",
                         &[("plan", &self.plan_text(placed, s.token))],
                     ),
-                ))
+                );
+                choice.number = Some(options + k + 1);
+                Some(choice)
             })
             .collect()
     }

@@ -24,6 +24,10 @@ use std::sync::Mutex;
 pub(crate) struct Shown {
     pub version: u64,
     pub options: Vec<Vec<Decision>>,
+    /// The acquired research plans whose "Place … first" buttons follow the options, numbered
+    /// on after them.
+    #[serde(default)]
+    pub focus: Vec<usize>,
 }
 
 /// The last list shown to each (user, game) by this process: the store keeps the lists
@@ -67,7 +71,20 @@ impl Chat {
         version: u64,
         options: Vec<Vec<Decision>>,
     ) {
-        let shown = Shown { version, options };
+        self.remember_shown_list(
+            user,
+            game,
+            Shown {
+                version,
+                options,
+                focus: Vec::new(),
+            },
+        );
+    }
+
+    /// [`Chat::remember_shown`] for a list with its "Place … first" buttons.
+    pub(crate) fn remember_shown_list(&self, user: u64, game: GameId, shown: Shown) {
+        let version = shown.version;
         if self.shown.get(user, game).as_ref() == Some(&shown) {
             return;
         }
@@ -316,7 +333,12 @@ impl Chat {
         if let Some(c) = p.ousts {
             out.push(t.f("note.ousts", &[("company", &company(c))]));
         }
-        if let Some(v) = p.share_value.filter(|v| v.before != v.after) {
+        let share_values = [p.share_value, p.ousted_share_value];
+        for v in share_values
+            .into_iter()
+            .flatten()
+            .filter(|v| v.before != v.after)
+        {
             out.push(t.f(
                 "note.share_value",
                 &[
@@ -391,14 +413,27 @@ impl Chat {
                 Err(self.texts.t("error.nothing_open"))
             }
             Some(shown) if shown.version == version => {
-                let option = n
-                    .checked_sub(1)
+                let i = n.checked_sub(1);
+                // "Place … first" is numbered on after the options: its placement prompt.
+                let focus = i
+                    .and_then(|i| i.checked_sub(shown.options.len()))
+                    .and_then(|k| shown.focus.get(k));
+                if let Some(&plan) = focus {
+                    return self
+                        .prompt_at(game, &state, seat, req.user.id, 0, plan)
+                        .map(|p| vec![p])
+                        .ok_or_else(|| self.texts.t("error.nothing_to_decide"));
+                }
+                let option = i
                     .and_then(|i| shown.options.get(i))
                     .cloned()
                     .ok_or_else(|| {
                         self.texts.f(
                             "error.no_such_option",
-                            &[("n", &n), ("count", &shown.options.len())],
+                            &[
+                                ("n", &n),
+                                ("count", &(shown.options.len() + shown.focus.len())),
+                            ],
                         )
                     })?;
                 self.play(req, game, seat, &option)

@@ -415,9 +415,14 @@ impl Chat {
                     },
                     &[("energy", energy), ("company", &self.company(*company))],
                 ),
-                Some(Task::SpendResearch { points, .. }) => {
-                    t.f("ask.research_points", &[("points", points)])
-                }
+                // All the points this turn still has to use (a plan's and the card's).
+                Some(Task::SpendResearch { .. }) => t.f(
+                    "ask.research_points",
+                    &[(
+                        "points",
+                        &engine::preview::research_points_to_use(state, seat),
+                    )],
+                ),
                 Some(Task::TrackMove { company, steps, .. }) => t.f(
                     "ask.barrier",
                     &[("company", &self.company(*company)), ("steps", steps)],

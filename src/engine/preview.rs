@@ -133,6 +133,10 @@ pub struct Preview {
     pub ousts: Option<Company>,
     /// A station whose share value changes (the column an outpost leaves or returns to).
     pub share_value: Option<ShareValue>,
+    /// The share value of the company whose outpost is ousted, where it changes by the end of
+    /// the choice (the outpost goes home to its station when the expansion ends).
+    #[serde(default)]
+    pub ousted_share_value: Option<ShareValue>,
     /// Units, energy or track steps given up; dropping out: the unused face-up cards of the
     /// action area; stopping the upload marker: the plans it could still enter.
     pub forfeits: u32,
@@ -188,6 +192,7 @@ pub fn preview(
     };
     let task = state.agenda.last().filter(|_| state.phase == Phase::Action);
     detail(data, state, &after, seat, task, d, &mut p);
+    p.ousted_share_value = ousted_share_value(data, state, &after, p.ousts);
     let paid = u32::try_from(-p.gains.coins).unwrap_or(0);
     if paid > 0 && !p.costs.iter().any(|c| c.currency == Currency::Coins) {
         p.costs.push(Cost {
@@ -196,12 +201,8 @@ pub fn preview(
             left: after.seats[seat].coins,
         });
     }
-    if let Some(Task::SpendResearch { points, .. }) = &p.next {
-        if !matches!(task, Some(Task::SpendResearch { .. })) {
-            p.gains.research_points = *points;
-        }
-    }
     p.gains_nothing = p.gains_nothing
+        || (matches!(d, Decision::ChooseTier { .. }) && p.gains.is_nothing() && p.next.is_none())
         || (matches!(
             d,
             Decision::PlaceBonus { .. } | Decision::PlaceOneTimeBonus { .. }
@@ -244,7 +245,10 @@ pub fn preview_batch(
             p.costs.push(c);
         }
     }
-    if p.rewards.is_empty() {
+    // An advance's reward is the last plan's alone (a flipped or special plan gives none), so
+    // only an expansion takes the first step's sector rewards.
+    let advances = matches!(batch[0], Decision::Advance | Decision::SkipFlip);
+    if p.rewards.is_empty() && !advances {
         p.rewards = head.rewards;
         p.rewards_later |= head.rewards_later;
     }
@@ -272,6 +276,25 @@ pub fn preview_batch(
         }
     }
     p.gains = gains(data, state, &after, seat);
+    p.ousted_share_value = ousted_share_value(data, state, &after, p.ousts);
+    // A sector's structures are paid when the expansion ends: by the batch's end, if it ended.
+    if p.rewards_later && matches!(batch[0], Decision::ExpandInto { .. }) {
+        p.rewards_later = expansion_goes_on(&after, seat);
+    }
+    if matches!(last, Decision::ChooseTier { .. }) {
+        p.gains_nothing = p.gains.is_nothing() && p.next.is_none();
+    }
+    // Research points spent by the whole batch, over every pool of points it draws on.
+    let (points_before, points_after) = (
+        research_points_to_use(state, seat),
+        research_points_to_use(&after, seat),
+    );
+    for c in p.costs.iter_mut() {
+        if c.currency == Currency::ResearchPoints {
+            c.amount = points_before.saturating_sub(points_after);
+            c.left = points_after;
+        }
+    }
     let units: u32 = batch
         .iter()
         .filter(|d| matches!(d, Decision::TrackStep { .. }))
@@ -370,7 +393,8 @@ fn gains(data: &GameData, before: &GameState, after: &GameState, seat: usize) ->
             .collect(),
         cards,
         plans: a.acquired.iter().skip(b.acquired.len()).copied().collect(),
-        research_points: 0,
+        research_points: research_points_to_use(after, seat)
+            .saturating_sub(research_points_to_use(before, seat)),
         bonuses: newly(
             a.bonus_pending | a.bonus_active,
             b.bonus_pending | b.bonus_active,
@@ -411,6 +435,9 @@ fn detail(
         currency: Currency::Coins,
         left: s.coins.saturating_sub(amount),
     };
+    // Research points are spent from every pool of them the seat has to use this turn (a plan's
+    // reward and the research scientist's own points come as two).
+    let points_total = research_points_to_use(state, seat);
     match (task, d) {
         (_, Decision::PlaceTile { card }) => {
             p.card = Some(card);
@@ -508,12 +535,16 @@ fn detail(
                 .and_then(|e| e.get(entered.len()).copied())
                 .and_then(|(_, ousted)| ousted)
                 .or_else(|| match d {
-                    Decision::EnterSector { .. } => state.sectors[sector as usize - 1],
+                    Decision::EnterSector { .. } | Decision::ExpandInto { .. } => state
+                        .sectors
+                        .get(usize::from(sector).wrapping_sub(1))
+                        .copied()
+                        .flatten(),
                     _ => None,
                 });
             p.rewards = expansion_gain(data, state, after, *company, entered, &now);
             let asks_column = matches!(p.next, Some(Task::PickColumn { .. }));
-            p.rewards_later = asks_column || entered_after(after, seat).is_some();
+            p.rewards_later = asks_column || expansion_goes_on(after, seat);
             if !asks_column {
                 p.share_value = Some(share_value(data, state, after, *company));
             }
@@ -542,25 +573,25 @@ fn detail(
                 }
             }
         }
-        (Some(Task::SpendResearch { points, .. }), Decision::TakePlan { space }) => {
+        (Some(Task::SpendResearch { .. }), Decision::TakePlan { space }) => {
             let plan = state.research_display[space as usize];
             p.plan = plan.map(PlanRef::Regular);
             if let Some(plan) = plan {
                 let letter = data.research.plans[plan as usize].letter;
                 p.costs.push(points_cost(
                     data.research.acquisition.plan_cost(letter),
-                    *points,
+                    points_total,
                 ));
             }
         }
-        (Some(Task::SpendResearch { points, .. }), Decision::TakeSpecial { index }) => {
+        (Some(Task::SpendResearch { .. }), Decision::TakeSpecial { index }) => {
             p.plan = Some(PlanRef::Special(index));
             p.costs
-                .push(points_cost(data.research.acquisition.special, *points));
+                .push(points_cost(data.research.acquisition.special, points_total));
         }
-        (Some(Task::SpendResearch { points, .. }), Decision::TakeCoin) => {
+        (Some(Task::SpendResearch { .. }), Decision::TakeCoin) => {
             p.costs
-                .push(points_cost(data.research.acquisition.coin, *points));
+                .push(points_cost(data.research.acquisition.coin, points_total));
         }
         (_, Decision::PlacePlan { index, screen }) => {
             p.plan = s.acquired.get(index as usize).copied();
@@ -630,6 +661,31 @@ fn points_cost(amount: u32, points: u32) -> Cost {
     }
 }
 
+/// The research points `seat` has to utilize in this turn: every pool of them waiting on the
+/// agenda (a plan's reward and the research scientist's own points come as two), which the
+/// question, the costs and the options that bring points count whole.
+pub fn research_points_to_use(state: &GameState, seat: usize) -> u32 {
+    if state.phase != Phase::Action {
+        return 0;
+    }
+    state
+        .agenda
+        .iter()
+        .map(|t| match t {
+            Task::SpendResearch { seat: s, points } if *s == seat => *points,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Whether the seat's expansion goes on in `state` (its sectors' structures not yet paid).
+fn expansion_goes_on(state: &GameState, seat: usize) -> bool {
+    state
+        .agenda
+        .iter()
+        .any(|t| matches!(t, Task::Expand { seat: s, .. } if *s == seat))
+}
+
 /// The sectors (or Belt spaces) entered so far in the seat's expansion in `state`, if it goes on.
 fn entered_after(state: &GameState, seat: usize) -> Option<&Vec<(u8, Option<Company>)>> {
     match state.agenda.last() {
@@ -682,6 +738,18 @@ fn expansion_gain(
         out.push(Reward::CompanyTrack { company, n: icons });
     }
     out
+}
+
+/// The ousted company's share value before and after, where it changed.
+fn ousted_share_value(
+    data: &GameData,
+    before: &GameState,
+    after: &GameState,
+    ousted: Option<Company>,
+) -> Option<ShareValue> {
+    ousted
+        .map(|c| share_value(data, before, after, c))
+        .filter(|v| v.before != v.after)
 }
 
 fn share_value(data: &GameData, before: &GameState, after: &GameState, c: Company) -> ShareValue {

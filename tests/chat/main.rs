@@ -13,6 +13,7 @@ mod catalog;
 mod fuzz;
 mod german;
 mod grammar;
+mod labels;
 mod modules;
 mod numbering;
 mod offers;

@@ -461,7 +461,7 @@ impl Player {
         prompt
             .choices
             .iter()
-            .filter(|c| c.number.is_some())
+            .filter(|c| c.number.is_some() && !c.custom_id.starts_with("f:"))
             .all(|c| fresh.contains(&c.custom_id))
     }
 
@@ -499,7 +499,9 @@ impl Player {
             let next = prompt
                 .choices
                 .iter()
-                .filter(|c| c.number.is_none() && !tried.contains(&c.custom_id))
+                // "Place … first" is numbered for `/choose` but narrows like a page button.
+                .filter(|c| c.number.is_none() || c.custom_id.starts_with("f:"))
+                .filter(|c| !tried.contains(&c.custom_id))
                 .find(|c| !c.custom_id.starts_with("o:") && !c.custom_id.starts_with("l:"))
                 .map(|c| c.custom_id.clone());
             let Some(next) = next else {

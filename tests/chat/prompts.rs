@@ -846,7 +846,7 @@ fn plans_are_placed_one_plan_at_a_time() {
         let numbered: Vec<_> = prompt
             .choices
             .iter()
-            .filter(|c| c.number.is_some())
+            .filter(|c| c.number.is_some() && !c.custom_id.starts_with("f:"))
             .collect();
         assert!(
             numbered.len() <= 20,
@@ -863,12 +863,18 @@ fn plans_are_placed_one_plan_at_a_time() {
         let first_others: Vec<_> = prompt
             .choices
             .iter()
-            .filter(|c| c.number.is_none())
+            .filter(|c| c.number.is_none() || c.custom_id.starts_with("f:"))
             .collect();
         assert!(
             first_others.iter().all(|c| !c.custom_id.starts_with("p:")),
             "{language}: no page button"
         );
+        // `/choose N` takes them by the numbers that follow the screens' options.
+        let after: Vec<Option<usize>> = first_others.iter().map(|c| c.number).collect();
+        let expected: Vec<Option<usize>> = (0..first_others.len())
+            .map(|k| Some(numbered.len() + k + 1))
+            .collect();
+        assert_eq!(after, expected, "{language}: numbered on");
         assert_eq!(
             first_others.len(),
             plans - 1,
@@ -884,7 +890,7 @@ fn plans_are_placed_one_plan_at_a_time() {
             prompt
                 .choices
                 .iter()
-                .filter(|c| c.number.is_some())
+                .filter(|c| c.number.is_some() && !c.custom_id.starts_with("f:"))
                 .all(|c| {
                     matches!(
                         t.chat.click_decisions(local_user_id("alice"), &c.custom_id).as_slice(),
