@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use skymines::chat::local_user_id;
 use skymines::engine::state::SlotCard;
 use skymines::engine::{GameState, Phase};
-use skymines::local::{parse_line, LOCAL_CHANNEL};
+use skymines::local::LOCAL_CHANNEL;
 use skymines::store::Location;
 use skymines::text::{self, Texts};
 
@@ -196,8 +196,5 @@ fn status_lines_count_the_cards_the_game_has() {
 
 /// The status reply's text (asked by a spectator, not logged).
 fn status_text(t: &Table) -> String {
-    let req = parse_line("carol /skymines status", &[])
-        .expect("parses")
-        .expect("a line");
-    public_text(&t.chat.handle(&req))
+    public_text(&t.chat.handle(&t.request("carol /skymines status")))
 }
