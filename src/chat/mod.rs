@@ -19,10 +19,6 @@ mod dms;
 mod game;
 mod language;
 mod lobby;
-#[cfg(test)]
-mod modules_tests;
-#[cfg(test)]
-mod numbering_tests;
 mod offers;
 mod prompt;
 mod schedule;
@@ -30,6 +26,11 @@ mod seats;
 pub mod time;
 mod turn;
 mod weeks;
+
+/// What the test binaries reach below this module's public face (`test-support` only).
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod testing;
 
 use crate::data::GameData;
 use crate::store::{GameId, Location, Store, StoreError};

@@ -210,11 +210,7 @@ pub(crate) fn version(state: &GameState, seat: usize, log: LogMark) -> u64 {
 /// The decisions offered as choices: the legal ones, those that gain nothing last (issue 18:
 /// the rules allow them, their text says so), except that without linked slots a card is
 /// offered once, for the leftmost free slot (which slot holds it does not matter then).
-pub(crate) fn offered(
-    data: &crate::data::GameData,
-    state: &GameState,
-    seat: usize,
-) -> Vec<Decision> {
+pub fn offered(data: &crate::data::GameData, state: &GameState, seat: usize) -> Vec<Decision> {
     let mut legal = engine::legal_decisions(data, state, seat);
     if state.belt.is_some() {
         legal = one_per_belt_space(data, state, seat, legal);
@@ -301,11 +297,7 @@ fn belt_space_kind(
 
 /// Whether the station column of a Belt outpost changes the outcome for the company the seat
 /// is expanding now.
-pub(crate) fn belt_column_matters(
-    data: &crate::data::GameData,
-    state: &GameState,
-    seat: usize,
-) -> bool {
+pub fn belt_column_matters(data: &crate::data::GameData, state: &GameState, seat: usize) -> bool {
     match state.agenda.last() {
         Some(engine::Task::Expand {
             seat: s, company, ..

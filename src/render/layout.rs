@@ -412,25 +412,3 @@ impl Layout {
         self.bonus_labels.get(id).map(String::as_str).unwrap_or(id)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn embedded_layout_loads() {
-        let l = Layout::embedded().expect("layout.toml loads");
-        assert!(l.text.small >= l.canvas.min_text_px);
-    }
-
-    #[test]
-    fn colour_parsing() {
-        assert_eq!(
-            Colour::try_from("#FF8000".to_string()),
-            Ok(Colour([255, 128, 0]))
-        );
-        assert!(Colour::try_from("FF8000".to_string()).is_err());
-        assert!(Colour::try_from("#FF80".to_string()).is_err());
-        assert!(Colour::try_from("#ÄÄÄ".to_string()).is_err());
-    }
-}

@@ -15,6 +15,7 @@
 
 mod belt;
 mod board;
+mod cache;
 pub mod cli;
 pub mod geometry;
 mod icons;
@@ -27,15 +28,21 @@ mod player;
 mod scores;
 mod summary;
 
+/// What the test binaries reach below this module's public face (`test-support` only).
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod testing;
+
 pub use layout::Layout;
 pub use paint::{DrawnText, Role};
+
+use cache::{Key, Lru};
 
 use crate::data::{BoardSide, GameData};
 use crate::engine::view::{SeatView, SlotView};
 use crate::engine::GameState;
 use crate::text::{self, Texts};
 use sha2::{Digest, Sha256};
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -84,53 +91,6 @@ pub struct RenderStats {
 enum Kind {
     Board(BoardSide),
     Player { seat: usize, private: bool },
-}
-
-type Key = [u8; 32];
-
-/// A least-recently-used cache of encoded PNGs, bounded by their total size (a board is about
-/// 400 KiB, a player board about 150 KiB).
-struct Lru {
-    budget: usize,
-    bytes: usize,
-    entries: VecDeque<(Key, Arc<Vec<u8>>)>,
-}
-
-impl Lru {
-    fn new(budget: usize) -> Lru {
-        Lru {
-            budget,
-            bytes: 0,
-            entries: VecDeque::new(),
-        }
-    }
-
-    fn get(&mut self, key: &Key) -> Option<Arc<Vec<u8>>> {
-        let i = self.entries.iter().position(|(k, _)| k == key)?;
-        let entry = self.entries.remove(i)?;
-        let png = entry.1.clone();
-        self.entries.push_back(entry);
-        Some(png)
-    }
-
-    fn put(&mut self, key: Key, png: Arc<Vec<u8>>) {
-        if let Some(i) = self.entries.iter().position(|(k, _)| *k == key) {
-            if let Some((_, old)) = self.entries.remove(i) {
-                self.bytes -= old.len();
-            }
-        }
-        if png.len() > self.budget {
-            return;
-        }
-        self.bytes += png.len();
-        self.entries.push_back((key, png));
-        while self.bytes > self.budget {
-            match self.entries.pop_front() {
-                Some((_, old)) => self.bytes -= old.len(),
-                None => break,
-            }
-        }
-    }
 }
 
 /// Fonts, layout and the image cache. Share one per process (it is `Sync`).
@@ -566,35 +526,5 @@ pub fn summary_text_in(data: &GameData, view: &SeatView, texts: &Texts) -> Strin
             Ok(l) => summary::board_summary(data, &l, &public_view(view), texts),
             Err(e) => format!("(no summary: {e})"),
         },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Key, Lru};
-    use std::sync::Arc;
-
-    fn key(n: u8) -> Key {
-        [n; 32]
-    }
-
-    #[test]
-    fn the_image_cache_stays_within_its_byte_budget() {
-        let mut lru = Lru::new(1000);
-        lru.put(key(1), Arc::new(vec![0; 400]));
-        lru.put(key(2), Arc::new(vec![0; 400]));
-        assert!(lru.get(&key(1)).is_some(), "1 is now the most recent");
-        lru.put(key(3), Arc::new(vec![0; 400]));
-        assert_eq!(lru.bytes, 800);
-        assert!(lru.get(&key(2)).is_none(), "the least recent went first");
-        assert!(lru.get(&key(1)).is_some() && lru.get(&key(3)).is_some());
-        // Replacing an entry counts its new size only.
-        lru.put(key(3), Arc::new(vec![0; 100]));
-        assert_eq!(lru.bytes, 500);
-        // An image larger than the whole budget is not kept and evicts nothing.
-        lru.put(key(4), Arc::new(vec![0; 1001]));
-        assert!(lru.get(&key(4)).is_none());
-        assert_eq!(lru.bytes, 500);
-        assert_eq!(lru.entries.len(), 2);
     }
 }

@@ -754,34 +754,3 @@ impl<'f> Painter<'f> {
         Ok(out)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn text_is_centred_on_cy() {
-        let fonts = Fonts::load().unwrap();
-        let mut p = Painter::new(200, 100, Colour::WHITE, &fonts, 18.0);
-        p.text(
-            10.0,
-            50.0,
-            40.0,
-            Weight::Bold,
-            Colour::BLACK,
-            Align::Left,
-            "HH",
-        );
-        let (mut top, mut bottom) = (u32::MAX, 0);
-        for (_, y, px) in p.img.enumerate_pixels() {
-            if px.0[0] < 128 {
-                top = top.min(y);
-                bottom = bottom.max(y);
-            }
-        }
-        assert!(
-            (top as i32 + bottom as i32 - 100).abs() <= 2,
-            "{top}..{bottom}"
-        );
-    }
-}

@@ -390,29 +390,3 @@ pub(super) fn migrate_postgres(client: &mut postgres::Client, target: &str) -> R
     tx.commit()?;
     Ok((from, at))
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Each SQLite migration needs its PostgreSQL twin (same number, same name) and the
-    /// folder holds exactly the listed files.
-    #[test]
-    fn every_sqlite_migration_has_its_postgres_twin() {
-        let sqlite: Vec<(u32, &str)> = MIGRATIONS.iter().map(|m| (m.version, m.name)).collect();
-        let pg: Vec<(u32, &str)> = PG_MIGRATIONS.iter().map(|m| (m.version, m.name)).collect();
-        assert_eq!(
-            pg, sqlite,
-            "add migrations/postgres/<name> for every migrations/<name>"
-        );
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/postgres");
-        let mut files: Vec<String> = std::fs::read_dir(dir)
-            .expect("migrations/postgres")
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .filter(|n| n.ends_with(".sql"))
-            .collect();
-        files.sort();
-        let listed: Vec<String> = PG_MIGRATIONS.iter().map(|m| m.name.to_string()).collect();
-        assert_eq!(files, listed);
-    }
-}

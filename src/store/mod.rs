@@ -118,6 +118,12 @@ mod schedule;
 pub mod shards;
 mod shown;
 mod snapshots;
+// The SQL layer is the store's own; the test binaries reach it (with the `test-support`
+// feature) to run one statement on both databases.
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod sql;
+#[cfg(not(feature = "test-support"))]
 mod sql;
 mod sqlite;
 pub mod torture;

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 /// The SQL both databases differ in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Dialect {
+pub enum Dialect {
     Sqlite,
     Postgres,
 }
@@ -29,7 +29,7 @@ impl Dialect {
     /// Appended to a `SELECT` of a game's row that the transaction then writes on: locks it
     /// until the end of the transaction, so other processes' moves of that game wait. SQLite's
     /// write transactions are IMMEDIATE: they hold the whole file already.
-    pub(crate) fn for_update(self) -> &'static str {
+    pub fn for_update(self) -> &'static str {
         match self {
             Dialect::Sqlite => "",
             Dialect::Postgres => " FOR UPDATE",
@@ -38,7 +38,7 @@ impl Dialect {
 
     /// Appended to the `SELECT` of a claim (due reminders, queued messages): the rows of `table`
     /// it returns are this transaction's, rows another process is claiming are passed over.
-    pub(crate) fn skip_locked(self, table: &str) -> String {
+    pub fn skip_locked(self, table: &str) -> String {
         match self {
             Dialect::Sqlite => String::new(),
             Dialect::Postgres => format!(" FOR UPDATE OF {table} SKIP LOCKED"),
@@ -46,7 +46,7 @@ impl Dialect {
     }
 
     /// `column` is one of the ids of list parameter `$n` (a [`Param::Ints`]).
-    pub(crate) fn in_list(self, column: &str, n: usize) -> String {
+    pub fn in_list(self, column: &str, n: usize) -> String {
         match self {
             Dialect::Sqlite => format!("{column} IN (SELECT value FROM json_each(${n}))"),
             Dialect::Postgres => format!("{column} = ANY(${n})"),
@@ -55,14 +55,7 @@ impl Dialect {
 
     /// A table `alias (first, second)` of the pairs of list parameters `$a` and `$b` (of equal
     /// length), to join with.
-    pub(crate) fn pairs(
-        self,
-        a: usize,
-        b: usize,
-        alias: &str,
-        first: &str,
-        second: &str,
-    ) -> String {
+    pub fn pairs(self, a: usize, b: usize, alias: &str, first: &str, second: &str) -> String {
         match self {
             // The second list read by position (`json_extract`), not joined on the key: a join
             // of two json_each tables leaves the planner a loop over the second list for each
@@ -79,14 +72,14 @@ impl Dialect {
 
     /// Whether several processes share the database (PostgreSQL): claims then hold for a
     /// lease. One process owns an SQLite file.
-    pub(crate) fn shared(self) -> bool {
+    pub fn shared(self) -> bool {
         self == Dialect::Postgres
     }
 }
 
 /// A statement parameter.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Param<'a> {
+pub enum Param<'a> {
     Null,
     Int(i64),
     Text(&'a str),
@@ -238,7 +231,7 @@ impl postgres::types::ToSql for Param<'_> {
 }
 
 /// A column type both clients read: integers (`i64`), texts, bytes and their `Option`s.
-pub(crate) trait Column: Sized {
+pub trait Column: Sized {
     fn from_sqlite(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Self>;
     fn from_postgres(row: &postgres::Row, i: usize) -> std::result::Result<Self, postgres::Error>;
 }
@@ -257,7 +250,7 @@ where
 }
 
 /// One row of a query's answer, on either database.
-pub(crate) enum Row<'r> {
+pub enum Row<'r> {
     Sqlite(&'r rusqlite::Row<'r>),
     Postgres(&'r postgres::Row),
 }
@@ -265,7 +258,7 @@ pub(crate) enum Row<'r> {
 impl Row<'_> {
     /// Column `i` (from 0). A value that does not decode is an error that
     /// [`StoreError::decoding`] turns into one game's damage.
-    pub(crate) fn get<T: Column>(&self, i: usize) -> Result<T> {
+    pub fn get<T: Column>(&self, i: usize) -> Result<T> {
         match self {
             Row::Sqlite(r) => Ok(T::from_sqlite(r, i)?),
             Row::Postgres(r) => Ok(T::from_postgres(r, i)?),
@@ -273,16 +266,16 @@ impl Row<'_> {
     }
 
     /// An integer column holding a u64 bit for bit (ids, seeds, sequence numbers).
-    pub(crate) fn u64(&self, i: usize) -> Result<u64> {
+    pub fn u64(&self, i: usize) -> Result<u64> {
         Ok(self.get::<i64>(i)? as u64)
     }
 
-    pub(crate) fn opt_u64(&self, i: usize) -> Result<Option<u64>> {
+    pub fn opt_u64(&self, i: usize) -> Result<Option<u64>> {
         Ok(self.get::<Option<i64>>(i)?.map(|v| v as u64))
     }
 
     /// A non-negative integer column (seats, colours).
-    pub(crate) fn usize(&self, i: usize) -> Result<usize> {
+    pub fn usize(&self, i: usize) -> Result<usize> {
         let v: i64 = self.get(i)?;
         usize::try_from(v).map_err(|_| StoreError::Invalid(format!("{v} is not a count")))
     }
@@ -290,7 +283,7 @@ impl Row<'_> {
 
 /// `$1, $2, …` as SQLite's `?1, ?2, …` (outside quoted texts; a statement without `$` is
 /// passed as it is).
-pub(crate) fn sqlite_placeholders(sql: &str) -> Cow<'_, str> {
+pub fn sqlite_placeholders(sql: &str) -> Cow<'_, str> {
     if !sql.contains('$') {
         return Cow::Borrowed(sql);
     }
@@ -313,7 +306,7 @@ pub(crate) fn sqlite_placeholders(sql: &str) -> Cow<'_, str> {
 
 /// A transaction on either database. Every statement is prepared once per connection and
 /// cached; an error leaves the transaction to be rolled back by its [`Db`].
-pub(crate) enum Tx<'c> {
+pub enum Tx<'c> {
     Sqlite(rusqlite::Transaction<'c>),
     Postgres {
         tx: postgres::Transaction<'c>,
@@ -342,7 +335,7 @@ fn pg_params<'p>(params: &'p [Param<'p>]) -> Vec<&'p (dyn postgres::types::ToSql
 }
 
 impl Tx<'_> {
-    pub(crate) fn dialect(&self) -> Dialect {
+    pub fn dialect(&self) -> Dialect {
         match self {
             Tx::Sqlite(_) => Dialect::Sqlite,
             Tx::Postgres { .. } => Dialect::Postgres,
@@ -350,7 +343,7 @@ impl Tx<'_> {
     }
 
     /// Runs a statement; the number of rows it changed.
-    pub(crate) fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64> {
+    pub fn execute(&mut self, sql: &str, params: &[Param<'_>]) -> Result<u64> {
         match self {
             Tx::Sqlite(tx) => {
                 let mut stmt = tx.prepare_cached(&sqlite_placeholders(sql))?;
@@ -364,7 +357,7 @@ impl Tx<'_> {
     }
 
     /// Every row of a query, each made into a `T` by `f`.
-    pub(crate) fn query<T>(
+    pub fn query<T>(
         &mut self,
         sql: &str,
         params: &[Param<'_>],
@@ -391,7 +384,7 @@ impl Tx<'_> {
     }
 
     /// The first row of a query, if any.
-    pub(crate) fn query_opt<T>(
+    pub fn query_opt<T>(
         &mut self,
         sql: &str,
         params: &[Param<'_>],
@@ -417,7 +410,7 @@ impl Tx<'_> {
     }
 
     /// The one row a query always returns (an aggregate, an `INSERT … RETURNING`).
-    pub(crate) fn query_one<T>(
+    pub fn query_one<T>(
         &mut self,
         sql: &str,
         params: &[Param<'_>],
@@ -430,7 +423,7 @@ impl Tx<'_> {
 
 /// Whether a write failed on a unique index or primary key (another writer stored the same
 /// row first).
-pub(crate) fn is_unique_violation(e: &StoreError) -> bool {
+pub fn is_unique_violation(e: &StoreError) -> bool {
     match e {
         StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _)) => matches!(
             f.extended_code,
@@ -438,87 +431,5 @@ pub(crate) fn is_unique_violation(e: &StoreError) -> bool {
         ),
         StoreError::Postgres(e) => e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION),
         _ => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn placeholders_are_written_once_and_numbered_alike() {
-        assert_eq!(
-            sqlite_placeholders("SELECT a FROM t WHERE b = $2 AND c = $1"),
-            "SELECT a FROM t WHERE b = ?2 AND c = ?1"
-        );
-        assert_eq!(
-            sqlite_placeholders("SELECT '$1', $10 FROM t"),
-            "SELECT '$1', ?10 FROM t"
-        );
-        assert!(matches!(
-            sqlite_placeholders("SELECT 1"),
-            Cow::Borrowed("SELECT 1")
-        ));
-    }
-
-    #[test]
-    fn one_statement_runs_on_sqlite_with_every_kind_of_parameter() {
-        let mut conn = rusqlite::Connection::open_in_memory().expect("memory");
-        conn.execute_batch("CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, s TEXT, b BLOB)")
-            .expect("table");
-        let mut tx = Tx::Sqlite(conn.transaction().expect("tx"));
-        let ids = [3i64, 1];
-        for (id, s) in [(1i64, "one"), (2, "two"), (3, "three")] {
-            let n: Option<i64> = (id != 2).then_some(id * 10);
-            tx.execute(
-                "INSERT INTO t (id, n, s, b) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT (id) DO UPDATE SET s = excluded.s",
-                args![id, n, s, &b"x"[..]],
-            )
-            .expect("insert");
-        }
-        let sql = format!(
-            "SELECT id, n, s FROM t WHERE {} ORDER BY id",
-            Dialect::Sqlite.in_list("id", 1)
-        );
-        let rows = tx
-            .query(&sql, args![&ids[..]], |r| {
-                Ok((
-                    r.get::<i64>(0)?,
-                    r.get::<Option<i64>>(1)?,
-                    r.get::<String>(2)?,
-                ))
-            })
-            .expect("query");
-        assert_eq!(
-            rows,
-            vec![
-                (1, Some(10), "one".to_string()),
-                (3, Some(30), "three".to_string())
-            ]
-        );
-        let id = tx
-            .query_one(
-                "INSERT INTO t (n, s) VALUES ($1, $2) RETURNING id",
-                args![7i64, "new"],
-                |r| r.get::<i64>(0),
-            )
-            .expect("returning");
-        assert_eq!(id, 4);
-        let dup = tx.execute(
-            "INSERT INTO t (id, s) VALUES ($1, $2)",
-            args![1i64, "again"],
-        );
-        assert!(is_unique_violation(&dup.expect_err("a duplicate id")));
-        let pairs = format!(
-            "SELECT t.id FROM t JOIN {} ON t.id = w.id AND t.n = w.n ORDER BY t.id",
-            Dialect::Sqlite.pairs(1, 2, "w", "id", "n")
-        );
-        let found = tx
-            .query(&pairs, args![&[1i64, 3][..], &[10i64, 31][..]], |r| {
-                r.get::<i64>(0)
-            })
-            .expect("pairs");
-        assert_eq!(found, vec![1]);
     }
 }

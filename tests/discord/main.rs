@@ -7,5 +7,6 @@ mod support;
 
 mod fake;
 
+mod components;
 mod e2e;
 mod lanes;

@@ -8,5 +8,6 @@ mod support;
 mod render_support;
 
 mod golden;
+mod parts;
 mod pixels;
 mod random;

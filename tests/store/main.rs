@@ -14,6 +14,7 @@ mod basics;
 mod crash;
 mod errors;
 mod migrations;
+mod parts;
 mod roles;
 mod schema;
 mod upgrades;

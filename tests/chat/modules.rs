@@ -3,24 +3,24 @@
 //! energy it takes; the event lines carry no empty fragments; final scoring says what the
 //! threat's consequence and the wild share did; a one-time bonus marker is named as such.
 
-use super::numbering_tests::fixture;
-use super::prompt;
-use crate::data::Company;
-use crate::engine::{self, BoardSide, Decision, GameOptions, GameState, Phase, Task};
+use super::numbering::fixture;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use skymines::chat::testing;
+use skymines::data::Company;
+use skymines::engine::{self, BoardSide, Decision, GameOptions, GameState, Phase, Task};
 
 /// Seeded self-play on the Belt until `seat`'s energy action asks for a Belt space (with at
 /// least one outpost space offered).
 fn belt_expansion(seed: u64) -> Option<(GameState, usize)> {
-    let data = crate::data::GameData::embedded().expect("data");
+    let data = skymines::data::GameData::embedded().expect("data");
     let options = GameOptions {
         players: 3,
         seed,
         board: BoardSide::Belt,
         ..GameOptions::default()
     };
-    let mut state = engine::new_game(&data, &options, &crate::sim::seat_names(3)).ok()?;
+    let mut state = engine::new_game(&data, &options, &skymines::sim::seat_names(3)).ok()?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for _ in 0..4000 {
         if state.phase == Phase::Finished {
@@ -39,7 +39,7 @@ fn belt_expansion(seed: u64) -> Option<(GameState, usize)> {
         let waiting = engine::waiting_on(&state);
         let seat = *waiting.get(rng.gen_range(0..waiting.len().max(1)))?;
         let legal = engine::legal_decisions(&data, &state, seat);
-        let d = crate::bots::weighted::choose(&mut rng, &data, &state, seat, &legal)?;
+        let d = skymines::bots::weighted::choose(&mut rng, &data, &state, seat, &legal)?;
         engine::apply(&data, &mut state, seat, d).ok()?;
     }
     None
@@ -49,8 +49,8 @@ fn belt_expansion(seed: u64) -> Option<(GameState, usize)> {
 fn belt_options_name_the_space_its_cost_and_the_column_only_when_it_matters() {
     let fx = fixture("modules-belt");
     let chat = &fx.chat;
-    let data = chat.data.clone();
-    let en = crate::text::english();
+    let data = testing::data(chat);
+    let en = skymines::text::english();
     let mut checked = 0;
     let mut asked_column = 0;
     for seed in 1..40 {
@@ -59,18 +59,18 @@ fn belt_options_name_the_space_its_cost_and_the_column_only_when_it_matters() {
         };
         checked += 1;
         // The Belt's own question, not the Moon's "enter a sector".
-        let question = chat.question(&state, seat);
+        let question = testing::question(chat, &state, seat);
         assert!(question.contains("Belt space"), "{question}");
         assert!(!question.contains("sector"), "{question}");
-        let offered = prompt::offered(&data, &state, seat);
-        let matters = prompt::belt_column_matters(&data, &state, seat);
+        let offered = testing::offered(&data, &state, seat);
+        let matters = testing::belt_column_matters(&data, &state, seat);
         let mut targets = std::collections::BTreeMap::new();
         for d in offered.iter().copied() {
             let Decision::EnterBelt { target, space, .. } = d else {
                 continue;
             };
             *targets.entry((target, space)).or_insert(0) += 1;
-            let label = chat.label(&state, seat, d);
+            let label = testing::label(chat, &state, seat, d);
             assert!(!label.contains("Belt space"), "{label}");
             if engine::belt::is_shuttle_space(&data, target) {
                 assert_eq!(label, format!("Shuttle space {target}"));
@@ -82,7 +82,7 @@ fn belt_options_name_the_space_its_cost_and_the_column_only_when_it_matters() {
                 assert_eq!(label.contains("column"), matters, "{label}");
             }
             // Its cost and what it changes come with it.
-            let choice = chat.decision_choice(1, 1, &state, seat, d, 1);
+            let choice = testing::decision_choice(chat, 1, 1, &state, seat, d, 1);
             let cost = engine::preview(&data, &state, seat, d)
                 .expect("a preview")
                 .costs[0]
@@ -142,7 +142,7 @@ fn belt_options_name_the_space_its_cost_and_the_column_only_when_it_matters() {
 /// A bare Belt position with `threat` on the board: seat 0 expands Minerva with `energy`,
 /// Minerva's shuttle on shuttle space 11.
 fn dealing(threat: &str, energy: u32) -> GameState {
-    let data = crate::data::GameData::embedded().expect("data");
+    let data = skymines::data::GameData::embedded().expect("data");
     let options = GameOptions {
         players: 2,
         seed: 3,
@@ -151,7 +151,7 @@ fn dealing(threat: &str, energy: u32) -> GameState {
         threat_card: Some(threat.to_string()),
         ..GameOptions::default()
     };
-    let mut state = engine::new_game(&data, &options, &crate::sim::seat_names(2)).expect("game");
+    let mut state = engine::new_game(&data, &options, &skymines::sim::seat_names(2)).expect("game");
     let path = data
         .belt
         .flight_paths
@@ -177,12 +177,12 @@ fn dealing(threat: &str, energy: u32) -> GameState {
 fn the_threat_option_states_the_whole_energy_and_the_result_has_no_empty_fragments() {
     let fx = fixture("modules-threat");
     let chat = &fx.chat;
-    let data = chat.data.clone();
+    let data = testing::data(chat);
     let mut s = dealing("rogue_comet", 6);
     assert!(engine::legal_decisions(&data, &s, 0).contains(&Decision::DealWithThreat));
-    let label = chat.label(&s, 0, Decision::DealWithThreat);
+    let label = testing::label(chat, &s, 0, Decision::DealWithThreat);
     assert_eq!(label, "Deal with the threat Rogue comet: 5 energy");
-    let choice = chat.decision_choice(1, 1, &s, 0, Decision::DealWithThreat, 1);
+    let choice = testing::decision_choice(chat, 1, 1, &s, 0, Decision::DealWithThreat, 1);
     assert!(
         choice.description.contains("wild share"),
         "{}",
@@ -207,7 +207,7 @@ fn the_threat_option_states_the_whole_energy_and_the_result_has_no_empty_fragmen
 
     // Space pirates: 2 energy and 6 CrypCoin, said in the option and the result.
     let mut s = dealing("space_pirates", 2);
-    let label = chat.label(&s, 0, Decision::DealWithThreat);
+    let label = testing::label(chat, &s, 0, Decision::DealWithThreat);
     assert_eq!(
         label,
         "Deal with the threat Space pirates: 2 energy, pay 6 CrypCoin"
@@ -233,12 +233,12 @@ fn the_threat_option_states_the_whole_energy_and_the_result_has_no_empty_fragmen
 fn final_scoring_says_what_the_threat_and_the_wild_share_did() {
     let fx = fixture("modules-scoring");
     let chat = &fx.chat;
-    let data = chat.data.clone();
+    let data = testing::data(chat);
     // The comet stayed: the station(s) showing the most coin icons are scored with 2 fewer.
     let mut s = dealing("rogue_comet", 0);
     s.agenda.clear();
     s.phase = Phase::Finished;
-    let text = chat.scores_text(&s);
+    let text = testing::scores_text(chat, &s);
     let hit = engine::score::devalued_stations(&data, &s);
     assert!(!hit.is_empty());
     assert!(
@@ -260,7 +260,7 @@ fn final_scoring_says_what_the_threat_and_the_wild_share_did() {
         t.on_board = false;
         t.removed_by = Some(1);
     }
-    let text = chat.scores_text(&s);
+    let text = testing::scores_text(chat, &s);
     assert!(!text.contains("still on the board"), "{text}");
     let wild = engine::final_scores(&data, &s)[1]
         .wild_share
@@ -271,9 +271,9 @@ fn final_scoring_says_what_the_threat_and_the_wild_share_did() {
         data.company_name(wild)
     );
     assert!(text.contains(&line), "{text}");
-    let renderer = crate::render::Renderer::new().expect("renderer");
+    let renderer = skymines::render::Renderer::new().expect("renderer");
     let view = engine::view(&data, &s, None);
-    let drawn = renderer.drawn_in(&data, &view, crate::text::english());
+    let drawn = renderer.drawn_in(&data, &view, skymines::text::english());
     let said = |seat: usize| {
         drawn.players[seat]
             .texts
@@ -286,14 +286,14 @@ fn final_scoring_says_what_the_threat_and_the_wild_share_did() {
 
 #[test]
 fn a_one_time_bonus_marker_is_announced_as_one() {
-    let data = crate::data::GameData::embedded().expect("data");
+    let data = skymines::data::GameData::embedded().expect("data");
     let options = GameOptions {
         players: 2,
         seed: 5,
         missions: true,
         ..GameOptions::default()
     };
-    let mut s = engine::new_game(&data, &options, &crate::sim::seat_names(2)).expect("game");
+    let mut s = engine::new_game(&data, &options, &skymines::sim::seat_names(2)).expect("game");
     s.phase = Phase::Action;
     s.active = Some(0);
     s.agenda = vec![Task::ChooseAction { seat: 0 }];

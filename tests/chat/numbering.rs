@@ -4,17 +4,18 @@
 //! records every text it draws with what it stands for (`render::Role`); these tests read
 //! those labels and the chat's words for seeded positions and fail on any difference.
 
-use super::{Chat, ChatConfig, ManualClock};
-use crate::engine::{self, BoardSide, Decision, GameOptions, GameState, Phase};
-use crate::render::{DrawnText, Renderer, Role};
-use crate::store::{Store, StoreOptions};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use skymines::chat::testing;
+use skymines::chat::{Chat, ChatConfig, ManualClock};
+use skymines::engine::{self, BoardSide, Decision, GameOptions, GameState, Phase};
+use skymines::render::{DrawnText, Renderer, Role};
+use skymines::store::{Store, StoreOptions};
 use std::sync::Arc;
 
 /// A chat layer over a fresh store file in a folder removed on drop.
-pub(super) struct Fixture {
-    pub(super) chat: Chat,
+pub struct Fixture {
+    pub chat: Chat,
     dir: std::path::PathBuf,
 }
 
@@ -24,12 +25,12 @@ impl Drop for Fixture {
     }
 }
 
-pub(super) fn fixture(name: &str) -> Fixture {
+pub fn fixture(name: &str) -> Fixture {
     let dir =
         std::env::temp_dir().join(format!("skymines-numbering-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let data = Arc::new(crate::data::GameData::embedded().expect("data"));
+    let data = Arc::new(skymines::data::GameData::embedded().expect("data"));
     let (store, _) =
         Store::open(dir.join("db.sqlite"), data, StoreOptions::default()).expect("store");
     let config = ChatConfig {
@@ -84,8 +85,8 @@ fn check_decision(
     board: &[DrawnText],
     player: &[DrawnText],
 ) -> usize {
-    use crate::engine::ActionSource;
-    let label = chat.label(state, seat, d);
+    use skymines::engine::ActionSource;
+    let label = testing::label(chat, state, seat, d);
     // (the word the label puts before the number, the image, the role drawn there)
     let wanted: Vec<(&str, &[DrawnText], Role)> = match d {
         Decision::PlacePlan { screen, .. } | Decision::FlipPlan { screen } => vec![(
@@ -144,7 +145,7 @@ fn check_decision(
             vec![("Sector", board, Role::Sector { id: sector as u32 })]
         }
         Decision::EnterBelt { target, .. } => vec![(
-            if engine::belt::is_shuttle_space(&chat.data, target) {
+            if engine::belt::is_shuttle_space(&testing::data(chat), target) {
                 "Shuttle space"
             } else {
                 "Asteroid"
@@ -173,7 +174,7 @@ fn check_upload_marker(
     summary: &str,
     name: &str,
     seat: usize,
-    player: &crate::render::Drawn,
+    player: &skymines::render::Drawn,
 ) -> usize {
     let Some(line) = summary.lines().find(|l| l.contains(&format!(" {name}:"))) else {
         return 0;
@@ -218,10 +219,10 @@ fn check_upload_marker(
 fn compare_over_a_game(name: &str, options: GameOptions, every: u32) -> (usize, Vec<Role>) {
     let fx = fixture(name);
     let chat = &fx.chat;
-    let data = chat.data.clone();
+    let data = testing::data(chat);
     let renderer = Renderer::new().expect("renderer");
-    let en = crate::text::english();
-    let humans = crate::sim::seat_names(options.players);
+    let en = skymines::text::english();
+    let humans = skymines::sim::seat_names(options.players);
     let mut state = engine::new_game(&data, &options, &humans).expect("game");
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut compared = 0;
@@ -250,7 +251,7 @@ fn compare_over_a_game(name: &str, options: GameOptions, every: u32) -> (usize, 
             break;
         };
         let legal = engine::legal_decisions(&data, &state, seat);
-        let d = crate::bots::weighted::choose(&mut rng, &data, &state, seat, &legal)
+        let d = skymines::bots::weighted::choose(&mut rng, &data, &state, seat, &legal)
             .expect("a decision");
         engine::apply(&data, &mut state, seat, d).expect("legal");
         step += 1;
@@ -327,18 +328,18 @@ fn a_game_with_luna_numbers_her_screens_as_the_text() {
 fn the_final_image_shows_the_scores_the_text_gives() {
     let fx = fixture("scores");
     let chat = &fx.chat;
-    let data = chat.data.clone();
+    let data = testing::data(chat);
     let options = GameOptions {
         players: 3,
         seed: 5,
         ..GameOptions::default()
     };
-    let state = crate::render::cli::simulate_options(&data, &options, 7, 0).expect("game");
+    let state = skymines::render::cli::simulate_options(&data, &options, 7, 0).expect("game");
     assert_eq!(state.phase, Phase::Finished);
     let renderer = Renderer::new().expect("renderer");
     let view = engine::view(&data, &state, None);
-    let drawn = renderer.drawn_in(&data, &view, crate::text::english());
-    let text = chat.scores_text(&state);
+    let drawn = renderer.drawn_in(&data, &view, skymines::text::english());
+    let text = testing::scores_text(chat, &state);
     let mut compared = 0;
     for (seat, s) in state.seats.iter().enumerate() {
         let line = text
@@ -370,7 +371,7 @@ fn the_final_image_shows_the_scores_the_text_gives() {
             compared += 1;
         }
         // Each company: "Name shares×value=points" in the text, the points in the image.
-        for c in crate::data::Company::ALL {
+        for c in skymines::data::Company::ALL {
             let name = data.company_name(c);
             let points = number_after(line, &format!("{name} "))
                 .and_then(|_| line.split(&format!("{name} ")).nth(1))
