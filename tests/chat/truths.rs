@@ -138,12 +138,15 @@ fn status_lines_count_the_cards_the_game_has() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let (mut checked, mut luna_played, mut used) = (0, 0, 0);
         for _ in 0..400 {
-            let game = t
+            // A finished game is no longer the channel's: the game is over.
+            let Some(game) = t
                 .store()
                 .games()
                 .game_in_channel(LOCAL_CHANNEL)
                 .expect("store")
-                .expect("the game");
+            else {
+                break;
+            };
             let (state, _) = t.store().games().live_state(game).expect("state");
             let status = status_text(&t);
             for (seat, s) in state.seats.iter().enumerate() {
@@ -189,7 +192,7 @@ fn status_lines_count_the_cards_the_game_has() {
             let pick = rng.gen_range(0..choices.len());
             t.say(&format!("{name} /choose option:{}", pick + 1));
         }
-        assert!(checked > 500, "{language}: {checked} status lines checked");
+        assert!(checked > 300, "{language}: {checked} status lines checked");
         assert!(luna_played > 0 && used > 0, "{language}: {luna_played}, {used}");
     }
 }
