@@ -139,7 +139,11 @@ pub(crate) fn say_ousted(ctx: &mut Ctx, state: &GameState, oust: Ousted, column:
         ),
         None => ctx.say(
             "event.oust_removed",
-            &[("name", name), ("company", &company_name), ("place", &place)],
+            &[
+                ("name", name),
+                ("company", &company_name),
+                ("place", &place),
+            ],
         ),
     }
     ctx.say_share_value(oust.company, oust.share_value);
@@ -159,7 +163,11 @@ pub(crate) fn say_ousted_shuttle(ctx: &mut Ctx, state: &GameState, oust: Ousted,
     let name = &state.seats[oust.by].name;
     ctx.say(
         key,
-        &[("name", name), ("company", &company_name), ("place", &place)],
+        &[
+            ("name", name),
+            ("company", &company_name),
+            ("place", &place),
+        ],
     );
     ctx.say_share_value(oust.company, oust.share_value);
 }

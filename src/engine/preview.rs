@@ -262,7 +262,10 @@ pub fn preview_batch(
     p.gains = gains(data, state, &after, seat);
     // The research points the batch leaves to use, as a single decision's preview says them
     // (a majority tier's "1 RP to use": without it the tier read as the one before it).
-    research_points_to_use(&mut p, state.agenda.last().filter(|_| state.phase == Phase::Action));
+    research_points_to_use(
+        &mut p,
+        state.agenda.last().filter(|_| state.phase == Phase::Action),
+    );
     let units: u32 = batch
         .iter()
         .filter(|d| matches!(d, Decision::TrackStep { .. }))

@@ -181,7 +181,9 @@ fn a_share_value_said_away_from_its_cause_is_found() {
         true
     });
     assert!(
-        report.by_kind.contains_key("share value away from its cause"),
+        report
+            .by_kind
+            .contains_key("share value away from its cause"),
         "a share value line moved to the end of its message went unnoticed: {} {:?}",
         report.summary(),
         report.by_kind

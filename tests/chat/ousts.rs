@@ -60,7 +60,9 @@ fn a_share_value_comes_right_after_the_oust_or_expansion_that_changed_it() {
     let mut misplaced = Vec::new();
     let (mut after_oust, mut after_luna_oust) = (0, 0);
     for message in messages(GAMES) {
-        let luna_turn = message.iter().any(|e| e.key.starts_with("event.luna_expands"));
+        let luna_turn = message
+            .iter()
+            .any(|e| e.key.starts_with("event.luna_expands"));
         for (i, e) in message.iter().enumerate() {
             if e.key != "event.share_value" {
                 continue;
@@ -90,7 +92,12 @@ fn a_share_value_comes_right_after_the_oust_or_expansion_that_changed_it() {
         misplaced.is_empty(),
         "{} share value lines away from their cause, the first:\n{}",
         misplaced.len(),
-        misplaced.iter().take(3).cloned().collect::<Vec<_>>().join("\n\n")
+        misplaced
+            .iter()
+            .take(3)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
     );
     assert!(
         after_oust > 0 && after_luna_oust > 0,

@@ -882,7 +882,10 @@ fn a_column_is_offered_once_per_outcome() {
             .map(|(_, _, d)| engine::preview(&data, &state, 0, d[0]).ok())
             .collect();
         for (i, p) in previews.iter().enumerate() {
-            assert!(!previews[..i].contains(p), "{language}: options end differently");
+            assert!(
+                !previews[..i].contains(p),
+                "{language}: options end differently"
+            );
         }
     }
 }

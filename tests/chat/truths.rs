@@ -74,7 +74,10 @@ fn valid_values_name_the_cards_by_their_face() {
         t.say("bob /skymines join");
         t.say("alice /skymines start");
         let said = private_to(&t.say("alice /plan cards:nonsense"), "alice");
-        let listed = [stem(texts, "error.valid_values"), stem(texts, "error.valid_values_more")];
+        let listed = [
+            stem(texts, "error.valid_values"),
+            stem(texts, "error.valid_values_more"),
+        ];
         assert!(
             listed.iter().any(|s| said.contains(s.as_str())),
             "{language}: the refusal lists the valid values: {said}"
@@ -193,7 +196,10 @@ fn status_lines_count_the_cards_the_game_has() {
             t.say(&format!("{name} /choose option:{}", pick + 1));
         }
         assert!(checked > 300, "{language}: {checked} status lines checked");
-        assert!(luna_played > 0 && used > 0, "{language}: {luna_played}, {used}");
+        assert!(
+            luna_played > 0 && used > 0,
+            "{language}: {luna_played}, {used}"
+        );
     }
 }
 

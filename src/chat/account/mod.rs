@@ -335,7 +335,9 @@ pub(crate) fn check_message(
             said.entry(c.fact()).or_default().push(c);
         }
     }
-    found.misses.extend(share_values_out_of_place(&reading, events));
+    found
+        .misses
+        .extend(share_values_out_of_place(&reading, events));
     let none = Value::from("-");
     let keys: std::collections::BTreeSet<Fact> = was.keys().chain(now.keys()).copied().collect();
     for fact in keys {
