@@ -4,7 +4,7 @@
 //! typed options come from the chat layer ([`interact::autocomplete`]).
 
 use super::interact;
-use super::{Ctx, Data, Error};
+use super::shared::{Ctx, Data, Error};
 use serenity::all::AutocompleteChoice;
 
 /// Every command of the bot, in registration order.

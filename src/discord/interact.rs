@@ -6,9 +6,10 @@
 //! collectors, so they keep working after a restart.
 
 use super::deliver::{deliver, Answer, Origin, Slot};
+use super::error::describe;
 use super::lanes::OrderKey;
 use super::shared::Shared;
-use super::{describe, Ctx, Error};
+use super::shared::{Ctx, Error};
 use crate::chat::{self, Input, Request};
 use crate::store::Location;
 use serenity::all::{

@@ -18,6 +18,7 @@
 mod commands;
 pub use commands::command_options;
 mod deliver;
+mod error;
 mod failures;
 mod interact;
 pub mod lanes;
@@ -34,35 +35,16 @@ pub mod testing;
 
 use crate::chat::{Chat, ChatConfig, SystemClock};
 use crate::config::{Config, Secret, Sharding};
-use crate::store::{Store, StoreError};
+use crate::store::Store;
+use error::describe;
+pub use error::DiscordError;
+use failures::{archive, Gone};
 use serenity::all::{
-    ClientBuilder, FullEvent, GatewayIntents, HttpBuilder, HttpError, Interaction, ShardManager,
+    ClientBuilder, FullEvent, GatewayIntents, HttpBuilder, Interaction, ShardManager,
 };
-use shared::Shared;
+use shared::{Data, Error, Shared};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
-
-/// The adapter's errors.
-#[derive(Debug, thiserror::Error)]
-pub enum DiscordError {
-    #[error("no Discord token is configured (set DISCORD_TOKEN or discord_token in config.toml)")]
-    NoToken,
-    #[error("Discord: {}", describe(.0))]
-    Discord(#[from] serenity::Error),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error("the component data: {0}")]
-    Data(String),
-    #[error("a background task failed: {0}")]
-    Worker(String),
-    #[error("cannot start the async runtime: {0}")]
-    Runtime(#[from] std::io::Error),
-}
-
-/// poise's user data and error types.
-pub(crate) type Data = Arc<Shared>;
-pub(crate) type Error = DiscordError;
-pub(crate) type Ctx<'a> = poise::Context<'a, Data, Error>;
 
 /// How the bot runs.
 #[derive(Debug, Clone)]
@@ -296,29 +278,6 @@ async fn on_event(event: &FullEvent, data: &Data) -> Result<(), Error> {
     Ok(())
 }
 
-/// What disappeared from Discord.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Gone {
-    Channel(u64),
-    Guild(u64),
-}
-
-/// Archives the games of a vanished channel or server (on the blocking pool: the store is
-/// synchronous): a delete event, or Discord answering "unknown channel" (10003) to a message
-/// for a game (the delete happened while the bot was away).
-pub(crate) async fn archive(chat: &Arc<Chat>, gone: Gone) {
-    let chat = chat.clone();
-    let archived = lanes::blocking(move || match gone {
-        Gone::Channel(c) => chat.channel_gone(c),
-        Gone::Guild(g) => chat.guild_gone(g),
-    })
-    .await
-    .unwrap_or_default();
-    if !archived.is_empty() {
-        tracing::info!(?gone, games = ?archived, "games archived");
-    }
-}
-
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
@@ -337,36 +296,6 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
                 tracing::warn!(error = %describe(&e), "error handler failed");
-            }
-        }
-    }
-}
-
-/// A Discord error for logs: codes and messages, never a URL (interaction tokens are in URLs)
-/// or a token.
-pub(crate) fn describe(e: &serenity::Error) -> String {
-    match e {
-        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => format!(
-            "HTTP {} (code {}): {}",
-            r.status_code.as_u16(),
-            r.error.code,
-            r.error.message
-        ),
-        serenity::Error::Http(HttpError::Request(r)) => format!(
-            "request failed (timeout: {}, connect: {})",
-            r.is_timeout(),
-            r.is_connect()
-        ),
-        serenity::Error::Http(_) => "HTTP error".to_string(),
-        serenity::Error::Gateway(g) => format!("gateway: {g}"),
-        serenity::Error::Json(j) => format!("JSON: {j}"),
-        serenity::Error::Model(m) => format!("model: {m}"),
-        other => {
-            let text = other.to_string();
-            if text.contains("http") {
-                "error (details withheld: they may hold a URL)".to_string()
-            } else {
-                text
             }
         }
     }

@@ -6,7 +6,8 @@
 //! a command-structure mismatch: the user gets a clear private answer and the commands are
 //! registered again, whatever the hash says (at most once every ten minutes).
 
-use super::{Data, DiscordError};
+use super::error::DiscordError;
+use super::shared::Data;
 use crate::store::Store;
 use serenity::all::{
     Command, CreateInteractionResponse, CreateInteractionResponseMessage, GuildId, Http,
@@ -98,7 +99,7 @@ pub(crate) async fn command_mismatch(
             .ephemeral(true),
     );
     if let Err(e) = ctx.interaction.create_response(&shared.http, answer).await {
-        tracing::warn!(error = %super::describe(&e), "cannot answer a mismatched command");
+        tracing::warn!(error = %super::error::describe(&e), "cannot answer a mismatched command");
     }
     if !shared.may_reregister(REREGISTER_EVERY) {
         return;

@@ -2,15 +2,20 @@
 //! path from the async bot to them: per-place ordering, tokio's blocking pool), the REST
 //! client, the status board and the DM channels opened so far.
 
+use super::error::DiscordError;
 use super::failures::PermissionLog;
 use super::lanes::{blocking, Lanes, OrderKey};
-use super::outbox::Waiting;
 use super::status::StatusBoard;
 use crate::chat::{self, Chat, Reply, Request};
 use crate::store::{GameId, Store};
 use serenity::all::{ChannelId, Http, Member, UserId};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
+
+/// poise's user data and error types.
+pub(crate) type Data = Arc<Shared>;
+pub(crate) type Error = DiscordError;
+pub(crate) type Ctx<'a> = poise::Context<'a, Data, Error>;
 
 /// Replies to send, the status already taken out (it goes to the status board).
 #[derive(Debug, Default)]
@@ -231,5 +236,35 @@ impl Shared {
         }
         *last = Some(now);
         true
+    }
+}
+
+/// The channels with queued messages (how many each), so newer ones wait behind them.
+#[derive(Default)]
+pub(crate) struct Waiting {
+    channels: Mutex<HashMap<u64, usize>>,
+}
+
+impl Waiting {
+    pub(super) fn has(&self, channel: u64) -> bool {
+        self.lock().contains_key(&channel)
+    }
+
+    pub(super) fn add(&self, channel: u64) {
+        *self.lock().entry(channel).or_default() += 1;
+    }
+
+    pub(super) fn done(&self, channel: u64) {
+        let mut map = self.lock();
+        if let Some(n) = map.get_mut(&channel) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                map.remove(&channel);
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, usize>> {
+        self.channels.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

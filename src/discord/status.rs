@@ -115,11 +115,15 @@ impl StatusBoard {
         match classify(e) {
             Failure::UnknownMessage => return true,
             Failure::UnknownChannel => {
-                super::archive(&self.chat, super::Gone::Channel(pending.channel)).await
+                super::failures::archive(
+                    &self.chat,
+                    super::failures::Gone::Channel(pending.channel),
+                )
+                .await
             }
             Failure::MissingPermissions => self.permissions.missing(pending.channel),
             Failure::Transient => {
-                tracing::info!(game, error = %super::describe(e), "status delayed: Discord did not take it for now");
+                tracing::info!(game, error = %super::error::describe(e), "status delayed: Discord did not take it for now");
                 let again = Pending {
                     channel: pending.channel,
                     reply: pending.reply.clone(),
@@ -127,7 +131,7 @@ impl StatusBoard {
                 self.retry(game, again);
             }
             Failure::DmRefused | Failure::Other => {
-                tracing::warn!(game, error = %super::describe(e), "status failed")
+                tracing::warn!(game, error = %super::error::describe(e), "status failed")
             }
         }
         false
@@ -257,13 +261,13 @@ impl StatusBoard {
             match &result {
                 Ok(()) => tracing::debug!(game, "status message unpinned"),
                 Err(e) if is_gone(e) || code_of(e) == Some(MISSING_ACCESS) => {
-                    tracing::debug!(game, error = %super::describe(e), "nothing to unpin")
+                    tracing::debug!(game, error = %super::error::describe(e), "nothing to unpin")
                 }
                 Err(e) if code_of(e) == Some(MISSING_PERMISSIONS) => {
                     self.pin_failed(game, msg.channel, "unpin", e)
                 }
                 Err(e) => {
-                    tracing::warn!(game, error = %super::describe(e), "unpin failed; tried again later");
+                    tracing::warn!(game, error = %super::error::describe(e), "unpin failed; tried again later");
                     continue;
                 }
             }
@@ -303,7 +307,7 @@ impl StatusBoard {
             _ => tracing::warn!(
                 game,
                 channel,
-                error = %super::describe(e),
+                error = %super::error::describe(e),
                 "cannot {what} the status message"
             ),
         }

@@ -62,7 +62,9 @@ impl Database {
         }
     }
 
-    /// Opens the store (migrations, then restoring the active games of `options.shards`). On
+    /// Opens the store (migrations, then restoring the active games of `options.shards`), as
+    /// the bot, the local mode and every command-line tool do: an SQLite file is first claimed
+    /// for this process, and refused ([`StoreError::InUse`]) while another one serves it. On
     /// PostgreSQL this blocks on the server: call it from a blocking thread.
     pub fn open(
         &self,
@@ -70,7 +72,16 @@ impl Database {
         options: StoreOptions,
     ) -> Result<(Arc<Store>, RestoreReport)> {
         let (store, report) = match self {
-            Database::Sqlite(path) => Store::open(path, data, options)?,
+            Database::Sqlite(path) => {
+                // One process serves a file (DECISIONS B22): claimed before anything in it is
+                // read or written, and held as long as the store lives.
+                let owner = (!options.read_only)
+                    .then(|| super::sqlite::claim(path))
+                    .transpose()?;
+                let (mut store, report) = Store::open(path, data, options)?;
+                store.owner = owner;
+                (store, report)
+            }
             Database::Postgres(url) => Store::open_postgres(url, data, options)?,
         };
         Ok((Arc::new(store), report))

@@ -45,6 +45,13 @@ pub enum StoreError {
     NotOurs { path: PathBuf, reason: String },
     #[error("{path}: cannot open the game database: {message}")]
     Open { path: PathBuf, message: String },
+    /// Another process serves this SQLite file (DECISIONS B22).
+    #[error(
+        "{path}: this game database is in use by another running Skymines process{owner}; run \
+         one bot (or local game) per SQLite file, or use PostgreSQL (database_url) for several \
+         processes. Read-only tools (`skymines backup`, `data check`) still work on it"
+    )]
+    InUse { path: PathBuf, owner: String },
     #[error("migration {name} failed, the database was left at schema version {at}: {message}")]
     Migration {
         name: String,

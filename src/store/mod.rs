@@ -458,6 +458,9 @@ pub struct Store {
     options: StoreOptions,
     live: LiveSet,
     fail: FailSwitch,
+    /// The claim on an SQLite file that makes this process its one server (DECISIONS B22; set
+    /// by `Database::open`). Declared last: it is released after the connection closes.
+    owner: Option<std::fs::File>,
 }
 
 impl std::fmt::Debug for Store {
@@ -539,6 +542,7 @@ impl Store {
             options,
             live: LiveSet::default(),
             fail: FailSwitch::default(),
+            owner: None,
         }
     }
 

@@ -1,7 +1,12 @@
 //! The SQLite side of the SQL layer: opening the file and setting it up (WAL, `synchronous`,
 //! foreign keys), the checkpointer thread that copies the WAL into the file outside of moves,
 //! the WAL's bound ([`SqliteDb::bound_wal`]), reads and IMMEDIATE write transactions on one
-//! connection (a read-only error reconnects next time), and the page cap. One process owns the file (see the store's module comment).
+//! connection (a read-only error reconnects next time), and the page cap.
+//!
+//! One process serves the file (DECISIONS B22): [`claim`] takes an exclusive lock on
+//! `<file>.lock` beside it (the process id written inside), which the bot and every tool that
+//! writes hold for the store's whole life (see `Database::open`); a second process is refused
+//! before it reads or writes anything. Read-only opens (the backup, inspection tools) take none.
 
 use super::error::{Result, StoreError};
 use super::migrate;
@@ -11,6 +16,65 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// The lock file beside the database: `skymines.db` → `skymines.db.lock`.
+fn owner_lock_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// How long a claim waits for the process holding the file to let go before it is refused.
+const CLAIM_PATIENCE: Duration = Duration::from_secs(2);
+
+/// Takes the exclusive lock that makes this process the file's one writer, or says which
+/// process holds it. The lock is the operating system's (`flock`): a killed process drops it,
+/// so a stale lock file never blocks a restart.
+pub(crate) fn claim(path: &Path) -> Result<std::fs::File> {
+    use std::io::{Read, Seek, Write};
+    let lock_path = owner_lock_path(path);
+    let cannot = |e: std::io::Error| StoreError::Open {
+        path: path.to_path_buf(),
+        message: format!("cannot use the lock file {}: {e}", lock_path.display()),
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock_path)
+        .map_err(cannot)?;
+    // A process that is ending (a restart's old bot, or a child of ours between fork and exec,
+    // which shares the lock for that instant) lets go within moments: wait that long.
+    let patience = Instant::now() + CLAIM_PATIENCE;
+    let mut held = file.try_lock();
+    while matches!(held, Err(std::fs::TryLockError::WouldBlock)) && Instant::now() < patience {
+        std::thread::sleep(Duration::from_millis(20));
+        held = file.try_lock();
+    }
+    match held {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            // Best effort: the holder wrote its process id; the refusal stands without it.
+            let _ = file.read_to_string(&mut holder);
+            let holder = holder.trim();
+            return Err(StoreError::InUse {
+                path: path.to_path_buf(),
+                owner: if holder.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (process {holder})")
+                },
+            });
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(cannot(e)),
+    }
+    file.set_len(0).map_err(cannot)?;
+    file.rewind().map_err(cannot)?;
+    write!(file, "{}", std::process::id()).map_err(cannot)?;
+    Ok(file)
+}
 
 /// Statements kept prepared on the connection: more than the store has, so none is prepared
 /// twice (rusqlite's default keeps 16).

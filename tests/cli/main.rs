@@ -11,3 +11,4 @@ mod command_line;
 mod config;
 mod local_kill;
 mod local_mode;
+mod one_process;
