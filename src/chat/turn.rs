@@ -225,21 +225,50 @@ pub(crate) fn message(events: impl IntoIterator<Item = Event>) -> Vec<Event> {
     after_their_expansion(without_announced_reveals(merge_repeats(events)))
 }
 
-/// `events` with a company's share value line that comes right before the line of the
-/// expansion that changed it moved right after that line: the value rises as the outposts
-/// leave the station, step by step, but reads as the expansion's consequence.
-fn after_their_expansion(mut events: Vec<Event>) -> Vec<Event> {
+/// `events` with the share value lines of an expanding company that come before its expansion's
+/// line moved right after that line, as one change: the value falls as the outposts leave the
+/// station, step by step (a threat dealt with on the way may come between), but reads as the
+/// expansion's consequence. A share value line right after the line that moved its station
+/// otherwise (an oust, a removal, Luna's expansion) stays where it is.
+fn after_their_expansion(events: Vec<Event>) -> Vec<Event> {
     const EXPANDED: [&str; 2] = ["event.expanded", "event.expanded_belt"];
-    for i in 1..events.len() {
-        let (before, this) = (&events[i - 1], &events[i]);
-        if before.key == "event.share_value"
-            && EXPANDED.contains(&this.key.as_str())
-            && before.arg("company") == this.arg("company")
-        {
-            events.swap(i - 1, i);
+    const MOVES_A_STATION: [&str; 7] = [
+        "event.oust",
+        "event.oust_removed",
+        "event.oust_shuttle",
+        "event.oust_shuttle_removed",
+        "event.remove_outpost",
+        "event.luna_expands",
+        "event.luna_expands_belt",
+    ];
+    let mut out: Vec<Event> = Vec::with_capacity(events.len());
+    for e in events {
+        if !EXPANDED.contains(&e.key.as_str()) {
+            out.push(e);
+            continue;
         }
+        let since = out
+            .iter()
+            .rposition(|x| EXPANDED.contains(&x.key.as_str()))
+            .map_or(0, |i| i + 1);
+        let in_place = |i: usize| {
+            i > 0
+                && MOVES_A_STATION.contains(&out[i - 1].key.as_str())
+                && out[i - 1].arg("company") == out[i].arg("company")
+        };
+        let steps: Vec<usize> = (since..out.len())
+            .filter(|&i| {
+                out[i].key == "event.share_value"
+                    && out[i].arg("company") == e.arg("company")
+                    && !in_place(i)
+            })
+            .collect();
+        let mut moved: Vec<Event> = steps.iter().rev().map(|&i| out.remove(i)).collect();
+        moved.reverse();
+        out.push(e);
+        out.extend(merge_runs(moved, joined));
     }
-    events
+    out
 }
 
 /// An event that a reader takes as one with the same event right after it: its catalog key,

@@ -9,6 +9,7 @@
 //! one Belt space kind unambiguously. Station columns on the Belt: 0 and 2 hold outposts (6 home
 //! spaces each), 1 holds the 5 shuttles.
 
+use super::effects::Ousted;
 use super::flow::Ctx;
 use super::state::GameState;
 use super::{illegal, RuleError};
@@ -501,8 +502,9 @@ pub(crate) fn luna_expand(
 ) {
     let data = ctx.data;
     let mut placed: Vec<String> = Vec::new();
-    // Said after the expansion's line: (company, space, column, a shuttle's return).
-    let mut gone_home: Vec<(Company, u8, Option<u8>, Option<bool>)> = Vec::new();
+    // Said after the expansion's line (and its company's share value): (the oust, its
+    // column, a shuttle's return).
+    let mut gone_home: Vec<(Ousted, Option<u8>, Option<bool>)> = Vec::new();
     for _ in 0..points {
         let Some(belt) = state.belt.as_ref() else {
             return;
@@ -617,22 +619,21 @@ pub(crate) fn luna_expand(
         if let Some(other) = ousted {
             ctx.count("luna_oust");
             let from = number as u8;
-            match t {
-                Target::Shuttle(_) => {
-                    let home = return_shuttle(ctx, state, other);
-                    gone_home.push((other, from, None, Some(home)));
-                }
+            let (column, shuttle_home) = match t {
+                Target::Shuttle(_) => (None, Some(return_shuttle(ctx, state, other))),
                 Target::Asteroid(_) => match state.luna_return_column(data, other) {
                     Some(col) => {
                         state.stations[other.index()][col].outposts += 1;
-                        gone_home.push((other, from, Some(col as u8), None));
+                        (Some(col as u8), None)
                     }
                     None => {
                         state.removed_outposts[other.index()] += 1;
-                        gone_home.push((other, from, None, None));
+                        (None, None)
                     }
                 },
-            }
+            };
+            let oust = Ousted::now(data, state, seat, other, from);
+            gone_home.push((oust, column, shuttle_home));
         }
         ctx.count("luna_belt_expansion");
         placed.push(number.to_string());
@@ -646,12 +647,13 @@ pub(crate) fn luna_expand(
                 ("count", &placed.len()),
             ],
         );
+        ctx.say_share_value(company, state.share_value(data, company));
     }
     // Where each ousted piece went, after the expansion's line.
-    for (other, from, column, shuttle_home) in gone_home {
+    for (oust, column, shuttle_home) in gone_home {
         match shuttle_home {
-            Some(home) => super::effects::say_ousted_shuttle(ctx, state, other, from, home),
-            None => super::effects::say_ousted(ctx, state, other, from, column),
+            Some(home) => super::effects::say_ousted_shuttle(ctx, state, oust, home),
+            None => super::effects::say_ousted(ctx, state, oust, column),
         }
     }
 }

@@ -92,24 +92,44 @@ pub(crate) fn tank(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
     }
 }
 
-/// Says where an ousted outpost of `company` went: back to station column `column` (0-based),
-/// or out of the game when its station had no vacant home space (None): the oust and where it
-/// went, said where it happens. `from` is the Moon
-/// sector or Belt space it was ousted from (0: not known, a game stored before it was kept).
-pub(crate) fn say_ousted(
-    ctx: &mut Ctx,
-    state: &GameState,
-    company: Company,
-    from: u8,
-    column: Option<u8>,
-) {
+/// A piece ousted by an expansion: whose expansion ousted it (`by`, a seat: a player or Luna),
+/// its company, the Moon sector or Belt space it was ousted from (0: not known, a game stored
+/// before it was kept), and its company's share value once it went home (a rule that moves
+/// several pieces before it says them passes each piece's own).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ousted {
+    pub by: usize,
+    pub company: Company,
+    pub from: u8,
+    pub share_value: u32,
+}
+
+impl Ousted {
+    /// `company`'s piece ousted by `by` from `from`, its share value as `state` has it now.
+    pub fn now(data: &GameData, state: &GameState, by: usize, company: Company, from: u8) -> Self {
+        Ousted {
+            by,
+            company,
+            from,
+            share_value: state.share_value(data, company),
+        }
+    }
+}
+
+/// Says who ousted an outpost from where and where it went: back to station column `column`
+/// (0-based), or out of the game when its station had no vacant home space (None); then its
+/// company's share value, if that changed: the oust, where it went and what it cost, said where
+/// it happens.
+pub(crate) fn say_ousted(ctx: &mut Ctx, state: &GameState, oust: Ousted, column: Option<u8>) {
     let data = ctx.data;
-    let place = Deferred(|| ousted_from(state, from));
-    let company_name = data.company_name(company);
+    let place = Deferred(|| ousted_from(state, oust.from));
+    let company_name = data.company_name(oust.company);
+    let name = &state.seats[oust.by].name;
     match column {
         Some(column) => ctx.say(
             "event.oust",
             &[
+                ("name", name),
                 ("company", &company_name),
                 ("place", &place),
                 (
@@ -120,28 +140,37 @@ pub(crate) fn say_ousted(
         ),
         None => ctx.say(
             "event.oust_removed",
-            &[("company", &company_name), ("place", &place)],
+            &[
+                ("name", name),
+                ("company", &company_name),
+                ("place", &place),
+            ],
         ),
     }
+    ctx.say_share_value(oust.company, oust.share_value);
 }
 
-/// Says where an ousted shuttle went: back to its station's shuttle column, or out of the game
-/// (`returned` false). `from` as for [`say_ousted`].
-pub(crate) fn say_ousted_shuttle(
-    ctx: &mut Ctx,
-    state: &GameState,
-    company: Company,
-    from: u8,
-    returned: bool,
-) {
-    let company_name = ctx.data.company_name(company);
-    let place = Deferred(|| ousted_from(state, from));
+/// Says who ousted a shuttle from where and where it went: back to its station's shuttle
+/// column, or out of the game (`returned` false); then its company's share value, as
+/// [`say_ousted`].
+pub(crate) fn say_ousted_shuttle(ctx: &mut Ctx, state: &GameState, oust: Ousted, returned: bool) {
+    let company_name = ctx.data.company_name(oust.company);
+    let place = Deferred(|| ousted_from(state, oust.from));
     let key = if returned {
         "event.oust_shuttle"
     } else {
         "event.oust_shuttle_removed"
     };
-    ctx.say(key, &[("company", &company_name), ("place", &place)]);
+    let name = &state.seats[oust.by].name;
+    ctx.say(
+        key,
+        &[
+            ("name", name),
+            ("company", &company_name),
+            ("place", &place),
+        ],
+    );
+    ctx.say_share_value(oust.company, oust.share_value);
 }
 
 /// " from sector 19" / " from Belt space 7" (a name reference), or nothing for 0.

@@ -93,21 +93,26 @@ impl<'a> Ctx<'a> {
     /// outpost can leave it unsaid (DECISIONS B20). Said step by step; the chat layer reads a
     /// run of them as one change, after the expansion's line.
     pub fn say_share_values(&mut self, state: &GameState) {
-        let Some(was) = self.shares else {
+        for c in crate::data::Company::ALL {
+            self.say_share_value(c, state.share_value(self.data, c));
+        }
+    }
+
+    /// Says `company`'s share value change since it was last said, to `now`: right after the
+    /// line of the oust or expansion that changed it. A rule that moves several pieces before
+    /// it says them (Luna's expansion) passes the value each piece left, one line per oust.
+    pub fn say_share_value(&mut self, company: crate::data::Company, now: u32) {
+        let Some(was) = self.shares.as_mut() else {
             return;
         };
-        let now = share_values(self.data, state);
-        for c in crate::data::Company::ALL {
-            let (from, to) = (was[c.index()], now[c.index()]);
-            if from != to {
-                let company = self.data.company_name(c);
-                self.say(
-                    "event.share_value",
-                    &[("company", &company), ("from", &from), ("to", &to)],
-                );
-            }
+        let from = std::mem::replace(&mut was[company.index()], now);
+        if from != now {
+            let name = self.data.company_name(company);
+            self.say(
+                "event.share_value",
+                &[("company", &name), ("from", &from), ("to", &now)],
+            );
         }
-        self.shares = Some(now);
     }
 
     /// Records that a rule fired (for `decision_coverage`).

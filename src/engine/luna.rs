@@ -746,7 +746,8 @@ pub(crate) fn expand(
         return;
     }
     let mut placed = Vec::new();
-    // Said after the expansion's line, where each went.
+    // Said after the expansion's line (and its company's share value): where each went, and
+    // what it cost its company then.
     let mut ousted = Vec::new();
     for _ in 0..points {
         let Some(column) = state.luna_main_column(data, company) else {
@@ -798,16 +799,18 @@ pub(crate) fn expand(
         };
         let Some(sector) = target else { break };
         if let Some(other) = state.sectors[sector as usize - 1] {
-            match state.luna_return_column(data, other) {
+            let column = match state.luna_return_column(data, other) {
                 Some(col) => {
                     state.stations[other.index()][col].outposts += 1;
-                    ousted.push((other, sector, Some(col as u8)));
+                    Some(col as u8)
                 }
                 None => {
                     state.removed_outposts[other.index()] += 1;
-                    ousted.push((other, sector, None));
+                    None
                 }
-            }
+            };
+            let oust = effects::Ousted::now(data, state, seat, other, sector);
+            ousted.push((oust, column));
             ctx.count("luna_oust");
         }
         effects::take_outpost(state, company, column);
@@ -823,9 +826,10 @@ pub(crate) fn expand(
                 ("count", &placed.len()),
             ],
         );
+        ctx.say_share_value(company, state.share_value(data, company));
     }
-    for (other, sector, column) in ousted {
-        effects::say_ousted(ctx, state, other, sector, column);
+    for (oust, column) in ousted {
+        effects::say_ousted(ctx, state, oust, column);
     }
 }
 

@@ -30,7 +30,9 @@ pub use decision::{ActionSource, BonusRef, Decision, Task};
 pub(crate) use effects::gas_collectors;
 pub use effects::COIN_UNDERFLOW;
 pub use luna::luna_majority_value;
-pub use preview::{preview, preview_batch, reveals_hidden, undo_barrier, Preview};
+pub use preview::{
+    preview, preview_batch, reveals_hidden, undo_barrier, undo_refused_after, Preview,
+};
 pub use score::{final_scores, ScoreBreakdown};
 pub use state::{GameState, Phase, SeatKind};
 pub use view::{view, SeatView};

@@ -176,13 +176,7 @@ pub fn preview(
     } else {
         after.agenda.last().filter(|t| t.seat() == seat).cloned()
     };
-    // The whole decision, the rest of the turn and what follows it played as `apply` plays
-    // them: what `/undo` would find after it.
-    let mut applied = state.clone();
-    let irreversible = match flow::apply(data, &mut applied, seat, d) {
-        Ok(_) => undo_barrier(state, &applied),
-        Err(_) => ends_turn || undo_barrier(state, &after),
-    };
+    let irreversible = undo_refused_after(data, state, seat, &[d])?;
     let mut p = Preview {
         gains: gains(data, state, &after, seat),
         ends_turn,
@@ -261,12 +255,10 @@ pub fn preview_batch(
     }
     let mut after = mid.clone();
     flow::apply_within_turn(data, &mut after, seat, last)?;
-    let mut applied = mid.clone();
-    flow::apply(data, &mut applied, seat, last)?;
-    p.irreversible = undo_barrier(state, &applied);
+    p.irreversible = undo_refused_after(data, state, seat, batch)?;
     // A card selection's units: those the action goes on with.
     if let Some(Task::BuyWithUnits { units, .. } | Task::SpendUnits { units, .. }) =
-        applied.agenda.last().filter(|t| t.seat() == seat)
+        after.agenda.last().filter(|t| t.seat() == seat)
     {
         if batch
             .iter()
@@ -318,10 +310,26 @@ pub fn preview_batch(
 
 /// Whether `/undo` refuses to take back a batch that turned `before` into `after` (DECISIONS
 /// B6): it revealed hidden or random information or passed the turn ([`reveals_hidden`]). The
-/// one rule for both sides: an option says "cannot be undone" (`Preview::irreversible`)
-/// exactly when this holds for it, and the chat layer's `/undo` refuses exactly then.
+/// one rule for both sides: an option says "cannot be undone" (`Preview::irreversible`, from
+/// [`undo_refused_after`]) exactly when this holds for it, and the chat layer's `/undo`
+/// refuses exactly then.
 pub fn undo_barrier(before: &GameState, after: &GameState) -> bool {
     reveals_hidden(before, after)
+}
+
+/// Whether `/undo` would refuse to take back `batch` (one option: one decision or several) of
+/// `seat` right after it was played on `state`: the batch played as the store plays it, the
+/// rest of the turn and what follows it included, then [`undo_barrier`]. The one place an
+/// option's "cannot be undone" is decided, for a single decision and a batch alike.
+pub fn undo_refused_after(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    batch: &[Decision],
+) -> Result<bool, RuleError> {
+    let mut after = state.clone();
+    super::apply_batch(data, &mut after, seat, batch)?;
+    Ok(undo_barrier(state, &after))
 }
 
 /// Whether going from `before` to `after` revealed hidden or random information (a card drawn,

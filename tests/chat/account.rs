@@ -1,8 +1,9 @@
 //! The public account (DECISIONS B20, issue 34): every change a turn makes to what other players
 //! may see is said in that turn's message with its numbers. The check plays seeded games of
 //! every kind and compares each message with the change of the public view; these tests run it
-//! on the CI's games, show that it finds a line taken out or a merged count that is off by one,
-//! and that its games cover every kind of game.
+//! on the CI's games, show that it finds a line taken out, a merged count that is off by one or
+//! a share value said away from the line that changed it, and that its games cover every kind
+//! of game.
 //!
 //! A bigger run (the lead's 2,000+ games on a machine with more cores):
 //! `SKYMINES_ACCOUNT_GAMES=2000 cargo test --release --test chat account:: -- --ignored`, or
@@ -161,4 +162,30 @@ fn a_merged_count_off_by_one_is_found() {
             );
         }
     }
+}
+
+/// A share value line must come right after the line that moved its station (an oust, an
+/// expansion): moved to the end of its message (as Luna's came, after "Luna drops out"), it
+/// is found.
+#[test]
+fn a_share_value_said_away_from_its_cause_is_found() {
+    let report = mutated_game(|events| {
+        let Some(i) = events.iter().position(|e| e.key == "event.share_value") else {
+            return false;
+        };
+        if i + 1 == events.len() {
+            return false;
+        }
+        let line = events.remove(i);
+        events.push(line);
+        true
+    });
+    assert!(
+        report
+            .by_kind
+            .contains_key("share value away from its cause"),
+        "a share value line moved to the end of its message went unnoticed: {} {:?}",
+        report.summary(),
+        report.by_kind
+    );
 }

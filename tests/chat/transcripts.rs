@@ -1545,7 +1545,7 @@ fn choose_labelled(t: &Table, name: &str, label: &str) -> String {
 
 /// A 2-player game (seed 42) in `language` where both have planned (alice: carbon2,
 /// titanium2 and her research scientist in slots 2-4) and alice takes the first turn.
-fn at_first_turn(tag: &str, language: &str) -> Table {
+pub(crate) fn at_first_turn(tag: &str, language: &str) -> Table {
     let mut t = table(tag);
     t.say(&format!(
         "alice /skymines new players:2 seed:42 language:{language}"

@@ -7,7 +7,8 @@
 //! read as claims ([`claims`]) and compared with the change of the spectator's view
 //! ([`facts`]) from the message before to this one: every changed quantity must be claimed,
 //! and what the lines claim must add up to the change exactly. A number a claim rests on must
-//! be in the line as written in English and in German.
+//! be in the line as written in English and in German, and a share value is said right after
+//! the line that moved its station.
 //!
 //! Why the events and not the text: the message is `events.map(render).join("\n")` (see
 //! `Chat::after_move`), so each line is one event rendered; parsing the words back would test
@@ -334,6 +335,9 @@ pub(crate) fn check_message(
             said.entry(c.fact()).or_default().push(c);
         }
     }
+    found
+        .misses
+        .extend(share_values_out_of_place(&reading, events));
     let none = Value::from("-");
     let keys: std::collections::BTreeSet<Fact> = was.keys().chain(now.keys()).copied().collect();
     for fact in keys {
@@ -362,6 +366,42 @@ pub(crate) fn check_message(
         }
     }
     found
+}
+
+/// The share value lines of `events` (one message) that do not come right after the line that
+/// moved their company's station (an expansion, an oust, a removal): a value said away from its
+/// cause reads as another change (Luna's came after "Luna drops out").
+fn share_values_out_of_place(reading: &Reading, events: &[Event]) -> Vec<Miss> {
+    let facts = |e: &Event| -> Vec<Fact> {
+        claims::claims(reading, e)
+            .map(|(claims, _)| claims.iter().map(Claim::fact).collect())
+            .unwrap_or_default()
+    };
+    let mut out = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        if e.key != "event.share_value" {
+            continue;
+        }
+        let Some(company) = facts(e).into_iter().find_map(|f| match f {
+            Fact::ShareValue(c) => Some(c),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let before = i.checked_sub(1).map(|j| &events[j]);
+        if before.is_some_and(|b| facts(b).contains(&Fact::Station(company))) {
+            continue;
+        }
+        out.push(Miss {
+            kind: "share value away from its cause".into(),
+            what: format!(
+                "the line {:?} does not follow the line that moved its station (it follows {:?})",
+                e.text(),
+                before.map(Event::text).unwrap_or_default()
+            ),
+        });
+    }
+    out
 }
 
 /// Whether the claims on one fact agree with its change from `b` to `a` (None) or what is

@@ -79,6 +79,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                 ),
             ],
         );
+        ctx.say_share_value(company, state.share_value(data, company));
         if n > 1 {
             replace_top(state, Task::RemoveOutposts { seat, n: n - 1 });
         } else {
