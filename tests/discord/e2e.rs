@@ -11,6 +11,7 @@
 use crate::fake as discord_support;
 use crate::support::pg::PgTestDb;
 use crate::support::{shared_data, TempDir};
+use crate::waits::posts_about;
 use crate::waits::{answered, at, current_prompt, eventually, message_when, message_where};
 use crate::waits::{mentioned_first, newest_prompt, Fresh, WAIT};
 use discord_support::{menu_max_values, Fake, Fault, Msg, Recorded, APP_ID, GUILD};
@@ -1886,12 +1887,7 @@ async fn two_instances_with_shard_ranges_share_one_postgres_database() {
         );
         // …and every request about its channel came from it.
         let token = format!("token-shard-{owner}");
-        let about: Vec<Recorded> = fake
-            .requests()
-            .into_iter()
-            .filter(|r| r.path.contains(&format!("/channels/{channel}/")))
-            .collect();
-        assert!(!about.is_empty(), "the game in {channel} was posted about");
+        let about = posts_about(&fake, channel).await;
         let strangers: Vec<_> = about.iter().filter(|r| r.token != token).collect();
         assert!(
             strangers.is_empty(),

@@ -134,3 +134,17 @@ pub fn at(channel: u64) -> Location {
         channel,
     }
 }
+
+/// The requests about `channel` (its messages, edits and pins), once there is one: the status
+/// message comes after a debounce, so it is waited for, not assumed.
+pub async fn posts_about(fake: &Fake, channel: u64) -> Vec<Recorded> {
+    eventually(&format!("a post about the game in {channel}"), || {
+        let about: Vec<Recorded> = fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.path.contains(&format!("/channels/{channel}/")))
+            .collect();
+        (!about.is_empty()).then_some(about)
+    })
+    .await
+}
