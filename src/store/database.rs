@@ -114,7 +114,7 @@ pub fn is_postgres_url(s: &str) -> bool {
 
 impl Store {
     /// Test hook (`test-support` feature): which database the store runs on.
-    #[cfg(any(test, feature = "test-support"))]
+    #[cfg(feature = "test-support")]
     pub fn backend(&self) -> Backend {
         match self.db.dialect() {
             super::sql::Dialect::Sqlite => Backend::Sqlite,

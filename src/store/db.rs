@@ -35,7 +35,7 @@ impl Db {
             Db::Sqlite(db) => db.write(f),
             Db::Postgres(db) => db.write(f),
         }?;
-        #[cfg(any(test, feature = "test-support"))]
+        #[cfg(feature = "test-support")]
         crash_after_commit();
         Ok(value)
     }
@@ -53,7 +53,7 @@ impl Db {
 /// `SKYMINES_TEST_CRASH_AFTER_COMMITS=N` in its environment, the process aborts right after
 /// its Nth write transaction committed, before anything else happens (as a SIGKILL there
 /// would), so a test can show what every commit leaves behind.
-#[cfg(any(test, feature = "test-support"))]
+#[cfg(feature = "test-support")]
 fn crash_after_commit() {
     use std::sync::atomic::{AtomicU64, Ordering};
     static AT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();

@@ -476,7 +476,7 @@ impl std::fmt::Debug for Store {
 /// feature there is none and [`Store::hit`] is a no-op.
 #[derive(Default)]
 struct FailSwitch {
-    #[cfg(any(test, feature = "test-support"))]
+    #[cfg(feature = "test-support")]
     armed: std::sync::Mutex<Option<FailPoint>>,
 }
 
@@ -564,7 +564,7 @@ impl Store {
     /// Fires the armed fail point if it is `at` (the tests' hook; a no-op without the
     /// `test-support` feature).
     fn hit(&self, at: FailPoint) -> Result<()> {
-        #[cfg(any(test, feature = "test-support"))]
+        #[cfg(feature = "test-support")]
         {
             let mut armed = lock(&self.fail.armed);
             if *armed == Some(at) {
@@ -572,14 +572,14 @@ impl Store {
                 return Err(StoreError::Injected(at));
             }
         }
-        #[cfg(not(any(test, feature = "test-support")))]
+        #[cfg(not(feature = "test-support"))]
         let _unused = (at, &self.fail);
         Ok(())
     }
 
     /// Test hook (`test-support` feature): the next write that reaches `at` fails there and
     /// rolls back.
-    #[cfg(any(test, feature = "test-support"))]
+    #[cfg(feature = "test-support")]
     pub fn fail_next(&self, at: FailPoint) {
         *lock(&self.fail.armed) = Some(at);
     }
