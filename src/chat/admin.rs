@@ -250,6 +250,21 @@ impl Chat {
         Ok(vec![Reply::private(req.user.id, text)])
     }
 
+    /// Every action on a game set aside as damaged is refused with what is wrong (before
+    /// anything else could answer it otherwise).
+    pub(crate) fn refuse_if_damaged(&self, game: GameId) -> Result<(), String> {
+        match self.store.games().game(game) {
+            Ok(record) if record.status == GameStatus::Damaged => {
+                Err(self.store_trouble(StoreError::Damaged {
+                    game,
+                    report: record.damage_report.unwrap_or_default(),
+                }))
+            }
+            Ok(_) => Ok(()),
+            Err(e) => Err(self.err(e)),
+        }
+    }
+
     /// A store error that is no player's doing: a damaged game or file, or a file gone under
     /// the bot, said as such (what is wrong, that nothing changed, who mends it); anything
     /// else is the bot's own trouble (logged, "something went wrong").

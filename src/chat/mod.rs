@@ -477,6 +477,7 @@ impl Chat {
     /// from the DM of one of its players who plans by DM; anything else is refused (a click or
     /// `/choose id:` typed elsewhere must not open a prompt or play a move there).
     pub(crate) fn check_place(&self, req: &Request, game: GameId) -> Result<(), String> {
+        self.refuse_if_damaged(game)?;
         let allowed = if req.in_dm {
             self.store
                 .people()
