@@ -3,6 +3,17 @@
 //! started with, it is checked against a replay of its log from the seed; a game that disagrees
 //! is marked `damaged` with a report and set aside, never repaired.
 //!
+//! The whole-game check at start-up (DECISIONS B23), each on every active game: the game row
+//! decodes (options, seed, seat names); its seed is its options' seed; every seat row decodes
+//! and the rows match the game's seats (count, Luna's or a player's, names: `integrity`);
+//! every log row decodes and matches its checksum, numbered 1, 2, … without gaps and as many
+//! as the game row says; the latest usable snapshot decodes and agrees with a replay from the
+//! seed, and the later batches apply to it. Older snapshots are checked by the admin report
+//! only (reading them would read most of the file). A game whose status is none the bot knows
+//! is set aside too. What these add to a restore is small beside the replay it already made:
+//! the seat rows it already read, a 64-bit checksum of each move row it already read, one
+//! query for unknown statuses (see `benches/store.rs`).
+//!
 //! The games are read in chunks, a few statements per chunk whatever its size (the rows, the
 //! seats, the logs, the snapshot numbers, then the usable snapshot of each), by two reader
 //! threads: while the database answers one chunk, this process decodes another, and worker

@@ -376,10 +376,13 @@ impl Checkpointer {
             .name("store-checkpoint".to_string())
             .spawn(move || {
                 let mut conn: Option<Connection> = None;
+                // The first round runs at once: its connection then holds the WAL open, which
+                // the watch's rescue of a removed WAL copies from.
+                let mut first = true;
                 loop {
                     let (stopped, wake) = &*flag;
                     let mut stopped = lock(stopped);
-                    if !*stopped {
+                    if !*stopped && !std::mem::take(&mut first) {
                         stopped = wake
                             .wait_timeout(stopped, CHECKPOINT_EVERY)
                             .unwrap_or_else(|e| e.into_inner())
