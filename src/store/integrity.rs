@@ -86,7 +86,7 @@ pub(super) fn repair_seats(tx: &mut Tx<'_>, game: i64, state: &GameState) -> Res
             args![game, i],
             |r| Ok(r.get::<String>(0).ok()),
         )?;
-        let right_kind = match kind.as_deref().flatten() {
+        let right_kind = match kind.as_ref().and_then(|k| k.as_deref()) {
             Some("luna") => seat.is_luna(),
             Some("discord" | "local" | "vacant") => !seat.is_luna(),
             _ => false,

@@ -68,8 +68,8 @@ pub(super) fn current_snapshots(tx: &mut Tx<'_>, game: GameId) -> Result<StoredS
         "SELECT seq, state FROM snapshots WHERE game_id = $1 AND engine_version = $2",
         args![game, ENGINE_VERSION],
         |r| {
-            let text = r.get::<String>(1).map_err(|e| match e.decoding(game, "") {
-                StoreError::Corrupt { message, .. } => message.trim_start().to_string(),
+            let text = r.get::<String>(1).map_err(|e| match e {
+                StoreError::Sqlite(e) => e.to_string(),
                 other => other.to_string(),
             });
             Ok((r.u64(0)?, text))
