@@ -101,13 +101,21 @@ impl Admin<'_> {
             };
             (history, Some(problem), Mend::Backup)
         } else {
-            let mut history = replay::check_history(
-                &store.data,
-                &record.options,
-                &record.seat_names,
-                &entries,
-                &snapshots,
-            );
+            // Damaged values may make the engine panic: that is a finding, not a crash.
+            let replayed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                replay::check_history(
+                    &store.data,
+                    &record.options,
+                    &record.seat_names,
+                    &entries,
+                    &snapshots,
+                )
+            }));
+            let mut history = replayed.unwrap_or_else(|_| History {
+                entries: rows,
+                last_good: 0,
+                problem: Some("the engine panicked while replaying it".to_string()),
+            });
             history.entries = rows;
             if let (None, Some((_, why))) = (&history.problem, &unreadable) {
                 history.problem = Some(why.clone());
@@ -120,8 +128,11 @@ impl Admin<'_> {
                 ));
             }
             let outside = seed_problem(record.seed, record.options.seed).or_else(|| {
-                let state =
-                    replay::initial_state(&store.data, &record.options, &record.seat_names).ok()?;
+                let state = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    replay::initial_state(&store.data, &record.options, &record.seat_names)
+                }))
+                .ok()?
+                .ok()?;
                 match &seats {
                     Ok(seats) => seat_problem(seats, &state),
                     Err(why) => Some(why.clone()),
