@@ -77,9 +77,7 @@ impl Chat {
                 "admin.report.unreadable",
                 &[("game", &id), ("reason", &crate::text::clean(&message))],
             ),
-            StoreError::NoSuchGame(_) => {
-                self.texts.f("admin.error.no_such_game", &[("game", &id)])
-            }
+            StoreError::NoSuchGame(_) => self.texts.f("admin.error.no_such_game", &[("game", &id)]),
             other => self.err(other),
         })?;
         if !self.may_administer(req, &record) {
@@ -185,11 +183,7 @@ impl Chat {
     fn admin_report(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
         let record = self.administered_game(req, opts)?;
         let game = record.id;
-        let checkup = self
-            .store
-            .admin()
-            .check(game)
-            .map_err(|e| self.err(e))?;
+        let checkup = self.store.admin().check(game).map_err(|e| self.err(e))?;
         let (record, history) = (&checkup.record, &checkup.history);
         let text = if record.status == GameStatus::Damaged {
             let reason = record

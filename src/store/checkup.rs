@@ -52,8 +52,7 @@ impl Admin<'_> {
     /// aside as damaged, with the problem as its report.
     pub fn check(&self, game: GameId) -> Result<Checkup> {
         let store = self.0;
-        if let Err(StoreError::Corrupt { message, .. }) = store.db.read(|tx| read_game(tx, game))
-        {
+        if let Err(StoreError::Corrupt { message, .. }) = store.db.read(|tx| read_game(tx, game)) {
             // A running game whose row does not decode: set aside, then read as damaged.
             store.mark_damaged(&[(game, message)])?;
             store.forget_live(game);

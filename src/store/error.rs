@@ -211,7 +211,9 @@ impl From<rusqlite::Error> for StoreError {
             Some(C::ReadOnly) => StoreError::ReadOnly,
             Some(C::DiskFull) => StoreError::DiskFull,
             Some(C::DatabaseBusy) | Some(C::DatabaseLocked) => StoreError::Busy,
-            Some(C::DatabaseCorrupt) | Some(C::NotADatabase) => StoreError::FileDamaged(e.to_string()),
+            Some(C::DatabaseCorrupt) | Some(C::NotADatabase) => {
+                StoreError::FileDamaged(e.to_string())
+            }
             _ => StoreError::Sqlite(e),
         }
     }

@@ -137,11 +137,11 @@ mod waits;
 mod watch;
 
 pub use admin::{Admin, RollbackOutcome};
-pub use checkup::{Checkup, Mend};
 pub use campaigns::{
     CampaignId, CampaignOptions, CampaignRecord, CampaignStatus, Campaigns, ChapterRecord,
     ChapterWrite,
 };
+pub use checkup::{Checkup, Mend};
 pub use database::{is_postgres_url, Backend, Database, POSTGRES_MISSING};
 pub use discord::{DiscordFacts, StatusMessage};
 pub use error::{Result, StoreError};

@@ -150,7 +150,9 @@ pub(super) fn settle_log(rows: Vec<(u64, Result<LogEntry>)>) -> Result<Vec<LogEn
     match first_unmended(&rows) {
         Some(i) => match rows.into_iter().nth(i) {
             Some((_, Err(e))) => Err(e),
-            _ => Err(StoreError::Invalid("the log's rows changed while read".to_string())),
+            _ => Err(StoreError::Invalid(
+                "the log's rows changed while read".to_string(),
+            )),
         },
         None => Ok(mended(rows)),
     }

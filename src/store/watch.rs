@@ -141,7 +141,11 @@ impl FileWatch {
         match change {
             Change::WalRemoved | Change::WalReplaced => {
                 let copied = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
-                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, i64>(1)?,
+                        r.get::<_, i64>(2)?,
+                    ))
                 });
                 match copied {
                     Ok((0, frames, done)) if frames == done => tracing::error!(
@@ -161,11 +165,10 @@ impl FileWatch {
                 }
             }
             Change::DatabaseRemoved | Change::DatabaseReplaced => {
-                let rescued = PathBuf::from(format!(
-                    "{}.rescued-{}",
-                    self.path.display(),
-                    super::now_ms()
-                ));
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_millis());
+                let rescued = PathBuf::from(format!("{}.rescued-{now}", self.path.display()));
                 let target = rescued.to_string_lossy().into_owned();
                 match conn.execute("VACUUM INTO ?1", [&target]) {
                     Ok(_) => tracing::error!(

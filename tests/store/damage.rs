@@ -80,7 +80,10 @@ fn a_removed_database_file_stops_moves_and_what_was_stored_is_written_out() {
     let saved = rescued(&dir);
     assert_eq!(saved.len(), 1, "{saved:?}");
     assert_eq!(moves_in_copy(&saved[0], game), 6);
-    assert!(!dir.db().exists(), "no new, empty file where the old one was");
+    assert!(
+        !dir.db().exists(),
+        "no new, empty file where the old one was"
+    );
 }
 
 /// Nothing is written, and still the replaced file is noticed (within the checkpointer's
@@ -128,9 +131,7 @@ const GAMES: [(u64, u64); 3] = [(31, 30), (32, 45), (33, 60)];
 
 fn say(chat: &Chat, channel: u64, line: &str) -> Vec<Reply> {
     let owners = [skymines::chat::local_user_id("alice")];
-    let mut req = parse_line(line, &owners)
-        .expect("parses")
-        .expect("a line");
+    let mut req = parse_line(line, &owners).expect("parses").expect("a line");
     req.place = Location {
         guild: None,
         channel,
@@ -162,7 +163,11 @@ fn judge(path: &Path, expected: &[(GameId, String)]) -> (Outcome, String) {
             *seed,
             &format!("alice /skymines admin report game:{game}"),
         );
-        let texts: Vec<String> = status.iter().chain(&admin).map(|r| r.text.clone()).collect();
+        let texts: Vec<String> = status
+            .iter()
+            .chain(&admin)
+            .map(|r| r.text.clone())
+            .collect();
         let report_text = private_to(&admin, "alice");
         let outcome = if texts.iter().any(|t| t.contains(&internal)) {
             Outcome::Generic

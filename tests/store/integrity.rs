@@ -50,10 +50,7 @@ fn damage_reason(store: &Store, damaged: &[(GameId, String)], game: GameId, name
         .games()
         .apply(game, 0, &[])
         .expect_err("a damaged game takes no move");
-    assert!(
-        refused.to_string().contains("damaged"),
-        "{name}: {refused}"
-    );
+    assert!(refused.to_string().contains("damaged"), "{name}: {refused}");
     reason
 }
 
@@ -62,7 +59,9 @@ fn a_missing_seat_row_sets_the_game_aside_and_the_rollback_re_seats_it() {
     for place in places("integrity-seat") {
         let name = place.name();
         let game = stored_game(&place, 11, 24, 8);
-        place.execute(&format!("DELETE FROM seats WHERE game_id = {game} AND seat = 1"));
+        place.execute(&format!(
+            "DELETE FROM seats WHERE game_id = {game} AND seat = 1"
+        ));
         let (store, report) = place.open(8);
         let reason = damage_reason(&store, &report.damaged, game, name);
         assert!(
@@ -110,7 +109,9 @@ fn a_seed_that_is_not_the_options_seed_sets_the_game_aside() {
     for place in places("integrity-seed") {
         let name = place.name();
         let game = stored_game(&place, 13, 10, 8);
-        place.execute(&format!("UPDATE games SET seed = seed + 1 WHERE id = {game}"));
+        place.execute(&format!(
+            "UPDATE games SET seed = seed + 1 WHERE id = {game}"
+        ));
         let (store, report) = place.open(8);
         let reason = damage_reason(&store, &report.damaged, game, name);
         assert!(reason.contains("seed"), "{name}: {reason}");
@@ -271,14 +272,22 @@ fn a_damaged_games_channel_and_admin_hear_what_is_wrong() {
             );
         }
         // The mend the report named.
-        let replies = table.say(&format!("alice /skymines admin rollback game:{game} move:12"));
+        let replies = table.say(&format!(
+            "alice /skymines admin rollback game:{game} move:12"
+        ));
         assert!(
             public_text(&replies).contains(&format!("#{game}")),
             "{replies:?}"
         );
         assert_eq!(
             table.store().people().seats(game).expect("seats").len(),
-            table.store().games().state(game).expect("state").seats.len()
+            table
+                .store()
+                .games()
+                .state(game)
+                .expect("state")
+                .seats
+                .len()
         );
         let report = table.say(&format!("alice /skymines admin report game:{game}"));
         assert!(private_to(&report, "alice").contains("healthy"));
@@ -304,6 +313,9 @@ fn a_game_row_that_does_not_read_is_explained_not_apologised_for() {
         &table.say(&format!("alice /skymines admin report game:{game}")),
         "alice",
     );
-    assert!(report.contains("seed") && report.contains("backup"), "{report}");
+    assert!(
+        report.contains("seed") && report.contains("backup"),
+        "{report}"
+    );
     assert!(!report.contains("admin rollback"), "{report}");
 }
