@@ -241,6 +241,8 @@ impl SqliteDb {
     pub(crate) fn write<T>(&self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<T> {
         let watch = self.watch.as_deref();
         if let Some(gone) = watch.and_then(FileWatch::refused) {
+            // Refused once what can be saved is saved (the rescue holds this lock).
+            drop(lock(&self.checkpointing));
             return Err(gone);
         }
         let mut guard = self.conn()?;
@@ -368,6 +370,13 @@ impl Checkpointer {
         checkpointing: Arc<Mutex<()>>,
         watch: Option<Arc<FileWatch>>,
     ) -> Option<Checkpointer> {
+        // Its connection is opened, and holds the WAL open, before the store takes a move:
+        // the watch's rescue of a removed WAL copies from it (see `watch`).
+        let first = open_connection(path, options).ok().filter(|c| {
+            let _checkpointing = lock(&checkpointing);
+            c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+                .is_ok()
+        });
         let stop = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
         let flag = stop.clone();
         let path = path.to_path_buf();
@@ -375,14 +384,11 @@ impl Checkpointer {
         let thread = std::thread::Builder::new()
             .name("store-checkpoint".to_string())
             .spawn(move || {
-                let mut conn: Option<Connection> = None;
-                // The first round runs at once: its connection then holds the WAL open, which
-                // the watch's rescue of a removed WAL copies from.
-                let mut first = true;
+                let mut conn = first;
                 loop {
                     let (stopped, wake) = &*flag;
                     let mut stopped = lock(stopped);
-                    if !*stopped && !std::mem::take(&mut first) {
+                    if !*stopped {
                         stopped = wake
                             .wait_timeout(stopped, CHECKPOINT_EVERY)
                             .unwrap_or_else(|e| e.into_inner())

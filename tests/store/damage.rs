@@ -101,8 +101,9 @@ fn a_replaced_database_file_is_noticed_without_a_move() {
     }
     let saved = rescued(&dir);
     assert_eq!(saved.len(), 1, "noticed without a move: {saved:?}");
-    assert_eq!(moves_in_copy(&saved[0], game), 4);
+    // The next move is refused (it waits for the copy under way).
     let refused = step(&store, game, 43).expect("a move to make");
+    assert_eq!(moves_in_copy(&saved[0], game), 4);
     let e = refused.expect_err("no move into a replaced file");
     assert!(e.to_string().contains("replaced"), "{e}");
 }
