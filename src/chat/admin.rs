@@ -259,6 +259,19 @@ impl Chat {
         }
     }
 
+    /// Err with what is wrong when the request's channel holds a game set aside as damaged
+    /// (also for someone whose seat row is the damage).
+    pub(crate) fn damaged_here(&self, req: &Request) -> Result<(), String> {
+        if req.in_dm {
+            return Ok(());
+        }
+        match self.store.games().game_in_channel(req.place.channel) {
+            Ok(Some(game)) => self.refuse_if_damaged(game),
+            Ok(None) => Ok(()),
+            Err(e) => Err(self.err(e)),
+        }
+    }
+
     /// A store error that is no player's doing: a damaged game or file, or a file gone under
     /// the bot, said as such (what is wrong, that nothing changed, who mends it); anything
     /// else is the bot's own trouble (logged, "something went wrong").

@@ -6,7 +6,7 @@
 use super::db::Db;
 use super::games::{game_from_row, keep_readable, lock_game, row_problem, GameLog, GAME_COLUMNS};
 use super::live::{Live, LiveSet};
-use super::moves::{entry_at, game_over, insert_entry, read_log_prefix};
+use super::moves::{entry_at, game_over, insert_entry, read_log_prefix, LogPrefix};
 use super::replay::{self, History};
 use super::snapshots::current_snapshots;
 use super::sql::args;
@@ -236,7 +236,7 @@ fn plan_rollback(
     record: &GameRecord,
     back_to: u64,
     by: u64,
-    (entries, unreadable, last): (Vec<LogEntry>, Option<(u64, String)>, u64),
+    (entries, unreadable, last): LogPrefix,
     snapshots: &replay::StoredSnapshots,
 ) -> Result<RollbackPlan> {
     let game = record.id;

@@ -158,13 +158,14 @@ pub(super) fn settle_log(rows: Vec<(u64, Result<LogEntry>)>) -> Result<Vec<LogEn
     }
 }
 
+/// A log as far as it reads: its entries up to the first row that does not read, that row's
+/// number and why (None: every row reads), and how many rows it has.
+pub(super) type LogPrefix = (Vec<LogEntry>, Option<(u64, String)>, u64);
+
 /// A game's log as far as it reads (the admin's check): the entries before the first row that
 /// does not decode or match its checksum (see [`settle_log`]), that row's number and why
 /// (None: the whole log reads), and how many rows the log has.
-pub(super) fn read_log_prefix(
-    tx: &mut Tx<'_>,
-    game: GameId,
-) -> Result<(Vec<LogEntry>, Option<(u64, String)>, u64)> {
+pub(super) fn read_log_prefix(tx: &mut Tx<'_>, game: GameId) -> Result<LogPrefix> {
     let sql = format!("SELECT {ENTRY_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq");
     let mut rows = tx.query(&sql, args![game], |r| log_row(game, r))?;
     let total = rows.len() as u64;

@@ -263,7 +263,12 @@ fn a_damaged_games_channel_and_admin_hear_what_is_wrong() {
             table.store().games().game(game).expect("record").status,
             GameStatus::Damaged
         );
-        for line in ["alice /skymines status", "alice /undo"] {
+        for line in [
+            "alice /skymines status",
+            "alice /undo",
+            "bob /undo",
+            "bob /pass",
+        ] {
             let all = all_text(&table.say(line));
             assert!(!all.contains(&internal), "{line}: {all}");
             assert!(
