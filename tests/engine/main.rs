@@ -29,3 +29,4 @@ mod preview;
 mod refusals;
 mod rejections;
 mod selfplay;
+mod told;
