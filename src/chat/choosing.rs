@@ -209,6 +209,7 @@ impl Chat {
                 _ => None,
             };
             let warning = match (d, majority) {
+                _ if p.only_next_round => "note.no_next_round",
                 (_, Some(Some(crate::data::board::MajorityCompare::ResearchScientistCards))) => {
                     "note.no_research_scientist"
                 }

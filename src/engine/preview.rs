@@ -153,6 +153,10 @@ pub struct Preview {
     /// The rules allow it, but it gains nothing (a majority space without a tier the seat
     /// meets, a flip of a screen the upload marker has reached).
     pub gains_nothing: bool,
+    /// It gains nothing because all it gains is for a next round, and this is the last one (a
+    /// tile reserved, the first player marker).
+    #[serde(default)]
+    pub only_next_round: bool,
     /// The plan reached (`plan`) or covered (`covers`) lies face down: no requirements, no
     /// reward, whatever its face says.
     #[serde(default)]
@@ -204,6 +208,7 @@ pub fn preview(
         ) && p.gains.is_nothing()
             && p.tiers.is_empty()
             && p.next.is_none());
+    no_next_round(state, &mut p);
     Ok(p)
 }
 
@@ -307,7 +312,24 @@ pub fn preview_batch(
         });
     }
     rewards_after_barrier(&after, seat, &mut p);
+    no_next_round(state, &mut p);
     Ok(p)
+}
+
+/// In the last round, an option whose only gains pay from the next round on (a tile reserved,
+/// the first player marker) gains nothing.
+fn no_next_round(state: &GameState, p: &mut Preview) {
+    let g = &p.gains;
+    let next_round_only = !g.tiles.is_empty() || g.first_player;
+    let rest = Gains {
+        tiles: Vec::new(),
+        first_player: false,
+        ..g.clone()
+    };
+    if round::is_last_round(state) && next_round_only && rest.is_nothing() && p.next.is_none() {
+        p.gains_nothing = true;
+        p.only_next_round = true;
+    }
 }
 
 /// A money barrier stops the option with a question (pay or stop): the rewards still waiting

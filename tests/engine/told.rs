@@ -140,3 +140,21 @@ fn regex_free_ids(text: &str) -> Vec<String> {
 fn luna_texts(events: &[engine::Event]) -> String {
     crate::luna_support::texts(events)
 }
+
+/// In the last round a tile reserved for the next round is worth nothing, and the option says
+/// so; earlier it is worth the tile.
+#[test]
+fn a_tile_for_the_next_round_gives_nothing_in_the_last_round() {
+    let data = crate::support::data();
+    let space = board_decision("tile_plus_one_resource");
+    let mut s = blank(2);
+    s.seats[0].coins = 3;
+    let early = engine::preview::preview(data, &s, 0, space).expect("legal");
+    assert!(
+        !early.gains_nothing && !early.gains.tiles.is_empty(),
+        "{early:?}"
+    );
+    s.round = s.specials.len() as u8 + 1;
+    let last = engine::preview::preview(data, &s, 0, space).expect("legal");
+    assert!(last.gains_nothing && last.only_next_round, "{last:?}");
+}
