@@ -133,11 +133,25 @@ fn uploads_name_their_plan_and_expansions_their_energy() {
         .map(|(_, t)| t)
         .collect();
     assert!(!energy.is_empty(), "no expansion names its energy cards");
+    // The parts add up to the total ("with 5 energy: 2 energy + 2 energy + 1 from the energy
+    // tile").
     for line in &energy {
-        assert!(
-            line.contains(" energy: ") && line.contains("energy"),
-            "{line}"
-        );
+        let (head, parts) = line.split_once(" energy: ").expect("the parts");
+        let total: u32 = head
+            .rsplit(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .expect("total");
+        let sum: u32 = parts
+            .split(" + ")
+            .map(|p| {
+                p.split(' ')
+                    .next()
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .unwrap_or(0)
+            })
+            .sum();
+        assert_eq!(sum, total, "{line}");
     }
 }
 

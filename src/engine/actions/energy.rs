@@ -178,13 +178,38 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                 }
                 _ => None,
             });
+            // Each part with its energy, so that they add up to the total: the cards, the
+            // energy tile, the track bonus that adds to every energy action.
+            let bonus = effects::energy_bonus(data, state, seat);
             let sources = text::Deferred(|| {
                 let Some((cards, tiles)) = &used else {
                     return String::new();
                 };
-                let cards = cards.iter().map(|c| data.card_label(*c));
-                let tiles = tiles.iter().map(|t| data.tile_name(t.data_id()));
-                cards.chain(tiles).collect::<Vec<_>>().join(" + ")
+                let cards = cards.iter().map(|c| {
+                    let n = data.card(*c).value;
+                    text::name_ref("word.energy_card", &[("n", &n)], &format!("{n} energy"))
+                });
+                let tiles = tiles.iter().map(|t| {
+                    let n = effects::tile_value(data, *t);
+                    let tile = data.tile_name(t.data_id());
+                    text::name_ref(
+                        "word.tile_energy",
+                        &[("n", &n), ("tile", &tile)],
+                        &format!("{n} from the {tile} tile"),
+                    )
+                });
+                let bonus = (bonus > 0).then(|| {
+                    text::name_ref(
+                        "word.energy_bonus",
+                        &[("n", &bonus)],
+                        &format!("{bonus} from the track bonus"),
+                    )
+                });
+                cards
+                    .chain(tiles)
+                    .chain(bonus)
+                    .collect::<Vec<_>>()
+                    .join(" + ")
             });
             ctx.say(
                 if used.is_some() {
