@@ -62,6 +62,9 @@ enum Command {
     Render(RenderArgs),
     /// Test helper: play a seeded game into a database (the kill tests stop it at random)
     StoreTorture(TortureArgs),
+    /// Fit the computer players' learned estimate to seeded games (single-threaded, the same
+    /// numbers every run) and write it, e.g. to assets/estimate.toml
+    Train(TrainArgs),
     /// A consistent copy of the game database, also while the bot runs (restore: put it in
     /// place of the database while the bot is stopped)
     Backup(BackupArgs),
@@ -93,6 +96,7 @@ impl Command {
                 crate::store::torture::run(&db, a.seed, a.moves, a.snapshot_every, out)
             }
             Command::Backup(a) => backup(&a, out),
+            Command::Train(a) => train(&a, out),
         }
     }
 }
@@ -250,6 +254,18 @@ struct SimulateArgs {
     /// A time limit per decision for the hard player, in milliseconds [default: none]
     #[arg(long, value_name = "MS")]
     think_ms: Option<u64>,
+    /// With --bots: the estimate each player judges positions by (learned or handmade), one per
+    /// player like --bots [default: learned]
+    #[arg(long, value_name = "ESTIMATES", value_delimiter = ',', value_parser = parse_estimator)]
+    estimators: Vec<crate::bots::Estimator>,
+    /// With --bots: threads the games are spread over [default: the machine's cores]
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+}
+
+fn parse_estimator(value: &str) -> Result<crate::bots::Estimator, String> {
+    crate::bots::Estimator::from_name(value)
+        .ok_or_else(|| format!("no estimate {value:?}: learned or handmade"))
 }
 
 fn parse_level(value: &str) -> Result<crate::bots::Level, String> {
@@ -300,6 +316,29 @@ struct RenderArgs {
     width: Option<u32>,
     /// The folder the images are written to
     #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+struct TrainArgs {
+    /// Games each round of fitting plays
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    games: u64,
+    /// Seed of the first game (the games of all rounds are numbered on from it)
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Rounds of fitting: the first on exploring players' games, each later one adding games of
+    /// the normal player judging by the previous fit
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    iterations: u32,
+    /// Ridge penalty on standardized features
+    #[arg(long, value_name = "L", default_value_t = 1e-3)]
+    ridge: f64,
+    /// Share of the decisions at which a position is recorded
+    #[arg(long, value_name = "P", default_value_t = 0.1)]
+    record: f64,
+    /// The file to write (an existing one is replaced)
+    #[arg(long, value_name = "FILE")]
     out: PathBuf,
 }
 
@@ -407,22 +446,94 @@ fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {
     }
 }
 
+/// `train`: fits the learned estimate and writes it.
+fn train(args: &TrainArgs, out: &mut dyn Write) -> i32 {
+    let data = match GameData::embedded() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("data check failed: {e}");
+            return 1;
+        }
+    };
+    if !(0.0..=1.0).contains(&args.record) || args.record == 0.0 {
+        eprintln!("--record must be a share above 0 and at most 1");
+        return 2;
+    }
+    let config = crate::bots::train::TrainConfig {
+        games: args.games,
+        seed: args.seed,
+        iterations: args.iterations,
+        ridge: args.ridge,
+        record: args.record,
+        command: format!(
+            "skymines train --games {} --seed {} --iterations {} --ridge {} --record {} --out {}",
+            args.games,
+            args.seed,
+            args.iterations,
+            args.ridge,
+            args.record,
+            args.out.display()
+        ),
+    };
+    let started = std::time::Instant::now();
+    let result = crate::bots::train::train(&data, &config, &mut |line| {
+        let _ = writeln!(out, "{line}");
+    });
+    let (file, _) = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("training stopped: {e}");
+            return 1;
+        }
+    };
+    if let Err(e) = std::fs::write(&args.out, file.to_text()) {
+        eprintln!("cannot write {}: {e}", args.out.display());
+        return 1;
+    }
+    let p = &file.provenance;
+    let _ = writeln!(
+        out,
+        "wrote {}: {} games, {} positions (training hash {}), held-out error {:.2} (hand-weighted {:.2}), {:.1} s",
+        args.out.display(),
+        p.games,
+        p.positions,
+        p.training_hash,
+        p.held_out_rmse_own,
+        p.held_out_rmse_handmade,
+        started.elapsed().as_secs_f64()
+    );
+    0
+}
+
 /// `simulate --bots`: a match between computer players.
 fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
     let budget = crate::bots::Budget {
         playouts: args.playouts,
         time: args.think_ms.map(std::time::Duration::from_millis),
+        estimator: crate::bots::Estimator::Learned,
     };
     let levels = match args.bots.as_slice() {
         [one] => vec![*one; args.game.players],
         many => many.to_vec(),
     };
-    let players: Vec<_> = levels.iter().map(|l| (*l, budget)).collect();
+    let estimator = |p: usize| match args.estimators.as_slice() {
+        [] => crate::bots::Estimator::Learned,
+        [one] => *one,
+        many => many.get(p).copied().unwrap_or_default(),
+    };
+    let players: Vec<_> = levels
+        .iter()
+        .enumerate()
+        .map(|(p, l)| (*l, budget.with_estimator(estimator(p))))
+        .collect();
     let options = GameOptions {
         players: players.len(),
         ..args.options()
     };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
     if args.stats {
         return balance_report(args, data, &options, &players, threads, out);
     }
@@ -443,18 +554,23 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
         args.playouts,
         started.elapsed().as_secs_f64()
     );
-    for (p, (level, _)) in players.iter().enumerate() {
+    for (p, (level, budget)) in players.iter().enumerate() {
         let _ = writeln!(
             out,
-            "player {} ({}): wins {:.1} ({:.0} %), mean score {:.1}, a decision p50 {:.2} ms, p99 {:.2} ms",
+            "player {} ({}{}): wins {:.1} ({:.0} %), mean score {:.1}, a decision p50 {:.2} ms, p99 {:.2} ms",
             p + 1,
             level.name(),
+            match budget.estimator {
+                crate::bots::Estimator::Learned => String::new(),
+                other => format!(", {} estimate", other.name()),
+            },
             report.wins[p],
             100.0 * report.wins[p] / report.games.max(1) as f64,
             report.mean_score[p],
             report.think_p50_ms[p],
             report.think_p99_ms[p]
         );
+        let _ = writeln!(out, "  points from: {}", categories(&report.points_from[p]));
     }
     if options.luna.is_some() {
         let _ = writeln!(
@@ -464,8 +580,25 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
             100.0 * report.luna_wins / report.games.max(1) as f64,
             report.luna_mean_score
         );
+        let _ = writeln!(out, "  points from: {}", categories(&report.luna_points_from));
     }
     0
+}
+
+/// Mean points by category in the scoring pad's order: cash, shares by company, tank, research.
+pub(crate) fn categories(points: &std::collections::BTreeMap<String, f64>) -> String {
+    let mut keys: Vec<&String> = points.keys().collect();
+    let rank = |k: &str| match k {
+        "cash" => 0,
+        "tank" => 2,
+        "research" => 3,
+        _ => 1,
+    };
+    keys.sort_by_key(|k| rank(k));
+    keys.iter()
+        .map(|k| format!("{k} {:.1}", points[*k]))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The report of a run of games to print as text, or the exit code when nothing is left to

@@ -893,10 +893,35 @@ pub struct MatchReport {
     /// Luna's wins and mean score, when she plays.
     pub luna_wins: f64,
     pub luna_mean_score: f64,
+    /// Per player, and Luna's: mean points a game by scoring category (cash, shares of each
+    /// company, tank, research); they add up to the mean score.
+    pub points_from: Vec<BTreeMap<String, f64>>,
+    pub luna_points_from: BTreeMap<String, f64>,
 }
 
-/// One game of a match, by player: win shares, scores, Luna's win share and score, thinking times.
-type GameResult = (Vec<f64>, Vec<u32>, f64, u32, Vec<Vec<std::time::Duration>>);
+/// One game of a match, by player: win shares, final scores, Luna's win share and final score,
+/// thinking times.
+type GameResult = (
+    Vec<f64>,
+    Vec<engine::ScoreBreakdown>,
+    f64,
+    Option<engine::ScoreBreakdown>,
+    Vec<Vec<std::time::Duration>>,
+);
+
+/// A final score by category, shares by company: cash, "shares <company>" ×4, tank, research.
+pub fn points_by_company(score: &engine::ScoreBreakdown) -> Vec<(String, u32)> {
+    let mut out = vec![("cash".to_string(), score.cash)];
+    out.extend(
+        score
+            .companies
+            .iter()
+            .map(|c| (format!("shares {}", c.company.id()), c.points)),
+    );
+    out.push(("tank".to_string(), score.tank));
+    out.push(("research".to_string(), score.research));
+    out
+}
 
 /// Plays `games` seeded games (game `i` uses seed `options.seed + i`) between `players`, who
 /// change seats from game to game so no one always starts; spread over `threads` threads.
@@ -910,10 +935,8 @@ pub fn bot_match(
     let n = players.len();
     let play = |g: usize| -> Result<GameResult, String> {
         let game = play_match_game(data, options, players, g)?;
-        let scores: Vec<u32> = engine::final_scores(data, &game.state)
-            .iter()
-            .map(|s| s.total)
-            .collect();
+        let breakdown = engine::final_scores(data, &game.state);
+        let scores: Vec<u32> = breakdown.iter().map(|s| s.total).collect();
         let best = scores.iter().copied().max().unwrap_or(0);
         let winners = scores.iter().filter(|s| **s == best).count() as f64;
         let share = |seat: usize| {
@@ -925,11 +948,11 @@ pub fn bot_match(
         };
         let seat_of = |p: usize| (p + g) % n;
         let wins = (0..n).map(|p| share(seat_of(p))).collect();
-        let own = (0..n).map(|p| scores[seat_of(p)]).collect();
+        let own = (0..n).map(|p| breakdown[seat_of(p)].clone()).collect();
         let luna = if scores.len() > n {
-            (share(n), scores[n])
+            (share(n), breakdown.get(n).cloned())
         } else {
-            (0.0, 0)
+            (0.0, None)
         };
         let think = (0..n).map(|p| game.thinking[seat_of(p)].clone()).collect();
         Ok((wins, own, luna.0, luna.1, think))
@@ -939,18 +962,29 @@ pub fn bot_match(
         games,
         wins: vec![0.0; n],
         mean_score: vec![0.0; n],
+        points_from: vec![BTreeMap::new(); n],
         ..MatchReport::default()
     };
     let mut think: Vec<Vec<std::time::Duration>> = vec![Vec::new(); n];
+    let per_game = 1.0 / games.max(1) as f64;
+    let add = |into: &mut BTreeMap<String, f64>, score: &engine::ScoreBreakdown| {
+        for (what, points) in points_by_company(score) {
+            *into.entry(what).or_default() += points as f64 * per_game;
+        }
+    };
     for r in results {
         let (wins, own, luna_win, luna_score, t) = r?;
         for p in 0..n {
             report.wins[p] += wins[p];
-            report.mean_score[p] += own[p] as f64 / games as f64;
+            report.mean_score[p] += own[p].total as f64 * per_game;
+            add(&mut report.points_from[p], &own[p]);
             think[p].extend(&t[p]);
         }
         report.luna_wins += luna_win;
-        report.luna_mean_score += luna_score as f64 / games as f64;
+        if let Some(luna) = luna_score {
+            report.luna_mean_score += luna.total as f64 * per_game;
+            add(&mut report.luna_points_from, &luna);
+        }
     }
     let percentile = |v: &mut Vec<std::time::Duration>, q: f64| -> f64 {
         v.sort_unstable();

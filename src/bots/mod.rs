@@ -5,11 +5,15 @@
 //! `weighted` is the self-play policy the invariant harness uses and the players' tie-breaker.
 
 mod easy;
+pub mod features;
+pub mod handmade;
 mod hard;
 pub use hard::chooses_action;
 mod normal;
+pub mod train;
 pub mod value;
 pub mod weighted;
+pub use value::Estimator;
 
 use crate::data::GameData;
 use crate::engine::{self, Decision, GameState};
@@ -56,6 +60,8 @@ impl Level {
 pub struct Budget {
     pub playouts: u32,
     pub time: Option<Duration>,
+    /// The estimate positions are judged by (the learned one, unless comparing).
+    pub estimator: Estimator,
 }
 
 impl Budget {
@@ -64,6 +70,7 @@ impl Budget {
         Budget {
             playouts,
             time: None,
+            estimator: Estimator::Learned,
         }
     }
 
@@ -74,8 +81,14 @@ impl Budget {
             Level::Hard => Budget {
                 playouts: 400,
                 time: Some(Duration::from_millis(900)),
+                estimator: Estimator::Learned,
             },
         }
+    }
+
+    /// The same budget judging positions by `estimator`.
+    pub fn with_estimator(self, estimator: Estimator) -> Budget {
+        Budget { estimator, ..self }
     }
 
     /// Whether thinking must stop now, `done` playouts in, started at `since`.
@@ -101,7 +114,7 @@ pub fn decide(
         [only] => Some(*only),
         _ => match level {
             Level::Easy => easy::decide(data, &known, seat, &legal, rng),
-            Level::Normal => normal::decide(data, &known, seat, &legal, rng),
+            Level::Normal => normal::decide(data, &known, seat, &legal, rng, budget.estimator),
             Level::Hard => hard::decide(data, &known, seat, &legal, rng, budget),
         },
     }

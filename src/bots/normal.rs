@@ -8,7 +8,8 @@
 //! [`value::lead`], the estimated final score: the score as it stands plus what the seat has
 //! built for later rounds.
 
-use super::{best_by_value, value, weighted};
+use super::value::{self, Estimator};
+use super::{best_by_value, handmade, weighted};
 use crate::data::{CardId, GameData};
 use crate::engine::{self, Decision, GameState, Phase};
 use rand_chacha::ChaCha8Rng;
@@ -17,6 +18,9 @@ use rand_chacha::ChaCha8Rng;
 const TURN_STEPS: usize = 40;
 /// Points one research screen the upload marker can pass this round is worth when planning.
 const SCREEN: f64 = 4.0;
+/// Card sets the learned estimate weighs when planning (the best of the sets' promise by
+/// [`plan_sets`]).
+const PLAN_SETS: usize = 8;
 
 pub(super) fn decide(
     data: &GameData,
@@ -24,14 +28,15 @@ pub(super) fn decide(
     seat: usize,
     legal: &[Decision],
     rng: &mut ChaCha8Rng,
+    est: Estimator,
 ) -> Option<Decision> {
     let sampled = engine::sample::sample(data, known, seat, rng);
     match sampled.phase {
         Phase::Action => {
-            let values = judge(data, &sampled, seat, legal, rng);
+            let values = judge(data, &sampled, seat, legal, rng, est);
             best_by_value(data, &sampled, seat, legal, &values, 1e-9, rng)
         }
-        Phase::Planning => plan(data, &sampled, seat, legal, rng),
+        Phase::Planning => plan(data, &sampled, seat, legal, rng, est),
         _ => weighted::choose(rng, data, &sampled, seat, legal),
     }
 }
@@ -44,14 +49,33 @@ pub(super) fn judge(
     seat: usize,
     legal: &[Decision],
     rng: &mut ChaCha8Rng,
+    est: Estimator,
+) -> Vec<Option<f64>> {
+    judge_by(data, sampled, seat, legal, rng, &|s| {
+        value::lead(est, data, s, seat)
+    })
+}
+
+/// What a position is worth to the seat judging it (higher is better).
+pub(crate) type Eval<'a> = &'a dyn Fn(&GameState) -> f64;
+
+/// [`judge`] by any judgement of positions: each option's worth by `eval` once the rest of the
+/// turn is played, each later step the best by `eval` one step ahead.
+pub(crate) fn judge_by(
+    data: &GameData,
+    sampled: &GameState,
+    seat: usize,
+    legal: &[Decision],
+    rng: &mut ChaCha8Rng,
+    eval: Eval,
 ) -> Vec<Option<f64>> {
     legal
         .iter()
         .map(|d| {
             let mut next = sampled.clone();
             engine::apply(data, &mut next, seat, *d).ok()?;
-            finish_turn(data, &mut next, seat, rng);
-            Some(value::lead(data, &next, seat))
+            finish_turn_by(data, &mut next, seat, rng, eval);
+            Some(eval(&next))
         })
         .collect()
 }
@@ -63,9 +87,54 @@ pub(super) fn plan(
     seat: usize,
     legal: &[Decision],
     rng: &mut ChaCha8Rng,
+    est: Estimator,
 ) -> Option<Decision> {
-    let wanted = plan_cards(data, state, seat);
+    let wanted = plan_cards_by(data, state, seat, est);
     plan_with(data, state, seat, legal, &wanted, rng)
+}
+
+/// The hand cards to place now, judged by `est`: with the hand-weighted estimate the set of
+/// [`plan_cards`]; with the learned one, of the few sets [`plan_sets`] likes best, the one after
+/// which the seat's estimated lead is highest.
+pub(super) fn plan_cards_by(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    est: Estimator,
+) -> Vec<CardId> {
+    if est == Estimator::Handmade {
+        return plan_cards(data, state, seat);
+    }
+    let sets = plan_sets(data, state, seat, PLAN_SETS);
+    let mut best: Option<(f64, Vec<CardId>)> = None;
+    for set in sets {
+        let Some(planned) = with_planned(data, state, seat, &set) else {
+            continue;
+        };
+        let v = value::lead(est, data, &planned, seat);
+        if best.as_ref().is_none_or(|(b, _)| v > *b) {
+            best = Some((v, set));
+        }
+    }
+    best.map(|(_, set)| set).unwrap_or_default()
+}
+
+/// `state` with `cards` placed in `seat`'s free action slots (the first free slot each takes),
+/// or None when one cannot be placed.
+pub(super) fn with_planned(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    cards: &[CardId],
+) -> Option<GameState> {
+    let mut next = state.clone();
+    for card in cards {
+        let place = engine::legal_decisions(data, &next, seat)
+            .into_iter()
+            .find(|d| matches!(d, Decision::PlanCard { card: c, .. } if c == card))?;
+        engine::apply(data, &mut next, seat, place).ok()?;
+    }
+    Some(next)
 }
 
 /// Planning toward `wanted`: the next of those cards into a slot, or done once none is left.
@@ -118,14 +187,14 @@ pub(super) fn plan_sets(
         .filter(|c| data.card(*c).is_playable())
         .collect();
     // The best cards first, so the search below can stop at a bounded number of sets.
-    hand.sort_by(|a, b| value::use_value(data, *b).total_cmp(&value::use_value(data, *a)));
+    hand.sort_by(|a, b| handmade::use_value(data, *b).total_cmp(&handmade::use_value(data, *a)));
     hand.truncate(14);
     let size = free.min(hand.len());
     // The best sets so far, best first.
     let mut best: Vec<(f64, Vec<CardId>)> = Vec::with_capacity(count + 1);
     let mut chosen = Vec::with_capacity(size);
     subsets(&hand, size, 0, &mut chosen, &mut |set| {
-        let used: f64 = set.iter().map(|c| value::use_value(data, *c)).sum();
+        let used: f64 = set.iter().map(|c| handmade::use_value(data, *c)).sum();
         let reach = weighted::research_reach_with(data, state, seat, set).max(0);
         let v = used + SCREEN * reach as f64;
         if best.len() < count || best.last().is_some_and(|(worst, _)| v > *worst) {
@@ -170,6 +239,18 @@ pub(super) fn finish_turn(
     state: &mut GameState,
     seat: usize,
     rng: &mut ChaCha8Rng,
+    est: Estimator,
+) {
+    finish_turn_by(data, state, seat, rng, &|s| value::lead(est, data, s, seat));
+}
+
+/// [`finish_turn`] by any judgement of positions.
+pub(crate) fn finish_turn_by(
+    data: &GameData,
+    state: &mut GameState,
+    seat: usize,
+    rng: &mut ChaCha8Rng,
+    eval: Eval,
 ) {
     let round = state.round;
     for _ in 0..TURN_STEPS {
@@ -185,7 +266,7 @@ pub(super) fn finish_turn(
             .map(|d| {
                 let mut next = state.clone();
                 engine::apply(data, &mut next, seat, *d).ok()?;
-                Some(value::lead(data, &next, seat))
+                Some(eval(&next))
             })
             .collect();
         let Some(d) = best_by_value(data, state, seat, &legal, &values, 1e-9, rng) else {

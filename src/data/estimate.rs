@@ -1,0 +1,255 @@
+//! The computer players' learned estimate (`assets/estimate.toml`): the weights of a linear
+//! model that predicts a seat's final score from features of the position as that seat sees it,
+//! and the provenance of the fit (the command, seeds and games it was trained on, a hash of the
+//! training positions, its error on held-out games). `skymines train` writes the file; the
+//! players only read it.
+//!
+//! It is not component data: it is loaded beside the box but left out of the data hash, so a
+//! retrained estimate never makes stored games look as if they were played with other data. A
+//! data folder (`data_dir`) may hold its own `estimate.toml`; without one the built-in copy is
+//! used. The file names its features; a file trained for other features than this build
+//! computes is refused (retrain it).
+
+use super::DataError;
+use serde::{Deserialize, Serialize};
+
+/// The file's name in the data folder.
+pub const FILE: &str = "estimate.toml";
+
+/// The features of a position for one seat, before the time interactions (what each means:
+/// `bots::features`). Every feature enters three times: as it is, times the share of the game
+/// still to play (`left`) and times its square (so what a feature is worth can fade as the end
+/// nears).
+pub const BASE_FEATURES: &[&str] = &[
+    "bias",
+    "cash",
+    "share_points",
+    "share_headroom",
+    "shares",
+    "next_shares",
+    "track_spaces",
+    "track_bonuses",
+    "tank_points",
+    "tank_ahead_3",
+    "tank_ahead_6",
+    "tank_ahead_10",
+    "research_points",
+    "research_ahead_1",
+    "research_ahead_2",
+    "research_ahead_4",
+    "plans_ahead",
+    "plans_in_reach",
+    "resource_units_owned",
+    "energy_owned",
+    "research_points_owned",
+    "research_scientists_owned",
+    "field_steps_owned",
+    "hand_cards",
+    "resource_units_now",
+    "energy_now",
+    "research_now",
+    "field_now",
+    "research_reach_now",
+    "markers",
+    "extra_slots",
+    "dropped_out",
+    "luna",
+    "luna_level",
+    "seats",
+    "stations_headroom",
+    "first_player_next",
+    "tiles",
+];
+
+/// How many weights a model has: each base feature as it is, times `left` and times `left²`.
+pub const FEATURE_COUNT: usize = 3 * BASE_FEATURES.len();
+
+/// The names of the weights, in order: `x`, `x*left`, `x*left2` for each base feature `x`.
+pub fn feature_names() -> Vec<String> {
+    let mut out = Vec::with_capacity(FEATURE_COUNT);
+    for suffix in ["", "*left", "*left2"] {
+        out.extend(BASE_FEATURES.iter().map(|b| format!("{b}{suffix}")));
+    }
+    out
+}
+
+/// Where the weights came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct EstimateProvenance {
+    /// The command that wrote the file.
+    pub command: String,
+    /// The seed of the first training game (game i uses seed + i).
+    pub seed: u64,
+    /// Games played for the training positions, in all.
+    pub games: u64,
+    /// Rounds of fitting (the first on exploring players' games, each later one adding games of
+    /// the players using the previous fit).
+    pub iterations: u32,
+    /// Positions (seat views) fitted, and held out.
+    pub positions: u64,
+    pub held_out_positions: u64,
+    /// SHA-256 (first 16 bytes, hex) of every training position's features and outcome, in order.
+    pub training_hash: String,
+    /// The component data hash the games were played with.
+    pub component_data_hash: String,
+    /// Root mean square error (points of final score) on the held-out games' positions: the
+    /// seat's own estimate, the same positions judged by the hand-weighted estimate
+    /// (`bots::value::handmade`), and the estimate of another seat from what is public.
+    pub held_out_rmse_own: f64,
+    pub held_out_rmse_handmade: f64,
+    pub held_out_rmse_public: f64,
+    /// The same error of a constant (the training positions' mean final score): the floor any
+    /// estimate should beat.
+    pub held_out_rmse_constant: f64,
+    /// Ridge penalty (on standardized features).
+    pub ridge: f64,
+}
+
+/// The learned estimate: one weight vector for the seat's own view (its hand and planned cards
+/// known) and one for another seat judged from what is public.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct EstimateFile {
+    pub schema_version: u32,
+    pub provenance: EstimateProvenance,
+    pub features: Vec<String>,
+    pub own: Vec<f64>,
+    pub public: Vec<f64>,
+}
+
+impl EstimateFile {
+    /// Parses and checks the file's text.
+    pub fn parse(text: &str) -> Result<EstimateFile, DataError> {
+        let file: EstimateFile = toml::from_str(text).map_err(|e| DataError::Parse {
+            file: FILE.to_string(),
+            message: e.to_string().trim().replace('\n', " "),
+        })?;
+        file.check()?;
+        Ok(file)
+    }
+
+    /// The features are this build's and every weight is a finite number.
+    pub fn check(&self) -> Result<(), DataError> {
+        let invalid = |field: &str, message: String| DataError::invalid(FILE, "", field, message);
+        if self.schema_version != 1 {
+            return Err(invalid(
+                "schema_version",
+                format!("{} (this build reads 1)", self.schema_version),
+            ));
+        }
+        if self.features != feature_names() {
+            return Err(invalid(
+                "features",
+                "trained for other features than this build computes: retrain it with `skymines train`"
+                    .to_string(),
+            ));
+        }
+        for (name, weights) in [("own", &self.own), ("public", &self.public)] {
+            if weights.len() != FEATURE_COUNT {
+                return Err(invalid(
+                    name,
+                    format!("{} weights for {FEATURE_COUNT} features", weights.len()),
+                ));
+            }
+            if let Some(i) = weights.iter().position(|w| !w.is_finite()) {
+                return Err(invalid(name, format!("weight {i} is not a number")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The file's text: a header that says what it is, then the provenance and the weights
+    /// with their names beside them.
+    pub fn to_text(&self) -> String {
+        let p = &self.provenance;
+        let mut out = String::new();
+        out.push_str(
+            "# estimate.toml — the computer players' learned estimate of a seat's final score.\n\
+             # Written by `skymines train` (bots::train); not component data: it is not part of the\n\
+             # data hash. Each weight multiplies one feature of the position as the seat sees it\n\
+             # (bots::features); `own` judges the seat itself, `public` another seat from what is\n\
+             # public. Retrain with the command in [provenance] (at the end) to reproduce these numbers.\n\n",
+        );
+        out.push_str(&format!("schema_version = {}\n\n", self.schema_version));
+        out.push_str("features = [\n");
+        for name in &self.features {
+            out.push_str(&format!("    {name:?},\n"));
+        }
+        out.push_str("]\n");
+        for (name, weights) in [("own", &self.own), ("public", &self.public)] {
+            out.push_str(&format!("{name} = [\n"));
+            for (w, f) in weights.iter().zip(&self.features) {
+                out.push_str(&format!("    {}, # {f}\n", float(*w)));
+            }
+            out.push_str("]\n");
+        }
+        out.push_str("\n[provenance]\n");
+        out.push_str(&format!("command = {:?}\n", p.command));
+        out.push_str(&format!("seed = {}\n", p.seed));
+        out.push_str(&format!("games = {}\n", p.games));
+        out.push_str(&format!("iterations = {}\n", p.iterations));
+        out.push_str(&format!("positions = {}\n", p.positions));
+        out.push_str(&format!("held_out_positions = {}\n", p.held_out_positions));
+        out.push_str(&format!("training_hash = {:?}\n", p.training_hash));
+        out.push_str(&format!(
+            "component_data_hash = {:?}\n",
+            p.component_data_hash
+        ));
+        for (k, v) in [
+            ("held_out_rmse_own", p.held_out_rmse_own),
+            ("held_out_rmse_handmade", p.held_out_rmse_handmade),
+            ("held_out_rmse_public", p.held_out_rmse_public),
+            ("held_out_rmse_constant", p.held_out_rmse_constant),
+            ("ridge", p.ridge),
+        ] {
+            out.push_str(&format!("{k} = {}\n", float(v)));
+        }
+        out
+    }
+}
+
+/// A float as TOML reads it back exactly (Rust prints the shortest text that round-trips).
+fn float(v: f64) -> String {
+    let s = format!("{v:?}");
+    if s.contains('.') || s.contains('e') || s.contains("inf") || s.contains("NaN") {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_text_reads_back_the_same_numbers() {
+        let mut file = EstimateFile {
+            schema_version: 1,
+            features: feature_names(),
+            own: (0..FEATURE_COUNT).map(|i| i as f64 / 7.0 - 3.0).collect(),
+            public: (0..FEATURE_COUNT).map(|i| 1e-9 * i as f64).collect(),
+            ..EstimateFile::default()
+        };
+        file.provenance.held_out_rmse_own = 12.345678901234567;
+        file.provenance.command = "skymines train --games 3".to_string();
+        let back = EstimateFile::parse(&file.to_text()).expect("reads back");
+        assert_eq!(back, file);
+    }
+
+    #[test]
+    fn a_file_for_other_features_is_refused() {
+        let mut file = EstimateFile {
+            schema_version: 1,
+            features: feature_names(),
+            own: vec![0.0; FEATURE_COUNT],
+            public: vec![0.0; FEATURE_COUNT],
+            ..EstimateFile::default()
+        };
+        file.features[3] = "something_else".to_string();
+        let err = EstimateFile::parse(&file.to_text()).expect_err("refused");
+        assert!(err.to_string().contains("retrain"), "{err}");
+        file.features = feature_names();
+        file.own.pop();
+        assert!(EstimateFile::parse(&file.to_text()).is_err());
+    }
+}
