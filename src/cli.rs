@@ -248,12 +248,14 @@ struct SimulateArgs {
     /// win rate by seat, starting token, company focus and its track)
     #[arg(long)]
     stats: bool,
-    /// Playouts a hard player makes per decision (the same on every machine)
-    #[arg(long, value_name = "N", default_value_t = 64)]
-    playouts: u32,
-    /// A time limit per decision for the hard player, in milliseconds [default: none]
-    #[arg(long, value_name = "MS")]
-    think_ms: Option<u64>,
+    /// Playouts a hard player makes per decision (the same on every machine); one for every
+    /// player, or one per player like --bots (e.g. 400,12)
+    #[arg(long, value_name = "N", value_delimiter = ',', default_value = "64")]
+    playouts: Vec<u32>,
+    /// A time limit per decision for the hard player, in milliseconds (0: none); one for every
+    /// player, or one per player like --bots [default: none]
+    #[arg(long, value_name = "MS", value_delimiter = ',')]
+    think_ms: Vec<u64>,
     /// With --bots: the estimate each player judges positions by (learned or handmade), one per
     /// player like --bots [default: learned]
     #[arg(long, value_name = "ESTIMATES", value_delimiter = ',', value_parser = parse_estimator)]
@@ -261,6 +263,13 @@ struct SimulateArgs {
     /// With --bots: threads the games are spread over [default: the machine's cores]
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// With --bots: the learned estimate from this file instead of the built-in
+    /// assets/estimate.toml (e.g. one just written by `skymines train`)
+    #[arg(long, value_name = "FILE")]
+    estimate: Option<PathBuf>,
+    /// Instead of playing: the --bots --json reports of parts of one match (seed ranges) as one
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "bots")]
+    merge: Vec<PathBuf>,
 }
 
 fn parse_estimator(value: &str) -> Result<crate::bots::Estimator, String> {
@@ -367,13 +376,28 @@ struct TortureArgs {
 }
 
 fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {
-    let data = match GameData::embedded() {
+    let mut data = match GameData::embedded() {
         Ok(d) => d,
         Err(e) => {
             eprintln!("data check failed: {e}");
             return 1;
         }
     };
+    if let Some(file) = &args.estimate {
+        let read = std::fs::read_to_string(file)
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                crate::data::estimate::EstimateFile::parse(&text).map_err(|e| e.to_string())
+            });
+        match read {
+            Ok(estimate) => data.estimate = estimate,
+            Err(e) => {
+                eprintln!("{}: {e}", file.display());
+                return 2;
+            }
+        }
+    }
+    let data = data;
     let config = crate::sim::SimConfig {
         games: args.games,
         options: args.options(),
@@ -381,6 +405,9 @@ fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {
         max_decisions: 20_000,
         vary: args.vary,
     };
+    if !args.merge.is_empty() {
+        return merge_match_reports(&args.merge, args.json, out);
+    }
     if !args.bots.is_empty() {
         return bot_match(args, &data, out);
     }
@@ -507,24 +534,30 @@ fn train(args: &TrainArgs, out: &mut dyn Write) -> i32 {
 
 /// `simulate --bots`: a match between computer players.
 fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
-    let budget = crate::bots::Budget {
-        playouts: args.playouts,
-        time: args.think_ms.map(std::time::Duration::from_millis),
-        estimator: crate::bots::Estimator::Learned,
-    };
     let levels = match args.bots.as_slice() {
         [one] => vec![*one; args.game.players],
         many => many.to_vec(),
     };
-    let estimator = |p: usize| match args.estimators.as_slice() {
-        [] => crate::bots::Estimator::Learned,
-        [one] => *one,
-        many => many.get(p).copied().unwrap_or_default(),
-    };
+    /// Player `p`'s entry of a per-player option: the only one, or its own.
+    fn of<T: Copy>(list: &[T], p: usize) -> Option<T> {
+        match list {
+            [one] => Some(*one),
+            many => many.get(p).copied(),
+        }
+    }
     let players: Vec<_> = levels
         .iter()
         .enumerate()
-        .map(|(p, l)| (*l, budget.with_estimator(estimator(p))))
+        .map(|(p, l)| {
+            let budget = crate::bots::Budget {
+                playouts: of(&args.playouts, p).unwrap_or(64),
+                time: of(&args.think_ms, p)
+                    .filter(|ms| *ms > 0)
+                    .map(std::time::Duration::from_millis),
+                estimator: of(&args.estimators, p).unwrap_or_default(),
+            };
+            (*l, budget)
+        })
         .collect();
     let options = GameOptions {
         players: players.len(),
@@ -549,21 +582,54 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
     };
     let _ = writeln!(
         out,
-        "{} games, {} playouts a hard decision, {:.1} s",
+        "{} games, {:.1} s",
         report.games,
-        args.playouts,
         started.elapsed().as_secs_f64()
     );
-    for (p, (level, budget)) in players.iter().enumerate() {
+    print_match(&report, options.luna.is_some(), out);
+    0
+}
+
+/// `simulate --merge`: the reports of parts of one match as one.
+fn merge_match_reports(files: &[PathBuf], json: bool, out: &mut dyn Write) -> i32 {
+    let mut parts = Vec::new();
+    for file in files {
+        let read = std::fs::read_to_string(file)
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                serde_json::from_str::<crate::sim::MatchReport>(&text).map_err(|e| e.to_string())
+            });
+        match read {
+            Ok(r) => parts.push(r),
+            Err(e) => {
+                eprintln!("{}: not a match report: {e}", file.display());
+                return 1;
+            }
+        }
+    }
+    let report = match report_unless_done(
+        crate::sim::merge_reports(&parts),
+        "cannot merge the reports",
+        json,
+        out,
+    ) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let _ = writeln!(out, "{} games in {} parts", report.games, parts.len());
+    let luna = report.luna_mean_score > 0.0;
+    print_match(&report, luna, out);
+    0
+}
+
+/// A match's wins, scores, points by category and decision times, a line or two per player.
+fn print_match(report: &crate::sim::MatchReport, luna: bool, out: &mut dyn Write) {
+    for p in 0..report.wins.len() {
         let _ = writeln!(
             out,
-            "player {} ({}{}): wins {:.1} ({:.0} %), mean score {:.1}, a decision p50 {:.2} ms, p99 {:.2} ms",
+            "player {} ({}): wins {:.1} ({:.0} %), mean score {:.1}, a decision p50 {:.2} ms, p99 {:.2} ms",
             p + 1,
-            level.name(),
-            match budget.estimator {
-                crate::bots::Estimator::Learned => String::new(),
-                other => format!(", {} estimate", other.name()),
-            },
+            report.players.get(p).map_or("?", String::as_str),
             report.wins[p],
             100.0 * report.wins[p] / report.games.max(1) as f64,
             report.mean_score[p],
@@ -572,7 +638,7 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
         );
         let _ = writeln!(out, "  points from: {}", categories(&report.points_from[p]));
     }
-    if options.luna.is_some() {
+    if luna {
         let _ = writeln!(
             out,
             "Luna: wins {:.1} ({:.0} %), mean score {:.1}",
@@ -582,11 +648,10 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
         );
         let _ = writeln!(out, "  points from: {}", categories(&report.luna_points_from));
     }
-    0
 }
 
 /// Mean points by category in the scoring pad's order: cash, shares by company, tank, research.
-pub(crate) fn categories(points: &std::collections::BTreeMap<String, f64>) -> String {
+fn categories(points: &std::collections::BTreeMap<String, f64>) -> String {
     let mut keys: Vec<&String> = points.keys().collect();
     let rank = |k: &str| match k {
         "cash" => 0,
@@ -665,7 +730,7 @@ fn balance_report(
             report.seats,
             levels.join(","),
             options.luna.map_or(String::new(), |l| format!(", Luna {l}")),
-            args.playouts,
+            players.first().map_or(0, |(_, b)| b.playouts),
             100.0 * report.fair_share
         ),
             format!("score: {}", dist(&report.score)),

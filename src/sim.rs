@@ -880,8 +880,11 @@ pub fn solo_vs_luna(data: &GameData, level: u8, seed: u64) -> Result<(u32, u32),
 
 /// What a match of computer players measured, by player (the entries of `players`, whatever seat
 /// they sat in).
-#[derive(Debug, Clone, Serialize, Default)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, Default)]
 pub struct MatchReport {
+    /// Per player: its level and budget ("hard, 400 playouts within 900 ms").
+    #[serde(default)]
+    pub players: Vec<String>,
     pub games: usize,
     /// Per player: games won (a shared first place counts as a share of a win).
     pub wins: Vec<f64>,
@@ -959,6 +962,7 @@ pub fn bot_match(
     };
     let results = in_threads(games, threads, play);
     let mut report = MatchReport {
+        players: players.iter().map(|(l, b)| b.describe(*l)).collect(),
         games,
         wins: vec![0.0; n],
         mean_score: vec![0.0; n],
@@ -996,6 +1000,50 @@ pub fn bot_match(
         report.think_p99_ms.push(percentile(t, 0.99));
     }
     Ok(report)
+}
+
+/// Reports of matches played in parts (seed ranges of one match, e.g. on several machines) as
+/// one: counts and means add up by games; a decision's p99 is the largest part's, its p50 the
+/// parts' mean (the parts' times are not kept).
+pub fn merge_reports(parts: &[MatchReport]) -> Result<MatchReport, String> {
+    let first = parts.first().ok_or("no reports to merge")?;
+    let n = first.wins.len();
+    if parts
+        .iter()
+        .any(|p| p.wins.len() != n || p.players != first.players)
+    {
+        return Err("the reports are of different matches".to_string());
+    }
+    let games: usize = parts.iter().map(|p| p.games).sum();
+    let weight = |p: &MatchReport| p.games as f64 / games.max(1) as f64;
+    let mut out = MatchReport {
+        players: first.players.clone(),
+        games,
+        wins: vec![0.0; n],
+        mean_score: vec![0.0; n],
+        think_p50_ms: vec![0.0; n],
+        think_p99_ms: vec![0.0; n],
+        points_from: vec![BTreeMap::new(); n],
+        ..MatchReport::default()
+    };
+    for p in parts {
+        let w = weight(p);
+        for i in 0..n {
+            out.wins[i] += p.wins[i];
+            out.mean_score[i] += p.mean_score[i] * w;
+            out.think_p50_ms[i] += p.think_p50_ms.get(i).copied().unwrap_or(0.0) / parts.len() as f64;
+            out.think_p99_ms[i] = out.think_p99_ms[i].max(p.think_p99_ms.get(i).copied().unwrap_or(0.0));
+            for (k, v) in p.points_from.get(i).into_iter().flatten() {
+                *out.points_from[i].entry(k.clone()).or_default() += v * w;
+            }
+        }
+        out.luna_wins += p.luna_wins;
+        out.luna_mean_score += p.luna_mean_score * w;
+        for (k, v) in &p.luna_points_from {
+            *out.luna_points_from.entry(k.clone()).or_default() += v * w;
+        }
+    }
+    Ok(out)
 }
 
 /// Game `g` of a match: seed `options.seed + g`, player p in seat (p + g) % n, so no player

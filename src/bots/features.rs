@@ -1,6 +1,7 @@
 //! What the learned estimate reads of a position: for one seat, a fixed list of numbers
-//! (`data::estimate::BASE_FEATURES`, in that order), each then also multiplied by the share of
-//! the game still to play and its square. Two views (DECISIONS B16: no peeking):
+//! (`data::estimate::BASE_FEATURES`, in that order). The estimate weighs each with a weight for
+//! the time left in the game (given a round apart and interpolated between: [`expand`]). Two
+//! views (DECISIONS B16: no peeking):
 //!
 //! - [`View::Own`]: the seat judging itself: its hand and its face-down planned cards count;
 //! - [`View::Public`]: another seat, judged from what everyone sees: its track markers, coins,
@@ -18,7 +19,8 @@
 //!   company's station), `shares`, `next_shares` (shares the next two track spaces would add),
 //!   `track_spaces`, `track_bonuses` (unlocked), `stations_headroom` (covered coin icons in all);
 //! - the printed values still ahead: `tank_ahead_k` (points k more tank steps would add),
-//!   `research_ahead_k` (k more screens), `plans_ahead` (plans lying ready on the next screens),
+//!   `research_ahead_k` (k more screens), `plans_ahead` (plans lying ready on the next screens,
+//!   and plans taken this turn, which go there at its end),
 //!   `plans_in_reach` (of those, how many the seat's own cards could carry its marker through in
 //!   one research action; own view only);
 //! - cards owned, by kind: `resource_units_owned`, `energy_owned`, `research_points_owned`,
@@ -29,10 +31,11 @@
 //!   `research_reach_now` (plans a research scientist could pass now), `markers` (bonus markers
 //!   still to place), `tiles`, `dropped_out`;
 //! - lasting: `extra_slots` (switched on), `first_player_next`;
-//! - who: `luna`, `luna_level`, `seats`.
+//! - who: `luna`, `luna_level`, `seats`;
+//! - how the seat was played, in training only (`trained_*`: see `data::estimate`); 0 in play.
 
 use super::weighted;
-use crate::data::estimate::{BASE_FEATURES, FEATURE_COUNT};
+use crate::data::estimate::{BASE_FEATURES, FEATURE_COUNT, KNOTS_LAST};
 use crate::data::{CardId, Company, GameData};
 use crate::engine::state::{GameState, Seat, SlotCard, TileState};
 use crate::engine::Phase;
@@ -46,10 +49,11 @@ pub enum View {
     Public,
 }
 
-/// A seat's features, time interactions included (`data::estimate::feature_names` order).
-pub type Features = [f64; FEATURE_COUNT];
-
 const BASE: usize = BASE_FEATURES.len();
+/// A seat's features (`data::estimate::BASE_FEATURES` order).
+pub type Base = [f64; BASE];
+/// A seat's features spread over the points in time (`data::estimate::feature_names` order).
+pub type Features = [f64; FEATURE_COUNT];
 
 /// What every seat's features share: the time left and the stations.
 pub struct Context {
@@ -90,25 +94,59 @@ impl Context {
             headroom,
         }
     }
+
 }
 
-/// The features of `seat` in `state`, read with `view`'s eyes.
-pub fn features(
-    data: &GameData,
-    state: &GameState,
-    ctx: &Context,
-    seat: usize,
-    view: View,
-) -> Features {
-    let base = base_features(data, state, ctx, seat, view);
+/// The two points in time `left` (the share of the game still to play) lies between, and the
+/// weight of each.
+fn knots(left: f64) -> [(usize, f64); 2] {
+    let x = left.clamp(0.0, 1.0) * KNOTS_LAST as f64;
+    let k = (x.floor() as usize).min(KNOTS_LAST - 1);
+    let f = (x - k as f64).clamp(0.0, 1.0);
+    [(k, 1.0 - f), (k + 1, f)]
+}
+
+/// The features of `seat` in `state`, read with `view`'s eyes, as in play (trained as 0).
+pub fn base(data: &GameData, state: &GameState, ctx: &Context, seat: usize, view: View) -> Base {
+    base_features(data, state, ctx, seat, view)
+}
+
+/// `base` spread over the points in time around `left` (for fitting).
+pub fn expand(base: &Base, left: f64) -> Features {
     let mut out = [0.0; FEATURE_COUNT];
-    let (l1, l2) = (ctx.left, ctx.left * ctx.left);
-    for (i, x) in base.iter().enumerate() {
-        out[i] = *x;
-        out[BASE + i] = x * l1;
-        out[2 * BASE + i] = x * l2;
+    for (k, w) in knots(left) {
+        if w == 0.0 {
+            continue;
+        }
+        for (i, x) in base.iter().enumerate() {
+            out[k * BASE + i] += w * x;
+        }
     }
     out
+}
+
+/// The estimate of `weights` (`FEATURE_COUNT` of them) for a seat's features `base` with
+/// `left` of the game still to play.
+pub fn predict(weights: &[f64], base: &Base, left: f64) -> f64 {
+    let mut sum = 0.0;
+    for (k, w) in knots(left) {
+        if w == 0.0 {
+            continue;
+        }
+        let row = &weights[k * BASE..(k + 1) * BASE];
+        sum += w * row.iter().zip(base).map(|(a, x)| a * x).sum::<f64>();
+    }
+    sum
+}
+
+/// Sets the training-only features of `base`: how the seat was played (the exploring player's
+/// bias per way of scoring, and its share of random moves).
+pub fn trained_as(base: &mut Base, tank: f64, research: f64, shares: f64, cash: f64, random: f64) {
+    base[const { index("trained_tank_bias") }] = tank;
+    base[const { index("trained_research_bias") }] = research;
+    base[const { index("trained_shares_bias") }] = shares;
+    base[const { index("trained_cash_bias") }] = cash;
+    base[const { index("trained_random_moves") }] = random;
 }
 
 /// The cards of a seat that `view` sees: all it owns (own view), or the public ones (face-up
@@ -176,7 +214,7 @@ fn base_features(
     ctx: &Context,
     seat: usize,
     view: View,
-) -> [f64; BASE] {
+) -> Base {
     let s = &state.seats[seat];
     let mut f = [0.0; BASE];
     // `at!("name")` is the feature's index, found when compiling (a misspelt name fails it).
@@ -276,7 +314,9 @@ fn base_features(
         .skip(next)
         .take_while(|p| p.is_some())
         .count();
-    set(at!("plans_ahead"), ready as f64);
+    // Plans taken this turn go onto the track at its end: they count as lying ready already,
+    // or a step ahead would always prefer a coin to a plan.
+    set(at!("plans_ahead"), (ready + s.acquired.len()) as f64);
     if view == View::Own && !s.is_luna() {
         set(at!("plans_in_reach"),
             weighted::plans_within_reach(data, state, seat) as f64,

@@ -86,6 +86,21 @@ impl Budget {
         }
     }
 
+    /// A player at `level` with this budget, in words ("hard, 400 playouts within 900 ms").
+    pub fn describe(&self, level: Level) -> String {
+        let mut out = level.name().to_string();
+        if level == Level::Hard {
+            out.push_str(&format!(", {} playouts", self.playouts));
+            if let Some(t) = self.time {
+                out.push_str(&format!(" within {} ms", t.as_millis()));
+            }
+        }
+        if self.estimator != Estimator::Learned {
+            out.push_str(&format!(", {} estimate", self.estimator.name()));
+        }
+        out
+    }
+
     /// The same budget judging positions by `estimator`.
     pub fn with_estimator(self, estimator: Estimator) -> Budget {
         Budget { estimator, ..self }

@@ -269,6 +269,7 @@ pub(crate) fn finish_turn_by(
                 Some(eval(&next))
             })
             .collect();
+        let values = prefer_more_cards(&legal, values);
         let Some(d) = best_by_value(data, state, seat, &legal, &values, 1e-9, rng) else {
             return;
         };
@@ -276,4 +277,23 @@ pub(crate) fn finish_turn_by(
             return;
         }
     }
+}
+
+/// Selecting one more resource card for an action changes nothing an estimate sees until the
+/// units are spent, so a step ahead ties it with finishing the selection; in thought the seat
+/// uses the cards it selects, rather than leave it to chance (the choice to use fewer is
+/// weighed where the action is chosen). Finishing loses the tie.
+fn prefer_more_cards(legal: &[Decision], mut values: Vec<Option<f64>>) -> Vec<Option<f64>> {
+    let select = legal
+        .iter()
+        .zip(&values)
+        .filter(|(d, _)| matches!(d, Decision::SelectCard { .. }))
+        .filter_map(|(_, v)| *v)
+        .fold(f64::MIN, f64::max);
+    for (d, v) in legal.iter().zip(values.iter_mut()) {
+        if *d == Decision::FinishSelecting && v.is_some_and(|v| v <= select + 1e-9) {
+            *v = v.map(|v| v - 1e-6);
+        }
+    }
+    values
 }

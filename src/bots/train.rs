@@ -18,11 +18,13 @@
 //!
 //! The fit is ridge regression on standardized features (closed form, a Cholesky solve).
 
-use super::features::{self, Context, Features, View};
+use super::features::{self, Base, Context, View};
 use super::normal::{self, Eval};
 use super::value::{self, Estimator};
 use super::{best_by_value, handmade, weighted, Budget, Level};
-use crate::data::estimate::{feature_names, EstimateFile, EstimateProvenance, FEATURE_COUNT};
+use crate::data::estimate::{
+    feature_names, EstimateFile, EstimateProvenance, BASE_FEATURES, FEATURE_COUNT, KNOTS_LAST,
+};
 use crate::data::GameData;
 use crate::engine::{self, BoardSide, Decision, GameOptions, GameState, Phase, TokenSetup};
 use crate::engine::TrackSetup;
@@ -200,7 +202,7 @@ fn bias_worth(data: &GameData, state: &GameState, seat: usize, bias: &Bias) -> f
         return 0.0;
     }
     let s = &state.seats[seat];
-    let f = features::features(data, state, &Context::of(data, state), seat, View::Own);
+    let f = features::base(data, state, &Context::of(data, state), seat, View::Own);
     let at = |name: &str| {
         crate::data::estimate::BASE_FEATURES
             .iter()
@@ -271,32 +273,20 @@ fn explore(
             let wanted = best.map(|(_, s)| s).unwrap_or_default();
             normal::plan_with(data, &sampled, seat, &legal, &wanted, rng)
         }
-        Phase::Action if super::chooses_action(&legal) => {
-            let values = normal::judge_by(data, &sampled, seat, &legal, rng, eval);
-            best_by_value(data, &sampled, seat, &legal, &values, 1e-9, rng)
-        }
         Phase::Action => {
-            // Inside an action: the best step one step ahead (what the rest of the turn in
-            // thought would do).
-            let values: Vec<Option<f64>> = legal
-                .iter()
-                .map(|d| {
-                    let mut next = sampled.clone();
-                    engine::apply(data, &mut next, seat, *d).ok()?;
-                    Some(eval(&next))
-                })
-                .collect();
+            let values = normal::judge_by(data, &sampled, seat, &legal, rng, eval);
             best_by_value(data, &sampled, seat, &legal, &values, 1e-9, rng)
         }
         _ => weighted::choose(rng, data, &sampled, seat, &legal),
     }
 }
 
-/// A recorded position of one seat: its features and, once the game is over, its final score.
+/// A recorded position of one seat: its features and the time left.
 struct Row {
     view: View,
     seat: usize,
-    features: Box<Features>,
+    base: Base,
+    left: f64,
     /// The hand-weighted estimate of the same position (held-out own rows only).
     handmade: f64,
 }
@@ -335,7 +325,7 @@ fn play_game(
             .first()
             .ok_or_else(|| format!("training game {seed}: nobody to move"))?;
         if recorder.gen_bool(record) {
-            record_position(data, &state, held_out, &mut rows);
+            record_position(data, &state, &policies, held_out, &mut rows);
         }
         let policy = policies
             .get(seat)
@@ -373,16 +363,39 @@ fn play_game(
     Ok(PlayedGame { rows, seats })
 }
 
-/// Records `state` from every seat's view: its own features (human seats) and its public ones.
-fn record_position(data: &GameData, state: &GameState, held_out: bool, rows: &mut Vec<Row>) {
+/// Records `state` from every seat's view: its own features (human seats) and its public ones,
+/// each with how the seat is played.
+fn record_position(
+    data: &GameData,
+    state: &GameState,
+    policies: &[Policy],
+    held_out: bool,
+    rows: &mut Vec<Row>,
+) {
     let ctx = Context::of(data, state);
     for seat in 0..state.seats.len() {
+        let mark = |base: &mut Base| {
+            if let Some(Policy::Explorer { bias, epsilon }) = policies.get(seat) {
+                let on = |v: f64| (v > 0.0) as u8 as f64;
+                features::trained_as(
+                    base,
+                    on(bias.tank),
+                    on(bias.research),
+                    on(bias.shares),
+                    on(bias.cash),
+                    *epsilon,
+                );
+            }
+        };
         if !state.seats[seat].is_luna() {
             let known = engine::sample::canonical(data, state, seat);
+            let mut base = features::base(data, &known, &ctx, seat, View::Own);
+            mark(&mut base);
             rows.push(Row {
                 view: View::Own,
                 seat,
-                features: Box::new(features::features(data, &known, &ctx, seat, View::Own)),
+                base,
+                left: ctx.left,
                 handmade: if held_out {
                     handmade::estimate(data, &known, seat)
                 } else {
@@ -390,10 +403,13 @@ fn record_position(data: &GameData, state: &GameState, held_out: bool, rows: &mu
                 },
             });
         }
+        let mut base = features::base(data, state, &ctx, seat, View::Public);
+        mark(&mut base);
         rows.push(Row {
             view: View::Public,
             seat,
-            features: Box::new(features::features(data, state, &ctx, seat, View::Public)),
+            base,
+            left: ctx.left,
             handmade: 0.0,
         });
     }
@@ -404,6 +420,7 @@ struct Normal {
     n: f64,
     xtx: Vec<f64>,
     xty: Vec<f64>,
+    sum_x: Vec<f64>,
     sum_y: f64,
 }
 
@@ -413,20 +430,22 @@ impl Normal {
             n: 0.0,
             xtx: vec![0.0; FEATURE_COUNT * FEATURE_COUNT],
             xty: vec![0.0; FEATURE_COUNT],
+            sum_x: vec![0.0; FEATURE_COUNT],
             sum_y: 0.0,
         }
     }
 
-    fn add(&mut self, x: &Features, y: f64) {
+    fn add(&mut self, base: &Base, left: f64, y: f64) {
+        let x = features::expand(base, left);
+        // Each row is mostly zeros (two points in time of eight).
+        let nonzero: Vec<usize> = (0..FEATURE_COUNT).filter(|i| x[*i] != 0.0).collect();
         self.n += 1.0;
         self.sum_y += y;
-        for i in 0..FEATURE_COUNT {
-            if x[i] == 0.0 {
-                continue;
-            }
+        for (a, &i) in nonzero.iter().enumerate() {
+            self.sum_x[i] += x[i];
             self.xty[i] += x[i] * y;
             let row = &mut self.xtx[i * FEATURE_COUNT..(i + 1) * FEATURE_COUNT];
-            for j in i..FEATURE_COUNT {
+            for &j in &nonzero[a..] {
                 row[j] += x[i] * x[j];
             }
         }
@@ -447,7 +466,9 @@ impl Normal {
         let k = FEATURE_COUNT;
         let mut w = vec![0.0; k];
         if self.n < 2.0 {
-            w[0] = self.mean_y();
+            for knot in 0..=KNOTS_LAST {
+                w[knot * BASE_FEATURES.len()] = self.mean_y();
+            }
             return w;
         }
         let n = self.n;
@@ -455,13 +476,13 @@ impl Normal {
             let (a, b) = if i <= j { (i, j) } else { (j, i) };
             self.xtx[a * k + b]
         };
-        let mean: Vec<f64> = (0..k).map(|i| xtx(0, i) / n).collect();
+        let mean: Vec<f64> = (0..k).map(|i| self.sum_x[i] / n).collect();
         let my = self.mean_y();
         let sd: Vec<f64> = (0..k)
             .map(|i| (xtx(i, i) / n - mean[i] * mean[i]).max(0.0).sqrt())
             .collect();
-        // The varying features (the first feature is the constant "bias").
-        let used: Vec<usize> = (1..k).filter(|i| sd[*i] > 1e-9).collect();
+        // The varying features (the intercept is added to every "bias@k": their hats sum to 1).
+        let used: Vec<usize> = (0..k).filter(|i| sd[*i] > 1e-9).collect();
         let m = used.len();
         let mut a = vec![0.0; m * m];
         let mut b = vec![0.0; m];
@@ -479,7 +500,9 @@ impl Normal {
             w[i] = beta[p] / sd[i];
             intercept -= w[i] * mean[i];
         }
-        w[0] = intercept;
+        for knot in 0..=KNOTS_LAST {
+            w[knot * BASE_FEATURES.len()] += intercept;
+        }
         w
     }
 }
@@ -520,9 +543,6 @@ fn cholesky_solve(a: &mut [f64], b: &[f64], m: usize) -> Vec<f64> {
     x
 }
 
-fn dot(w: &[f64], x: &Features) -> f64 {
-    w.iter().zip(x.iter()).map(|(a, b)| a * b).sum()
-}
 
 fn rmse(errors: impl Iterator<Item = f64>) -> f64 {
     let (mut sum, mut n) = (0.0, 0.0);
@@ -545,8 +565,8 @@ pub fn train(
 ) -> Result<(EstimateFile, Vec<RoundReport>), String> {
     let mut own = Normal::new();
     let mut public = Normal::new();
-    let mut held_own: Vec<(Box<Features>, f64, f64)> = Vec::new();
-    let mut held_public: Vec<(Box<Features>, f64)> = Vec::new();
+    let mut held_own: Vec<(Base, f64, f64, f64)> = Vec::new();
+    let mut held_public: Vec<(Base, f64, f64)> = Vec::new();
     let mut hasher = Sha256::new();
     let mut file = EstimateFile {
         schema_version: 1,
@@ -587,20 +607,21 @@ pub fn train(
             for (row, target) in played.rows {
                 if held_out {
                     match row.view {
-                        View::Own => held_own.push((row.features, target, row.handmade)),
-                        View::Public => held_public.push((row.features, target)),
+                        View::Own => held_own.push((row.base, row.left, target, row.handmade)),
+                        View::Public => held_public.push((row.base, row.left, target)),
                     }
                     continue;
                 }
                 positions += 1;
                 hasher.update([matches!(row.view, View::Own) as u8]);
                 hasher.update(target.to_le_bytes());
-                for x in row.features.iter() {
+                hasher.update(row.left.to_le_bytes());
+                for x in row.base.iter() {
                     hasher.update(x.to_le_bytes());
                 }
                 match row.view {
-                    View::Own => own.add(&row.features, target),
-                    View::Public => public.add(&row.features, target),
+                    View::Own => own.add(&row.base, row.left, target),
+                    View::Public => public.add(&row.base, row.left, target),
                 }
             }
             if (g + 1) % 50 == 0 {
@@ -621,10 +642,18 @@ pub fn train(
             games: config.games,
             positions,
             held_out_positions: held_own.len() as u64,
-            rmse_own: rmse(held_own.iter().map(|(x, y, _)| dot(&file.own, x) - y)),
-            rmse_handmade: rmse(held_own.iter().map(|(_, y, h)| h - y)),
-            rmse_public: rmse(held_public.iter().map(|(x, y)| dot(&file.public, x) - y)),
-            rmse_constant: rmse(held_own.iter().map(|(_, y, _)| constant - y)),
+            rmse_own: rmse(
+                held_own
+                    .iter()
+                    .map(|(x, left, y, _)| features::predict(&file.own, x, *left) - y),
+            ),
+            rmse_handmade: rmse(held_own.iter().map(|(_, _, y, h)| h - y)),
+            rmse_public: rmse(
+                held_public
+                    .iter()
+                    .map(|(x, left, y)| features::predict(&file.public, x, *left) - y),
+            ),
+            rmse_constant: rmse(held_own.iter().map(|(_, _, y, _)| constant - y)),
             by_policy: by_policy
                 .into_iter()
                 .map(|(name, n, total, tank, research)| {

@@ -91,26 +91,18 @@ pub fn lead(est: Estimator, data: &GameData, state: &GameState, seat: usize) -> 
 
 /// The learned estimate of `seat`'s final score by its own view.
 pub fn own(data: &GameData, state: &GameState, ctx: &Context, seat: usize) -> f64 {
-    dot(
-        &data.estimate.own,
-        &features::features(data, state, ctx, seat, View::Own),
-    )
+    let base = features::base(data, state, ctx, seat, View::Own);
+    features::predict(&data.estimate.own, &base, ctx.left)
 }
 
 /// The learned estimate of `seat`'s final score from what is public.
 pub fn public(data: &GameData, state: &GameState, ctx: &Context, seat: usize) -> f64 {
-    dot(
-        &data.estimate.public,
-        &features::features(data, state, ctx, seat, View::Public),
-    )
+    let base = features::base(data, state, ctx, seat, View::Public);
+    features::predict(&data.estimate.public, &base, ctx.left)
 }
 
 fn actual(data: &GameData, state: &GameState, seat: usize) -> f64 {
     engine::final_scores(data, state)
         .get(seat)
         .map_or(0.0, |s| s.total as f64)
-}
-
-fn dot(weights: &[f64], x: &[f64]) -> f64 {
-    weights.iter().zip(x).map(|(w, v)| w * v).sum()
 }

@@ -16,10 +16,10 @@ use serde::{Deserialize, Serialize};
 /// The file's name in the data folder.
 pub const FILE: &str = "estimate.toml";
 
-/// The features of a position for one seat, before the time interactions (what each means:
-/// `bots::features`). Every feature enters three times: as it is, times the share of the game
-/// still to play (`left`) and times its square (so what a feature is worth can fade as the end
-/// nears).
+/// The features of a position for one seat (what each means: `bots::features`). The last five
+/// say how the seat was played in the training games (an exploring player's bias, its share of
+/// random moves); they are 0 in play, where the estimate judges for a player that plays like the
+/// normal one, so what those players' habits cost is not read into the position's features.
 pub const BASE_FEATURES: &[&str] = &[
     "bias",
     "cash",
@@ -59,16 +59,26 @@ pub const BASE_FEATURES: &[&str] = &[
     "stations_headroom",
     "first_player_next",
     "tiles",
+    "trained_tank_bias",
+    "trained_research_bias",
+    "trained_shares_bias",
+    "trained_cash_bias",
+    "trained_random_moves",
 ];
 
-/// How many weights a model has: each base feature as it is, times `left` and times `left²`.
-pub const FEATURE_COUNT: usize = 3 * BASE_FEATURES.len();
+/// Points in time the weights are given for: with k/`KNOTS_LAST` of the game still to play,
+/// k = 0..=KNOTS_LAST (one a round of the 7); between two, a feature's weight is interpolated.
+pub const KNOTS_LAST: usize = 7;
 
-/// The names of the weights, in order: `x`, `x*left`, `x*left2` for each base feature `x`.
+/// How many weights a model has: one per base feature and point in time.
+pub const FEATURE_COUNT: usize = (KNOTS_LAST + 1) * BASE_FEATURES.len();
+
+/// The names of the weights, in order: `x@k` for each point in time k and base feature `x`
+/// (the weight of `x` with k/7 of the game left).
 pub fn feature_names() -> Vec<String> {
     let mut out = Vec::with_capacity(FEATURE_COUNT);
-    for suffix in ["", "*left", "*left2"] {
-        out.extend(BASE_FEATURES.iter().map(|b| format!("{b}{suffix}")));
+    for k in 0..=KNOTS_LAST {
+        out.extend(BASE_FEATURES.iter().map(|b| format!("{b}@{k}")));
     }
     out
 }

@@ -1,0 +1,156 @@
+//! The computer players' learned estimate (issue 36): the file ships with its provenance and is
+//! not component data, the training command is deterministic and learns something, and the
+//! estimate beats the hand-weighted one where it counts.
+
+use skymines::bots::train::{self, TrainConfig};
+use skymines::bots::{self, Budget, Estimator, Level};
+use skymines::data::estimate::{EstimateFile, FILE};
+use skymines::data::GameData;
+use skymines::engine::GameOptions;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+fn data() -> &'static GameData {
+    static DATA: OnceLock<GameData> = OnceLock::new();
+    DATA.get_or_init(|| GameData::embedded().expect("the built-in data loads"))
+}
+
+fn assets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets")
+}
+
+/// A copy of `assets/` in a fresh temporary folder.
+fn copy_of_assets(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("skymines-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    for entry in std::fs::read_dir(assets()).expect("assets/").flatten() {
+        if entry.path().is_file() {
+            std::fs::copy(entry.path(), dir.join(entry.file_name())).expect("a copy");
+        }
+    }
+    dir
+}
+
+/// The committed estimate says how it was made, and it was worth making: its held-out error is
+/// below a constant's and the hand-weighted estimate's on the same positions.
+#[test]
+fn the_estimate_file_loads_with_its_provenance() {
+    let file = &data().estimate;
+    let p = &file.provenance;
+    assert!(p.command.starts_with("skymines train "), "{}", p.command);
+    assert!(p.command.contains(&format!("--seed {}", p.seed)));
+    assert!(p.games >= 100 && p.positions > 10_000, "{p:?}");
+    assert_eq!(p.training_hash.len(), 32, "{}", p.training_hash);
+    assert!(p.training_hash.chars().all(|c| c.is_ascii_hexdigit()));
+    assert!(p.held_out_positions > 1_000, "{p:?}");
+    assert!(
+        p.held_out_rmse_own < p.held_out_rmse_constant
+            && p.held_out_rmse_own < p.held_out_rmse_handmade,
+        "{p:?}"
+    );
+    // The text on disk is what the build embeds, and it reads back the same.
+    let text = std::fs::read_to_string(assets().join(FILE)).expect("assets/estimate.toml");
+    assert_eq!(&EstimateFile::parse(&text).expect("it parses"), file);
+}
+
+/// Retraining never flags stored games: the estimate is not part of the component data's hash.
+/// A data folder without its own estimate uses the built-in one; one with a broken estimate is
+/// refused, naming the file.
+#[test]
+fn the_estimate_is_not_component_data() {
+    let dir = copy_of_assets("estimate-hash");
+    let mut other = data().estimate.clone();
+    other.own[1] += 1.0;
+    other.provenance.seed += 1;
+    std::fs::write(dir.join(FILE), other.to_text()).expect("write");
+    let retrained = GameData::from_dir(&dir).expect("a retrained estimate loads");
+    assert_eq!(retrained.estimate, other);
+    assert_ne!(retrained.estimate, data().estimate);
+    assert_eq!(retrained.hash, data().hash, "the data hash moved");
+
+    std::fs::remove_file(dir.join(FILE)).expect("remove");
+    let without = GameData::from_dir(&dir).expect("loads without an estimate");
+    assert_eq!(without.estimate, data().estimate);
+
+    let broken = data()
+        .estimate
+        .to_text()
+        .replace("\"cash\"", "\"cash_in_hand\"");
+    std::fs::write(dir.join(FILE), broken).expect("write");
+    let err = GameData::from_dir(&dir).expect_err("a file for other features is refused");
+    assert!(
+        err.to_string().contains(FILE) && err.to_string().contains("retrain"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Training on a tiny sample: the same numbers twice, and a fit that predicts the held-out
+/// games' final scores better than a constant does.
+#[test]
+fn training_is_deterministic_and_learns() {
+    let config = TrainConfig {
+        games: 25,
+        seed: 77,
+        iterations: 1,
+        ridge: 0.05,
+        record: 0.2,
+        command: "test".to_string(),
+    };
+    let run = || {
+        train::train(data(), &config, &mut |_| {})
+            .expect("training plays")
+            .0
+    };
+    let first = run();
+    let second = run();
+    assert_eq!(first.to_text(), second.to_text(), "two runs differ");
+    let p = &first.provenance;
+    assert!(p.positions > 1_000 && p.held_out_positions > 100, "{p:?}");
+    assert!(
+        p.held_out_rmse_own < p.held_out_rmse_constant,
+        "learned {} against a constant {}",
+        p.held_out_rmse_own,
+        p.held_out_rmse_constant
+    );
+    // Another seed trains on other games.
+    let other = train::train(
+        data(),
+        &TrainConfig {
+            seed: 78,
+            ..config.clone()
+        },
+        &mut |_| {},
+    )
+    .expect("training plays")
+    .0;
+    assert_ne!(other.provenance.training_hash, p.training_hash);
+}
+
+/// The normal player with the learned estimate beats the normal player with the hand-weighted
+/// one on fixed seeds (no clock: the same result on every machine).
+#[test]
+fn the_learned_estimate_plays_better() {
+    let options = GameOptions {
+        players: 2,
+        seed: 600,
+        ..GameOptions::default()
+    };
+    let r = skymines::sim::bot_match(
+        data(),
+        &options,
+        &[
+            (Level::Normal, Budget::playouts(1)),
+            (
+                Level::Normal,
+                Budget::playouts(1).with_estimator(Estimator::Handmade),
+            ),
+        ],
+        20,
+        2,
+    )
+    .expect("the match plays");
+    assert!(r.wins[0] >= 13.0, "learned vs hand-weighted: {:?}", r.wins);
+    let _ = bots::Level::ALL;
+}
