@@ -135,7 +135,11 @@ fn main() {
         println!("points by category against Luna level 2 (mean a game): who | games | cash | shares by company | tank | research | tank + research | total");
         category_row("hard", hard_solo.games, &hard_solo.points_from[0]);
         category_row("normal", normal_games, &normal_solo.points_from[0]);
-        category_row("Luna (level 2)", hard_solo.games, &hard_solo.luna_points_from);
+        category_row(
+            "Luna (level 2)",
+            hard_solo.games,
+            &hard_solo.luna_points_from,
+        );
     }
 
     let p = &data.estimate.provenance;

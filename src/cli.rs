@@ -62,8 +62,9 @@ enum Command {
     Render(RenderArgs),
     /// Test helper: play a seeded game into a database (the kill tests stop it at random)
     StoreTorture(TortureArgs),
-    /// Fit the computer players' learned estimate to seeded games (single-threaded, the same
-    /// numbers every run) and write it, e.g. to assets/estimate.toml
+    /// Fit the computer players' learned estimate to seeded games (the games on --threads
+    /// threads, the fit deterministic: the same numbers every run) and write it, e.g. to
+    /// assets/estimate.toml
     Train(TrainArgs),
     /// A consistent copy of the game database, also while the bot runs (restore: put it in
     /// place of the database while the bot is stopped)
@@ -346,6 +347,10 @@ struct TrainArgs {
     /// Share of the decisions at which a position is recorded
     #[arg(long, value_name = "P", default_value_t = 0.1)]
     record: f64,
+    /// Threads the games are played on (the written numbers are the same for any count: each
+    /// game is seeded alone and fitted in game order)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
     /// The file to write (an existing one is replaced)
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
@@ -492,6 +497,7 @@ fn train(args: &TrainArgs, out: &mut dyn Write) -> i32 {
         iterations: args.iterations,
         ridge: args.ridge,
         record: args.record,
+        threads: args.threads.max(1),
         command: format!(
             "skymines train --games {} --seed {} --iterations {} --ridge {} --record {} --out {}",
             args.games,
@@ -646,7 +652,11 @@ fn print_match(report: &crate::sim::MatchReport, luna: bool, out: &mut dyn Write
             100.0 * report.luna_wins / report.games.max(1) as f64,
             report.luna_mean_score
         );
-        let _ = writeln!(out, "  points from: {}", categories(&report.luna_points_from));
+        let _ = writeln!(
+            out,
+            "  points from: {}",
+            categories(&report.luna_points_from)
+        );
     }
 }
 

@@ -1031,8 +1031,10 @@ pub fn merge_reports(parts: &[MatchReport]) -> Result<MatchReport, String> {
         for i in 0..n {
             out.wins[i] += p.wins[i];
             out.mean_score[i] += p.mean_score[i] * w;
-            out.think_p50_ms[i] += p.think_p50_ms.get(i).copied().unwrap_or(0.0) / parts.len() as f64;
-            out.think_p99_ms[i] = out.think_p99_ms[i].max(p.think_p99_ms.get(i).copied().unwrap_or(0.0));
+            out.think_p50_ms[i] +=
+                p.think_p50_ms.get(i).copied().unwrap_or(0.0) / parts.len() as f64;
+            out.think_p99_ms[i] =
+                out.think_p99_ms[i].max(p.think_p99_ms.get(i).copied().unwrap_or(0.0));
             for (k, v) in p.points_from.get(i).into_iter().flatten() {
                 *out.points_from[i].entry(k.clone()).or_default() += v * w;
             }
@@ -1069,7 +1071,7 @@ fn play_match_game(
 }
 
 /// `play(g)` for every game g in 0..games, spread over `threads` threads, in game order.
-fn in_threads<T: Send>(
+pub(crate) fn in_threads<T: Send>(
     games: usize,
     threads: usize,
     play: impl Fn(usize) -> Result<T, String> + Sync,

@@ -86,7 +86,7 @@ fn the_estimate_is_not_component_data() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Training on a tiny sample: the same numbers twice, and a fit that predicts the held-out
+/// Training on a tiny sample: the same numbers twice (on one thread and on three), and a fit that predicts the held-out
 /// games' final scores better than a constant does.
 #[test]
 fn training_is_deterministic_and_learns() {
@@ -96,15 +96,21 @@ fn training_is_deterministic_and_learns() {
         iterations: 1,
         ridge: 0.05,
         record: 0.2,
+        threads: 1,
         command: "test".to_string(),
     };
-    let run = || {
+    let run = |threads: usize| {
+        let config = TrainConfig {
+            threads,
+            ..config.clone()
+        };
         train::train(data(), &config, &mut |_| {})
             .expect("training plays")
             .0
     };
-    let first = run();
-    let second = run();
+    let first = run(1);
+    // The games spread over threads: the same positions fitted in the same order.
+    let second = run(3);
     assert_eq!(first.to_text(), second.to_text(), "two runs differ");
     let p = &first.provenance;
     assert!(p.positions > 1_000 && p.held_out_positions > 100, "{p:?}");
@@ -153,4 +159,72 @@ fn the_learned_estimate_plays_better() {
     .expect("the match plays");
     assert!(r.wins[0] >= 13.0, "learned vs hand-weighted: {:?}", r.wins);
     let _ = bots::Level::ALL;
+}
+
+/// No peeking (DECISIONS B16) in the learned estimate itself: on positions of seeded games, a
+/// seat's estimated score and lead are the same in the real game and in every sample of what it
+/// knows (other hands, plans, the stack and Luna's deck dealt afresh), and another seat's public
+/// features do not move when its hidden cards do. The samples really differ from the game.
+#[test]
+fn the_learned_estimate_reads_only_the_seat_view() {
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use skymines::bots::features::{self, Context, View};
+    use skymines::bots::value;
+    use skymines::engine::{self, Phase};
+    let d = data();
+    let (mut checked, mut differed) = (0, 0);
+    for game in 0..6u64 {
+        let options = GameOptions {
+            players: 2 + (game % 3) as usize,
+            luna: (game % 2 == 1).then_some(2 + game as u8),
+            seed: 300 + game,
+            ..GameOptions::default()
+        };
+        let mut state = engine::new_game(d, &options, &skymines::sim::seat_names(options.players))
+            .expect("setup");
+        let mut rng = ChaCha8Rng::seed_from_u64(game);
+        let mut step = 0u64;
+        while state.phase != Phase::Finished {
+            let seat = engine::waiting_on(&state)[0];
+            let legal = engine::legal_decisions(d, &state, seat);
+            if step % 23 == 7 && !state.seats[seat].is_luna() {
+                let sample = engine::sample::sample(d, &state, seat, &mut rng);
+                let json = |s: &engine::GameState| serde_json::to_string(s).expect("serializes");
+                if json(&sample) != json(&state) {
+                    differed += 1;
+                }
+                for est in [Estimator::Learned, Estimator::Handmade] {
+                    assert_eq!(
+                        value::lead(est, d, &state, seat),
+                        value::lead(est, d, &sample, seat),
+                        "game {game} step {step}: seat {seat}'s {} lead depends on hidden cards",
+                        est.name()
+                    );
+                }
+                assert_eq!(
+                    value::estimate(Estimator::Learned, d, &state, seat),
+                    value::estimate(Estimator::Learned, d, &sample, seat)
+                );
+                let (ctx, ctx_sample) = (Context::of(d, &state), Context::of(d, &sample));
+                for other in (0..state.seats.len()).filter(|o| *o != seat) {
+                    assert_eq!(
+                        features::base(d, &state, &ctx, other, View::Public),
+                        features::base(d, &sample, &ctx_sample, other, View::Public),
+                        "game {game} step {step}: seat {other}'s public features read hidden cards"
+                    );
+                }
+                checked += 1;
+            }
+            let decision =
+                bots::weighted::choose(&mut rng, d, &state, seat, &legal).expect("a decision");
+            engine::apply(d, &mut state, seat, decision).expect("a legal decision");
+            step += 1;
+        }
+    }
+    assert!(checked > 40, "only {checked} positions checked");
+    assert!(
+        differed * 10 > checked * 8,
+        "only {differed} of {checked} samples differed"
+    );
 }

@@ -94,7 +94,6 @@ impl Context {
             headroom,
         }
     }
-
 }
 
 /// The two points in time `left` (the share of the game still to play) lies between, and the
@@ -250,7 +249,8 @@ fn base_features(
     set(at!("shares"), shares.iter().sum());
     set(at!("next_shares"), next_shares);
     set(at!("track_spaces"), spaces);
-    set(at!("track_bonuses"),
+    set(
+        at!("track_bonuses"),
         (s.bonus_active | s.bonus_pending).count_ones() as f64,
     );
     set(at!("stations_headroom"), ctx.headroom.iter().sum());
@@ -318,7 +318,8 @@ fn base_features(
     // or a step ahead would always prefer a coin to a plan.
     set(at!("plans_ahead"), (ready + s.acquired.len()) as f64);
     if view == View::Own && !s.is_luna() {
-        set(at!("plans_in_reach"),
+        set(
+            at!("plans_in_reach"),
             weighted::plans_within_reach(data, state, seat) as f64,
         );
     }
@@ -395,13 +396,16 @@ fn base_features(
         })
         .count();
     set(at!("tiles"), tiles as f64);
-    set(at!("dropped_out"),
+    set(
+        at!("dropped_out"),
         (state.phase == Phase::Action && s.dropped_out) as u8 as f64,
     );
-    set(at!("extra_slots"),
+    set(
+        at!("extra_slots"),
         s.slot_on.iter().filter(|on| **on).count().saturating_sub(3) as f64,
     );
-    set(at!("first_player_next"),
+    set(
+        at!("first_player_next"),
         (state.next_first_player == seat) as u8 as f64,
     );
     if let crate::engine::SeatKind::Luna { level } = s.kind {

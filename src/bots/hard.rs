@@ -51,11 +51,12 @@ pub(super) fn decide(
     let started = Instant::now();
     let sampled = engine::sample::sample(data, known, seat, rng);
     // The normal player's judgement picks the candidates.
-    let mut judged: Vec<(usize, f64)> = normal::judge(data, &sampled, seat, legal, rng, budget.estimator)
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, v)| Some((i, v?)))
-        .collect();
+    let mut judged: Vec<(usize, f64)> =
+        normal::judge(data, &sampled, seat, legal, rng, budget.estimator)
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, v)| Some((i, v?)))
+            .collect();
     judged.sort_by(|a, b| b.1.total_cmp(&a.1));
     judged.truncate(CANDIDATES);
     if judged.len() < 2 {
@@ -180,7 +181,8 @@ fn finish_planning(
             [] => return,
             [only] => Some(*only),
             _ => {
-                let set = sets[next].get_or_insert_with(|| normal::plan_cards_by(data, state, next, est));
+                let set =
+                    sets[next].get_or_insert_with(|| normal::plan_cards_by(data, state, next, est));
                 normal::plan_with(data, state, next, &legal, set, rng)
             }
         };

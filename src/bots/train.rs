@@ -1,5 +1,7 @@
 //! `skymines train`: fits the learned estimate (`assets/estimate.toml`) to the final scores of
-//! seeded games. Single-threaded and deterministic: the same command writes the same numbers.
+//! seeded games. Deterministic: the same command writes the same numbers, on any number of
+//! threads (the games are seeded one by one and their positions fitted in game order; the fit
+//! itself is single-threaded).
 //!
 //! The games must cover the whole game, not only what today's players do (a fit on players who
 //! never fill their tank would learn that the tank is worthless), so each round of fitting plays
@@ -7,9 +9,10 @@
 //! of its turn played in thought, the result weighed by the estimate) but adds a bias toward one
 //! way of scoring (the tank, research, shares or cash, or none) and now and then takes a random
 //! option instead (ε-greedy). Luna's seats are examples too (of another seat's final score).
-//! The first round judges by the hand-weighted estimate (`bots::handmade`), so a fit never
-//! depends on the file it replaces; every later round also seats the normal player judging by
-//! the previous round's fit (expert iteration) and fits again on all positions so far.
+//! The explorers judge by the hand-weighted estimate (`bots::handmade`) plus their bias in every
+//! round, so a fit never depends on the file it replaces and the games keep covering what a
+//! young fit undervalues; every later round also seats the normal player judging by the
+//! previous round's fit (expert iteration) and fits again on all positions so far.
 //!
 //! A position is recorded now and then (a share of the decisions) from every seat's view: the
 //! seat's own features (`features::View::Own`) with its final score, and every seat's public
@@ -26,8 +29,8 @@ use crate::data::estimate::{
     feature_names, EstimateFile, EstimateProvenance, BASE_FEATURES, FEATURE_COUNT, KNOTS_LAST,
 };
 use crate::data::GameData;
-use crate::engine::{self, BoardSide, Decision, GameOptions, GameState, Phase, TokenSetup};
 use crate::engine::TrackSetup;
+use crate::engine::{self, BoardSide, Decision, GameOptions, GameState, Phase, TokenSetup};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sha2::{Digest, Sha256};
@@ -45,6 +48,9 @@ pub struct TrainConfig {
     pub ridge: f64,
     /// Share of the decisions at which a position is recorded.
     pub record: f64,
+    /// Threads the games of a round are played on (the numbers do not depend on it: each game
+    /// is seeded alone and the positions are fitted in game order).
+    pub threads: usize,
     /// The command line, for the file's provenance.
     pub command: String,
 }
@@ -57,6 +63,7 @@ impl Default for TrainConfig {
             iterations: 3,
             ridge: 1e-3,
             record: 0.1,
+            threads: 1,
             command: String::new(),
         }
     }
@@ -231,8 +238,11 @@ fn explore(
     rng: &mut ChaCha8Rng,
     bias: &Bias,
     epsilon: f64,
-    est: Estimator,
 ) -> Option<Decision> {
+    // Explorers always judge by the hand-weighted estimate plus their bias, in every round: a
+    // fit that has not yet seen the research chain pay would talk them out of it, and the
+    // positions would stop covering it. The fitted estimate plays in the normal player's seats.
+    let est = Estimator::Handmade;
     let known = engine::sample::canonical(data, state, seat);
     let legal = engine::legal_decisions(data, &known, seat);
     if legal.len() <= 1 {
@@ -252,7 +262,8 @@ fn explore(
         let options = if open.is_empty() { &legal } else { &open };
         return options.get(rng.gen_range(0..options.len())).copied();
     }
-    let eval: Eval = &|s: &GameState| value::lead(est, data, s, seat) + bias_worth(data, s, seat, bias);
+    let eval: Eval =
+        &|s: &GameState| value::lead(est, data, s, seat) + bias_worth(data, s, seat, bias);
     match sampled.phase {
         Phase::Planning => {
             let mut sets = normal::plan_sets(data, &sampled, seat, 6);
@@ -333,7 +344,7 @@ fn play_game(
             .ok_or_else(|| format!("training game {seed}: a seat without a player"))?;
         let d = match policy {
             Policy::Explorer { bias, epsilon } => {
-                explore(data, &state, seat, &mut rngs[seat], &bias, epsilon, est)
+                explore(data, &state, seat, &mut rngs[seat], &bias, epsilon)
             }
             Policy::Normal => super::decide(
                 Level::Normal,
@@ -543,7 +554,6 @@ fn cholesky_solve(a: &mut [f64], b: &[f64], m: usize) -> Vec<f64> {
     x
 }
 
-
 fn rmse(errors: impl Iterator<Item = f64>) -> f64 {
     let (mut sum, mut n) = (0.0, 0.0);
     for e in errors {
@@ -586,52 +596,69 @@ pub fn train(
         };
         let mut by_policy: Vec<(String, u64, f64, f64, f64)> = Vec::new();
         let mut positions = 0u64;
-        for g in 0..config.games {
-            let seed = config.seed + game;
-            let held_out = game % 5 == 4;
-            game += 1;
-            let played = play_game(&fitted, seed, iteration, config.record, held_out, est)?;
-            for (name, total, tank, research) in played.seats {
-                let entry = match by_policy.iter_mut().find(|e| e.0 == name) {
-                    Some(e) => e,
-                    None => {
-                        by_policy.push((name.to_string(), 0, 0.0, 0.0, 0.0));
-                        by_policy.last_mut().expect("just pushed")
+        // Games are played in batches spread over the threads, then taken in game order.
+        let batch = (config.threads.max(1) * 16) as u64;
+        let mut g = 0u64;
+        while g < config.games {
+            let count = batch.min(config.games - g);
+            let first = game;
+            let fitted_ref = &fitted;
+            let played_batch = crate::sim::in_threads(count as usize, config.threads, |i| {
+                let index = first + i as u64;
+                play_game(
+                    fitted_ref,
+                    config.seed + index,
+                    iteration,
+                    config.record,
+                    index % 5 == 4,
+                    est,
+                )
+            });
+            for played in played_batch {
+                let held_out = game % 5 == 4;
+                game += 1;
+                g += 1;
+                let played = played?;
+                for (name, total, tank, research) in played.seats {
+                    let entry = match by_policy.iter_mut().find(|e| e.0 == name) {
+                        Some(e) => e,
+                        None => {
+                            by_policy.push((name.to_string(), 0, 0.0, 0.0, 0.0));
+                            by_policy.last_mut().expect("just pushed")
+                        }
+                    };
+                    entry.1 += 1;
+                    entry.2 += total;
+                    entry.3 += tank;
+                    entry.4 += research;
+                }
+                for (row, target) in played.rows {
+                    if held_out {
+                        match row.view {
+                            View::Own => held_own.push((row.base, row.left, target, row.handmade)),
+                            View::Public => held_public.push((row.base, row.left, target)),
+                        }
+                        continue;
                     }
-                };
-                entry.1 += 1;
-                entry.2 += total;
-                entry.3 += tank;
-                entry.4 += research;
-            }
-            for (row, target) in played.rows {
-                if held_out {
+                    positions += 1;
+                    hasher.update([matches!(row.view, View::Own) as u8]);
+                    hasher.update(target.to_le_bytes());
+                    hasher.update(row.left.to_le_bytes());
+                    for x in row.base.iter() {
+                        hasher.update(x.to_le_bytes());
+                    }
                     match row.view {
-                        View::Own => held_own.push((row.base, row.left, target, row.handmade)),
-                        View::Public => held_public.push((row.base, row.left, target)),
+                        View::Own => own.add(&row.base, row.left, target),
+                        View::Public => public.add(&row.base, row.left, target),
                     }
-                    continue;
-                }
-                positions += 1;
-                hasher.update([matches!(row.view, View::Own) as u8]);
-                hasher.update(target.to_le_bytes());
-                hasher.update(row.left.to_le_bytes());
-                for x in row.base.iter() {
-                    hasher.update(x.to_le_bytes());
-                }
-                match row.view {
-                    View::Own => own.add(&row.base, row.left, target),
-                    View::Public => public.add(&row.base, row.left, target),
                 }
             }
-            if (g + 1) % 50 == 0 {
-                progress(&format!(
-                    "  round {}: {} of {} games",
-                    iteration + 1,
-                    g + 1,
-                    config.games
-                ));
-            }
+            progress(&format!(
+                "  round {}: {} of {} games",
+                iteration + 1,
+                g,
+                config.games
+            ));
         }
         file.own = own.solve(config.ridge);
         file.public = public.solve(config.ridge);
