@@ -347,11 +347,11 @@ fn ex07_three_research_points_for_two_a_plans_and_a_coin() {
     assert_eq!(waiting(&s), vec![1]);
 }
 
-/// DECISIONS A17 (001 ~L392, ~L664): the upload marker stands on the starting research token
-/// from setup, so its plan counts as reached and no plan may cover it (engine version 5 on).
-/// Its plan is still entered by the first advance, meeting its requirements. A game of engine
-/// version 4 keeps the old rule: a plan could cover the starting screen while the marker had
-/// not advanced (DECISIONS B18).
+/// DECISIONS A17 (rulebook, "Setup", step 13, and "Research points", p. 14): the upload marker
+/// stands on the starting research token from setup, so its plan counts as reached and no plan may
+/// cover it (engine version 5 on). Its plan is still entered by the first advance, meeting its
+/// requirements. A game of engine version 4 keeps the old rule: a plan could cover the starting
+/// screen while the marker had not advanced (DECISIONS B18).
 #[test]
 fn the_starting_research_token_cannot_be_covered_from_engine_version_5() {
     let (mut s, _) = ex06_position();
@@ -2229,7 +2229,7 @@ fn ex27_chapter_3_starts_with_the_stated_outposts() {
 
 #[test]
 fn the_scientist_majority_without_a_research_scientist_gives_nothing() {
-    // DECISIONS A5 (AM-3): allowed when nobody has more, but no reward tier is reached.
+    // DECISIONS A5: allowed when nobody has more, but no reward tier is reached.
     let mut s = blank(2);
     up(&mut s, 0, 1, field_scientist(None));
     let ev = act(&mut s, 0, board("majority_scientist"));

@@ -425,7 +425,7 @@ fn gas_collectors_count_where_the_company_has_an_outpost_whoever_else_is_there()
     let mut s = belt_blank(2);
     put_outpost(&mut s, Tawac, 28, 0);
     put_outpost(&mut s, Astrogo, 28, 1);
-    // Asteroid 28's screen shows one gas collector (value 2): it counts once (AM-8) for each.
+    // Asteroid 28's screen shows a gas collector of value 2: one for each (DECISIONS A7).
     let fs = field_scientist(Some(Tawac));
     up(&mut s, 0, 1, fs);
     let events = act(

@@ -1,6 +1,7 @@
 //! Luna, the automa: her 19 cards (luna-cards.toml) and her side of the player board with the
-//! difficulty levels and campaign adjustments (luna-board.toml). See LUNA-NOTES.md for the rules
-//! behind every field.
+//! difficulty levels and campaign adjustments (luna-board.toml). The Luna booklet gives the rules;
+//! each file's header says what its fields mean, and docs/decisions.md (A10, A13, A15, A16) what
+//! the booklet leaves open.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

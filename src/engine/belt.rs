@@ -1,4 +1,4 @@
-//! The Belt side of the board (module "Belt side of the board", rulebook 001 ~L1345; campaign
+//! The Belt side of the board (rulebook, "Module: Belt side of the board", pp. 26–29; campaign
 //! chapters 2 and 4): outposts on asteroids and shuttles on flight paths, what is within reach and
 //! what entering a Belt space costs, the expansion's rewards, ousted pieces going home, gas
 //! collectors for field scientists, and Luna's way of expanding on the Belt (Luna booklet). The

@@ -185,7 +185,7 @@ pub fn chapter_result(data: &GameData, state: &GameState) -> Result<ChapterResul
                         0
                     }
                 }
-                // A game of the Time anomaly's loop has no winner yet (DECISIONS A8, AM-12):
+                // A game of the Time anomaly's loop has no winner yet (DECISIONS A8):
                 // `average_loop` gives this point to the best averaged score.
                 SpRuleKind::ChapterWinner { .. } => {
                     if mine == best && !in_loop {
@@ -309,12 +309,13 @@ fn div_up(sum: u32, n: u32) -> u32 {
     sum.div_ceil(n.max(1))
 }
 
-/// The Time anomaly's final result (DECISIONS A8, AM-12; 001 ~L1595): the scores and the
-/// success points of every game spent in the loop (the last one removed the card), added up and
-/// divided by the number of games, fractions rounded up. The loop's games have no winner, so the
-/// chapter-winner point is not part of any game's points: it goes to the seats with the best
-/// averaged score (ties share), once. The last game's own winner point is replaced by that one.
-/// A chapter of a single ordinary game is returned unchanged, with its line-by-line breakdown.
+/// The Time anomaly's final result (DECISIONS A8; rulebook, "Module: Threat cards", list of threat
+/// cards): the scores and the success points of every game spent in the loop (the last one removed
+/// the card), added up and divided by the number of games, fractions rounded up. The loop's games
+/// have no winner, so the chapter-winner point is not part of any game's points: it goes to the
+/// seats with the best averaged score (ties share), once. The last game's own winner point is
+/// replaced by that one. A chapter of a single ordinary game is returned unchanged, with its
+/// line-by-line breakdown.
 pub fn average_loop(
     data: &GameData,
     games: &[ChapterResult],

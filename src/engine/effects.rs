@@ -66,7 +66,7 @@ pub(crate) fn tank(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
             ("to", &to),
         ],
     );
-    // The ON switch fires when the marker reaches or passes its space (DECISIONS A1, C-6).
+    // The ON switch fires when the marker reaches or passes its space (DECISIONS A1).
     if from < track.on_step && to >= track.on_step {
         let slot = ctx.data.player_board.tank_slot();
         if !state.seats[seat].slot_on[slot] {
@@ -419,8 +419,8 @@ pub(crate) fn field_gas_bonus(data: &GameData, state: &GameState, seat: usize) -
         .max()
 }
 
-/// Gas collectors in the sectors holding an outpost of `company` (each counts once, AM-8); on the
-/// Belt, those on the reward screens of its asteroids plus covered linked gas collectors.
+/// Gas collectors in the sectors holding an outpost of `company` (each counts once, DECISIONS A7);
+/// on the Belt, those on the reward screens of its asteroids plus covered linked gas collectors.
 pub(crate) fn gas_collectors(data: &GameData, state: &GameState, company: Company) -> u32 {
     if state.belt.is_some() {
         return super::belt::gas_collectors(data, state, company);

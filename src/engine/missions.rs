@@ -1,9 +1,9 @@
-//! The "Mission cards" module (rulebook 001 ~L1251): the face-up mission cards (1 for 1–2 humans,
-//! 2 for 3–4; Luna does not count and ignores them), each human's mission status card with three
-//! one-time bonus markers, claiming a task (a decision — never an action — offered before the
-//! action is chosen and again once it has resolved), the per-action counters the "single action"
-//! tasks read, the one-time markers' removal at the next Preparation phase, and the personal bonus
-//! space unlocked once all three tasks are done.
+//! The "Mission cards" module (rulebook, "Module: Mission cards", p. 25): the face-up mission cards
+//! (1 for 1–2 humans, 2 for 3–4; Luna does not count and ignores them), each human's mission status
+//! card with three one-time bonus markers, claiming a task (a decision — never an action — offered
+//! before the action is chosen and again once it has resolved), the per-action counters the "single
+//! action" tasks read, the one-time markers' removal at the next Preparation phase, and the
+//! personal bonus space unlocked once all three tasks are done.
 //!
 //! What each task counts is defined by missions.toml (its header comment); `metric_value` is the
 //! one place that reads a metric.

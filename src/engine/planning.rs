@@ -1,8 +1,8 @@
-//! The Planning phase (rulebook 001 ~L450): every human at once and in secret places cards from
-//! the hand face down into its switched-on action slots (~L457), may take them all back until
-//! everyone has planned, and says when it is done; once all have planned the cards turn face up
-//! together (~L478) — Luna deals hers first and fills her majority slots after the reveal (Luna
-//! booklet) — and the Action phase begins.
+//! The Planning phase (rulebook, "1) Planning phase", pp. 9–10): every human at once and in
+//! secret places cards from the hand face down into its switched-on action slots, may take them
+//! all back until everyone has planned, and says when it is done; once all have planned the cards
+//! turn face up together — Luna deals hers first and fills her majority slots after the reveal
+//! (Luna booklet, "1) Planning phase", steps a and b) — and the Action phase begins.
 
 use super::decision::Decision;
 use super::flow::Ctx;

@@ -99,7 +99,7 @@ fn end_action_phase(ctx: &mut Ctx, state: &mut GameState) {
     if is_last_round(state) || singularity {
         state.phase = Phase::Finished;
         if singularity {
-            // No Preparation phase: final scoring at once (DECISIONS AM-13).
+            // No Preparation phase: final scoring at once (DECISIONS A8).
             ctx.say("event.singularity_ends", &[("round", &state.round)]);
         }
         if let Some(effect) = super::threats::final_consequence(ctx.data, state) {

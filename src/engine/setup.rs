@@ -1,6 +1,6 @@
-//! Game setup (rulebook 001 ~L210, steps 1–13): tracks, stations, decks, displays, seats, starting
+//! Game setup (rulebook, "Setup", steps 1–13): tracks, stations, decks, displays, seats, starting
 //! tokens, and the setup decisions: keeping one of two dealt starting tokens (the draft), putting
-//! starting cards into the central resting slots (linked slots variant, ~L1193).
+//! starting cards into the central resting slots ("Gameplay variant: Linked slots", p. 23).
 
 use super::belt::BeltState;
 use super::decision::Decision;

@@ -1,9 +1,10 @@
-//! The "Threat cards" module (rulebook 001 ~L1556; Belt side only; campaign chapter 4): the card
-//! drawn at setup, dealing with it during an energy action (a shuttle of the expanding company on
-//! shuttle space 11 or 16, 2 energy to reach it, the card's requirement), its reward (removal and
-//! the wild share), and what happens when it is still on the board at the end: the six
-//! consequences at final scoring with Luna's exceptions, the Singularity's end after round 6, and
-//! the Time anomaly's loop of games (reported here; the campaign/chat layer links the games).
+//! The "Threat cards" module (rulebook, "Module: Threat cards", p. 30; Belt side only; campaign
+//! chapter 4): the card drawn at setup, dealing with it during an energy action (a shuttle of the
+//! expanding company on shuttle space 11 or 16, 2 energy to reach it, the card's requirement), its
+//! reward (removal and the wild share), and what happens when it is still on the board at the end:
+//! the six consequences at final scoring with Luna's exceptions, the Singularity's end after round
+//! 6, and the Time anomaly's loop of games (reported here; the campaign/chat layer links the
+//! games).
 
 use super::decision::Task;
 use super::flow::Ctx;

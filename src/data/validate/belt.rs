@@ -1,7 +1,8 @@
 //! Checks of `belt.toml` (the Belt side of the main board): the stations and their columns,
-//! the asteroids' and shuttle spaces' target numbers, linked gas collectors (001 ~L1483), the
-//! graph from every station to every asteroid, the threat space (001 ~L1562) and the worked
-//! examples kept in the file.
+//! the asteroids' and shuttle spaces' target numbers, linked gas collectors (rulebook, "Module:
+//! Belt side of the board", pp. 26–29, its field scientist action), the graph from every station
+//! to every asteroid, the threat space (rulebook, "Module: Threat cards", p. 30, setup) and the
+//! worked examples kept in the file.
 
 use super::helpers::{ensure, Check};
 use crate::data::belt::BeltTarget;
@@ -204,7 +205,8 @@ pub(super) fn check(d: &GameData) -> Check {
             )?;
         }
     }
-    // The rulebook puts linked gas collectors on asteroids 1 and 15 only (001 ~L1483).
+    // The rulebook puts linked gas collectors on asteroids 1 and 15 only ("Module: Belt side of
+    // the board", pp. 26–29, its field scientist action).
     for a in &b.asteroids {
         let stated = a.id == 1 || a.id == 15;
         ensure(
@@ -311,7 +313,8 @@ pub(super) fn check(d: &GameData) -> Check {
         )?;
     }
 
-    // The threat card lies between shuttle spaces 11 and 16 (001 ~L1562).
+    // The threat card lies between shuttle spaces 11 and 16 (rulebook, "Module: Threat cards",
+    // p. 30, setup).
     let t = &b.threat_space;
     let mut between = t.between_shuttle_spaces;
     between.sort_unstable();

@@ -1,6 +1,6 @@
-//! Checks of `luna-board.toml` (Luna's board, booklet 003): the action slots and their agreement
-//! with `luna-cards.toml`, the slots switched on by the tracks, the majority slots, the tank and
-//! research tracks and the difficulty levels 0-8.
+//! Checks of `luna-board.toml` (Luna's board, the Luna booklet): the action slots and their
+//! agreement with `luna-cards.toml`, the slots switched on by the tracks, the majority slots, the
+//! tank and research tracks and the difficulty levels 0-8.
 
 use super::helpers::{ensure, slot_keys, Check};
 use crate::data::luna::{LunaTrack, LunaTrackName};

@@ -1,4 +1,4 @@
-//! Checks of `luna-cards.toml` (Luna's deck, booklet 003): the slot geometry and its agreement
+//! Checks of `luna-cards.toml` (Luna's deck, the Luna booklet): the slot geometry and its agreement
 //! with `board.toml`, the card and grade counts, unique ids and each card's slot letters and
 //! picks.
 

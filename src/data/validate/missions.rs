@@ -1,6 +1,6 @@
 //! Checks of `missions.toml` (the Missions module): the mission cards and their three tasks,
 //! one-time markers, the face-up cards that must fit in the deck, and the personal bonus space
-//! (001 ~L1292-1296).
+//! (rulebook, "Module: Mission cards", p. 25).
 
 use super::helpers::{ensure, Check};
 use crate::data::missions::{PersonalRequirement, PersonalReward, TaskAction, TaskCheck};
@@ -129,7 +129,7 @@ pub(super) fn check(d: &GameData) -> Check {
         }
     }
     // The personal bonus space: pay 1 CrypCoin, move 3 spaces on a company track of your choice
-    // (001 ~L1292-1296).
+    // (rulebook, "Module: Mission cards", p. 25).
     let p = &m.personal_bonus_space;
     ensure(
         p.requirement == [PersonalRequirement::PayCoins { n: 1 }],

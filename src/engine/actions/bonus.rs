@@ -1,10 +1,11 @@
-//! Action 5: Place a bonus marker (rulebook 001 ~L753) on a vacant bonus space of the board: a
-//! majority space (~L777: the seat must have at least as much as everyone, Luna's majority cards
-//! included, and chooses a reward tier it meets), a standard space (~L815: pay, keep off the first
-//! player's first turn, or discard a card from the hand, for its rewards — buying a display card
-//! for coins among them) or a bonus tile space (~L841: reserves the tile for the next round). With
-//! the mission cards a one-time marker may be placed instead, also on the personal bonus space of
-//! the seat's status card (~L1288). Track bonus spaces are `track_bonus`'s.
+//! Action 5: Place a bonus marker (rulebook, "5) Place 1 bonus marker", pp. 16–17) on a vacant
+//! bonus space of the board: a majority space (the seat must have at least as much as everyone,
+//! Luna's majority cards included, and chooses a reward tier it meets), a standard space (pay,
+//! keep off the first player's first turn, or discard a card from the hand, for its rewards —
+//! buying a display card for coins among them) or a bonus tile space (reserves the tile for the
+//! next round). With the mission cards a one-time marker may be placed instead, also on the
+//! personal bonus space of the seat's status card ("Module: Mission cards", p. 25). Track bonus
+//! spaces are `track_bonus`'s.
 
 use super::costs::{cheapest_display_cost, display_cost};
 use super::rewards::push_rewards;

@@ -1,7 +1,8 @@
-//! Choosing the turn's action (rulebook 001 ~L482 "2) Action phase"): the seat performs exactly
-//! one of the six actions (~L486), or first takes a free step — placing the "+1" tile, claiming a
-//! mission task. This module is the menu: it lists every choice in a fixed order and hands each
-//! to the family that owns its rule. Luna's whole turn runs here at once (Luna booklet).
+//! Choosing the turn's action (rulebook, "2) Action phase", p. 10): the seat performs exactly one
+//! of the six actions, or first takes a free step — placing the "+1" tile, claiming a mission
+//! task. This module is the menu: it lists every choice in a fixed order and hands each to the
+//! family that owns its rule. Luna's whole turn runs here at once (Luna booklet, "2) Action
+//! phase").
 
 use super::turn::check_scientist;
 use super::{bonus, drop_out, energy, field, research, resources};

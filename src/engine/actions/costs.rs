@@ -1,10 +1,13 @@
 //! What things cost after discounts — pure functions of the data and the state, so the rules and
 //! a preview of a decision read the same numbers:
-//! - a display card (rulebook 001 ~L534: printed cost plus the board cost beside it), paid with
-//!   resource units or, through a bonus space, with CrypCoin (~L827), less the track bonus
-//!   discounts (~L1051) and never below zero (~L1180);
-//! - entering a Moon sector (~L580: 1 per single line, 2 per double line, +1 to oust);
-//! - and the other side of a purchase: the resource value the chosen cards pay with (~L513).
+//! - a display card (rulebook, "Acquire 1 card from the card display", p. 11: printed cost plus
+//!   the board cost beside it), paid with resource units or, through a bonus space, with CrypCoin
+//!   ("Standard bonus spaces", pp. 16–17), less the track bonus discounts ("Permanent bonuses",
+//!   pp. 21–23) and never below zero ("General game notes and further special cases");
+//! - entering a Moon sector ("2) Use all energy cards", pp. 12–13: 1 per single line, 2 per
+//!   double line, +1 to oust);
+//! - and the other side of a purchase: the resource value the chosen cards pay with ("1) Use 1 or
+//!   more resource cards of a single type", p. 11).
 //!
 //! Belt spaces cost what `belt::enter_cost` says; money barriers what `effects::step_status` says.
 

@@ -1,7 +1,8 @@
-//! Action 6: Drop out of the Action phase (rulebook 001 ~L851): the face-down cards of the action
-//! area turn face up, the seat takes one resting deck into its hand, moves each action-slot card
-//! to a different resting slot (with the linked slots variant, ~L1193, straight up into the slot
-//! above) and returns its bonus tiles; from then on its turns are skipped (~L876).
+//! Action 6: Drop out of the Action phase (rulebook, "6) Drop out of Action phase", p. 18): the
+//! face-down cards of the action area turn face up, the seat takes one resting deck into its hand,
+//! moves each action-slot card to a different resting slot (with the "Gameplay variant: Linked
+//! slots", p. 23, straight up into the slot above) and returns its bonus tiles; from then on its
+//! turns are skipped.
 
 use super::turn::{begin_action, replace_top};
 use super::wrong;

@@ -1,10 +1,11 @@
-//! Action 2: Use all energy cards (rulebook 001 ~L561): their energy points expand one company,
-//! whose outposts enter adjacent Moon sectors (~L577, costs in `costs::sector_cost`; from engine
-//! version 4 one option per sector, the station column a second question only when the columns
-//! would leave different share values); then the entered sectors' structures pay out (~L613),
-//! ousted outposts go back to a column of their station (~L607) and the threat card's reward
-//! follows. On the Belt side (~L1371) entering a Belt space is `belt`'s rule and dealing with the
-//! threat `threats`'s; this module routes to them.
+//! Action 2: Use all energy cards (rulebook, "2) Use all energy cards in your action area",
+//! pp. 12–13): their energy points expand one company, whose outposts enter adjacent Moon sectors
+//! (costs in `costs::sector_cost`; from engine version 4 one option per sector, the station column
+//! a second question only when the columns would leave different share values); then the entered
+//! sectors' structures pay out ("The structures and their rewards", p. 13), ousted outposts go
+//! back to a column of their station and the threat card's reward follows. On the Belt side
+//! ("Module: Belt side of the board", pp. 26–29) entering a Belt space is `belt`'s rule and
+//! dealing with the threat `threats`'s; this module routes to them.
 
 use super::costs::sector_cost;
 use super::turn::{begin_action, replace_top};

@@ -1,7 +1,8 @@
-//! Action 4: Use a field scientist (rulebook 001 ~L727): the helium-3 marker moves the card's tank
-//! steps and the seat gains its coins; a company's field scientist adds 1 tank step per so many
-//! gas collectors that company controls (on the Belt counted by `belt`, ~L1475). The field
-//! scientist tile (~L993) moves 2 plus 1 per further face-up field scientist.
+//! Action 4: Use a field scientist (rulebook, "4) Use 1 field scientist card", p. 16): the
+//! helium-3 marker moves the card's tank steps and the seat gains its coins; a company's field
+//! scientist adds 1 tank step per so many gas collectors that company controls (on the Belt
+//! counted by `belt`: "Module: Belt side of the board", pp. 26–29). The field scientist tile
+//! ("Details of the bonus tiles", p. 20) moves 2 plus 1 per further face-up field scientist.
 
 use super::turn::{begin_action, source_flip};
 use crate::data::cards::CardKind;

@@ -1,18 +1,22 @@
-//! The Action phase (rulebook 001 ~L482 "2) Action phase"), routed task by task. For the task on
+//! The Action phase (rulebook, "2) Action phase", p. 10), routed task by task. For the task on
 //! top of the agenda this module only decides which family of rules owns it; each family keeps
 //! its tasks' candidates (what may be decided), checks (whether a decision is legal, with a
-//! specific reason when not) and effects (called only after the check passed) side by side:
+//! specific reason when not) and effects (called only after the check passed) side by side. The
+//! rulebook's sections, by title and page:
 //!
-//! - [`choose`]: choosing the turn's action, the six actions of ~L486 as one menu;
-//! - [`resources`]: 1) use resource cards (~L509), with the "+1" resource tile (~L975);
-//! - [`energy`]: 2) use all energy cards, expanding on the Moon (~L561) and ousting;
-//! - [`research`]: 3) use a research scientist, the upload marker (~L682);
-//! - [`plans`]: research points and research plans (~L640), placed at the end of the turn;
-//! - [`field`]: 4) use a field scientist (~L727), and the field scientist tile (~L993);
-//! - [`bonus`]: 5) place a bonus marker on the board's bonus spaces (~L753);
-//! - [`track_bonus`]: the bonus space bonuses of the company tracks (~L1091);
-//! - [`drop_out`]: 6) drop out of the Action phase (~L851), and the linked slots variant (~L1193);
-//! - [`tracks`]: moving on a company track, money barriers (~L1009);
+//! - [`choose`]: choosing the turn's action, the six actions of "2) Action phase" as one menu;
+//! - [`resources`]: "1) Use 1 or more resource cards of a single type" (p. 11), with the "+1"
+//!   resource tile ("Details of the bonus tiles", p. 20);
+//! - [`energy`]: "2) Use all energy cards", expanding on the Moon (pp. 12–13) and ousting;
+//! - [`research`]: "3) Use 1 research scientist card", the upload marker (pp. 14–15);
+//! - [`plans`]: "Research points" and research plans (p. 14), placed at the end of the turn;
+//! - [`field`]: "4) Use 1 field scientist card" (p. 16), and the field scientist tile (p. 20);
+//! - [`bonus`]: "5) Place 1 bonus marker" on the board's bonus spaces (pp. 16–17);
+//! - [`track_bonus`]: the company tracks' "Bonus space bonuses" (pp. 21–23);
+//! - [`drop_out`]: "6) Drop out of Action phase" (p. 18), and the "Gameplay variant: Linked
+//!   slots" (p. 23);
+//! - [`tracks`]: moving on a company track, money barriers ("Details of the company tracks and
+//!   their bonuses", pp. 21–23);
 //! - [`rewards`]: the reward icons that bonus spaces, plans and threat cards grant;
 //! - [`turn`]: the frame around an action (flip used cards, the end of the turn);
 //! - [`costs`]: what a display card or a sector costs after discounts (pure, for previews too).

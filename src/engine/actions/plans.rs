@@ -1,9 +1,9 @@
-//! Research points and research plans (rulebook 001 ~L640): research points are utilized at
-//! once — a plan from the research display (A or B: 1 point, C: 2), a face-up special plan (2) or
-//! 1 CrypCoin per point, with the supplement space's coins for its linked spaces (~L654); once the
-//! upload marker is on the final screen each point is 2 CrypCoin instead (~L1180). At the end of
-//! the turn the acquired plans go onto the research track (~L657: never onto a passed screen, an A
-//! plan never onto an empty crossed-out-A screen).
+//! Research points and research plans (rulebook, "Research points", p. 14): research points are
+//! utilized at once — a plan from the research display (A or B: 1 point, C: 2), a face-up special
+//! plan (2) or 1 CrypCoin per point, with the supplement space's coins for its linked spaces; once
+//! the upload marker is on the final screen each point is 2 CrypCoin instead ("Special spaces of
+//! the player boards", p. 23). At the end of the turn the acquired plans go onto the research
+//! track (never onto a passed screen, an A plan never onto an empty crossed-out-A screen).
 
 use super::turn::replace_top;
 use super::{any_legal, wrong};

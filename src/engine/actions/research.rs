@@ -1,8 +1,9 @@
-//! Action 3: Use a research scientist (rulebook 001 ~L682): optionally pay 2 CrypCoin to flip one
-//! plan face down (~L690), then move the upload marker plan by plan while the action area meets
-//! each plan's requirements (a special plan costs its coins, a flipped plan nothing, ~L692); the
-//! last plan entered pays its reward, and the scientist's research points are utilized (~L640, see
-//! `plans`). The research scientist tile works the same with its own points (~L999).
+//! Action 3: Use a research scientist (rulebook, "3) Use 1 research scientist card in your action
+//! area", pp. 14–15): optionally pay 2 CrypCoin to flip one plan face down, then move the upload
+//! marker plan by plan while the action area meets each plan's requirements (a special plan costs
+//! its coins, a flipped plan nothing); the last plan entered pays its reward, and the scientist's
+//! research points are utilized ("Research points", p. 14; see `plans`). The research scientist
+//! tile ("Details of the bonus tiles", p. 20) works the same with its own points.
 
 use super::rewards::push_rewards;
 use super::turn::{begin_action, replace_top, source_flip};

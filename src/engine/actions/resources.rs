@@ -1,7 +1,9 @@
-//! Action 1: Use resource cards of a single type (rulebook 001 ~L509): the chosen face-up cards
-//! add up to a resource value that buys at most one display card (~L532) and/or moves track
-//! markers one step per unit; mixing types needs the track bonus that allows it (~L1051). The "+1"
-//! resource tile (~L975) is placed on a face-up resource card as a free step and flips with it.
+//! Action 1: Use resource cards of a single type (rulebook, "1) Use 1 or more resource cards of a
+//! single type", p. 11): the chosen face-up cards add up to a resource value that buys at most one
+//! display card and/or moves track markers one step per unit; mixing types needs the track bonus
+//! that allows it ("Details of the company tracks: Permanent bonuses", pp. 21–23). The "+1"
+//! resource tile ("Details of the bonus tiles", p. 20) is placed on a face-up resource card as a
+//! free step and flips with it.
 
 use super::costs::{cheapest_display_cost, display_cost, mixed_allowed, resource_value};
 use super::turn::{begin_action, replace_top};

@@ -1,5 +1,7 @@
-//! Rewards: the reward icons that bonus spaces (rulebook 001 ~L777–L850), track bonus spaces
-//! (~L1091), research plans (~L700), expansions (~L613) and threat cards (~L1613) grant — coins,
+//! Rewards: the reward icons that bonus spaces (rulebook, "5) Place 1 bonus marker", pp. 16–17),
+//! track bonus spaces ("Details of the company tracks: Bonus space bonuses", pp. 21–23), research
+//! plans ("3) Use 1 research scientist card", pp. 14–15), expansions ("The structures and their
+//! rewards", p. 13) and threat cards ("Overview of selected icons", p. 32) grant — coins,
 //! research points to utilize, tank steps, track steps, removing outposts from stations, the first
 //! player marker, buying a display card for coins, reserving a bonus tile. A list of rewards is
 //! pushed onto the agenda in order (`push_rewards`); each one then runs on its own.

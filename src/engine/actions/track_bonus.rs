@@ -1,9 +1,10 @@
-//! The bonus space bonuses of the company tracks (rulebook 001 ~L1091): a seat that has unlocked
-//! one (~L1028: from its next turn) may place a bonus marker there like on the board, never on
-//! both spaces of one track (~L1049). Their rewards: a choice between reward lists, tank steps
-//! with an optional purchase, steps on other tracks, coins for a discarded card, and the discard
-//! action (~L1150): perform the discarded card's action, as if it were in the action area, and/or
-//! pay 2 CrypCoin to take any card from the discard pile.
+//! The bonus space bonuses of the company tracks (rulebook, "Details of the company tracks and
+//! their bonuses: Bonus space bonuses", pp. 21–23): a seat that has unlocked one (from its next
+//! turn) may place a bonus marker there like on the board, never on both spaces of one track.
+//! Their rewards: a choice between reward lists, tank steps with an optional purchase, steps on
+//! other tracks, coins for a discarded card, and the discard action: perform the discarded card's
+//! action, as if it were in the action area, and/or pay 2 CrypCoin to take any card from the
+//! discard pile.
 
 use super::bonus::has_discardable;
 use super::rewards::push_rewards;

@@ -1,7 +1,8 @@
-//! Moving on the company tracks (rulebook 001 ~L1009): a move on a named track runs step by step
-//! (`effects::track_step` pays the bonus thresholds), stops at the end of the track and at a
-//! money barrier the seat cannot pay, and asks before paying one it can (~L1013); a track of the
-//! seat's choice, or several other tracks (track bonus spaces, ~L1140), become such moves.
+//! Moving on the company tracks (rulebook, "Details of the company tracks and their bonuses",
+//! pp. 21–23): a move on a named track runs step by step (`effects::track_step` pays the bonus
+//! thresholds), stops at the end of the track and at a money barrier the seat cannot pay, and asks
+//! before paying one it can; a track of the seat's choice, or several other tracks (track bonus
+//! spaces), become such moves.
 
 use super::turn::replace_top;
 use super::{company_choices, wrong};

@@ -1,6 +1,7 @@
-//! The frame around an action (rulebook 001 ~L500): starting an action puts the end-of-turn
-//! steps under it — placing acquired plans (~L657), claiming mission tasks, then the end of the
-//! turn — and the cards or tiles an action used are flipped face down after its rewards.
+//! The frame around an action (rulebook, "2) Action phase", p. 10): starting an action puts the
+//! end-of-turn steps under it — placing acquired plans ("Research points", p. 14), claiming
+//! mission tasks, then the end of the turn — and the cards or tiles an action used are flipped
+//! face down after its rewards.
 
 use crate::data::cards::CardDef;
 use crate::data::{CardId, GameData};
