@@ -9,8 +9,11 @@
 #   THREADS (nproc)  TRAIN_GAMES (1200 a round)  TRAIN_ITERATIONS (3)  TRAIN_SEED (1)
 #   TABLE_GAMES (200 two-player games a pairing)  LUNA_GAMES (100 solo games a level)
 #   FULL_GAMES (32: the full-budget matches, hard at 400 playouts within 900 ms a decision)
-#   DEADLINE (450 s: a stage that would start later than this is skipped, and said so)
+#   DEADLINE (400 s: a table that would start later than this is skipped, and said so)
+#   LIMIT (470 s: a full-budget wave is not started if one more, as long as the last, would
+#   end later than this)
 #
+# The full-budget matches are played last, in waves of THREADS games, as many as fit.
 # Outputs: estimate.toml (commit it as assets/estimate.toml), train.log, one NAME.txt and
 # NAME.json per table, summary.txt (every table's text, in order) and timings.txt.
 # The training's numbers do not depend on THREADS; the tables' results do not either (each
@@ -25,7 +28,8 @@ TRAIN_SEED=${TRAIN_SEED:-1}
 TABLE_GAMES=${TABLE_GAMES:-200}
 LUNA_GAMES=${LUNA_GAMES:-100}
 FULL_GAMES=${FULL_GAMES:-32}
-DEADLINE=${DEADLINE:-450}
+DEADLINE=${DEADLINE:-400}
+LIMIT=${LIMIT:-470}
 mkdir -p "$OUT"
 started=$(date +%s)
 elapsed() { echo $(($(date +%s) - started)); }
@@ -57,7 +61,6 @@ table() {
     fi
     local t0
     t0=$(date +%s)
-    echo "== $name (simulate $*)"
     "$BIN" simulate "$@" "${EST[@]}" --threads "$THREADS" --json >"$OUT/$name.json" 2>"$OUT/$name.err"
     "$BIN" simulate --merge "$OUT/$name.json" >"$OUT/$name.txt" 2>>"$OUT/$name.err"
     {
@@ -81,11 +84,45 @@ table hard12-vs-easy --bots hard,easy --players 2 "${T12[@]}" --games "$TABLE_GA
 # The learned estimate against the hand-weighted one it replaced, both played by normal.
 table normal-learned-vs-handmade --bots normal,normal --estimators learned,handmade --players 2 \
     --games "$TABLE_GAMES" --seed 1000
-# Time buys strength: hard at its full budget of play against hard at 12 playouts, then hard at
-# its full budget against Luna level 2 (clock-bound: one thread a core, an idle machine).
-table hard-full-vs-hard12 --bots hard,hard --players 2 --playouts 400,12 --think-ms 900,0 \
-    --games "$FULL_GAMES" --seed 1000
-table hard-full-vs-luna2 --bots hard --players 1 --luna 2 --playouts 400 --think-ms 900 \
-    --games "$FULL_GAMES" --seed 2000
+# parts NAME GAMES SEED SIMULATE-ARGS...: a clock-bound match in waves of THREADS games (one
+# thread a core), each wave a seed range of its own, as many waves as the DEADLINE allows; the
+# waves played are merged into one table.
+parts() {
+    local name=$1 games=$2 seed=$3
+    shift 3
+    local per=$((THREADS + THREADS % 2)) files=() first t0 wave=0 w0
+    t0=$(date +%s)
+    for ((first = 0; first < games; first += per)); do
+        if [ $(($(elapsed) + wave)) -ge "$LIMIT" ]; then
+            echo "== $name: stopped after $first games at $(elapsed) s (the next wave would end past LIMIT $LIMIT s)" | tee -a "$OUT/summary.txt"
+            break
+        fi
+        w0=$(date +%s)
+        local count=$((games - first < per ? games - first : per))
+        local file="$OUT/$name.seed$((seed + first)).json"
+        if "$BIN" simulate "$@" "${EST[@]}" --games "$count" --seed "$((seed + first))" \
+            --threads "$THREADS" --json >"$file" 2>>"$OUT/$name.err"; then
+            files+=("$file")
+        fi
+        wave=$(($(date +%s) - w0))
+    done
+    if [ ${#files[@]} -gt 0 ]; then
+        "$BIN" simulate --merge "${files[@]}" >"$OUT/$name.txt" 2>>"$OUT/$name.err"
+        "$BIN" simulate --merge "${files[@]}" --json >"$OUT/$name.json" 2>>"$OUT/$name.err"
+    fi
+    {
+        echo "== $name (simulate $*, seeds from $seed)"
+        cat "$OUT/$name.txt" "$OUT/$name.err" 2>/dev/null
+        echo
+    } | tee -a "$OUT/summary.txt"
+    echo "$name $(($(date +%s) - t0)) s" >>"$OUT/timings.txt"
+}
+
+# Time buys strength: hard at its full budget of play (400 playouts within 900 ms a decision)
+# against hard at 12 playouts, then hard at its full budget against Luna level 2.
+parts hard-full-vs-hard12 "$FULL_GAMES" 1000 --bots hard,hard --players 2 --playouts 400,12 \
+    --think-ms 900,0
+parts hard-full-vs-luna2 "$FULL_GAMES" 2000 --bots hard --players 1 --luna 2 --playouts 400 \
+    --think-ms 900
 echo "whole run $(elapsed) s on $THREADS threads" | tee -a "$OUT/timings.txt"
 cat "$OUT/timings.txt" >>"$OUT/summary.txt"

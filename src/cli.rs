@@ -342,7 +342,7 @@ struct TrainArgs {
     #[arg(long, value_name = "K", default_value_t = 3)]
     iterations: u32,
     /// Ridge penalty on standardized features
-    #[arg(long, value_name = "L", default_value_t = 1e-3)]
+    #[arg(long, value_name = "L", default_value_t = 0.1)]
     ridge: f64,
     /// Share of the decisions at which a position is recorded
     #[arg(long, value_name = "P", default_value_t = 0.1)]

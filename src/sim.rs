@@ -1071,7 +1071,7 @@ fn play_match_game(
 }
 
 /// `play(g)` for every game g in 0..games, spread over `threads` threads, in game order.
-pub(crate) fn in_threads<T: Send>(
+fn in_threads<T: Send>(
     games: usize,
     threads: usize,
     play: impl Fn(usize) -> Result<T, String> + Sync,

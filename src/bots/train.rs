@@ -61,7 +61,7 @@ impl Default for TrainConfig {
             games: 400,
             seed: 1,
             iterations: 3,
-            ridge: 1e-3,
+            ridge: 0.1,
             record: 0.1,
             threads: 1,
             command: String::new(),
@@ -292,6 +292,43 @@ fn explore(
     }
 }
 
+/// The training games' seat names (those of `sim::seat_names`, which this layer may not use).
+fn seat_names(players: usize) -> Vec<String> {
+    ["Lin", "Malik", "Amber", "Jo"]
+        .iter()
+        .take(players)
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// `play(i)` for every i in 0..count, spread over `threads` threads, the results in order of i
+/// (so what is fitted does not depend on the number of threads).
+fn in_threads<T: Send>(count: usize, threads: usize, play: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let threads = threads.clamp(1, count.max(1));
+    let mut results: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let play = &play;
+                scope.spawn(move || {
+                    (t..count)
+                        .step_by(threads)
+                        .map(|i| (i, play(i)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
 /// A recorded position of one seat: its features and the time left.
 struct Row {
     view: View,
@@ -319,7 +356,7 @@ fn play_game(
     est: Estimator,
 ) -> Result<PlayedGame, String> {
     let (options, policies) = game_setup(seed, iteration);
-    let mut state = engine::new_game(data, &options, &crate::sim::seat_names(options.players))
+    let mut state = engine::new_game(data, &options, &seat_names(options.players))
         .map_err(|e| e.to_string())?;
     let mut rngs: Vec<ChaCha8Rng> = (0..state.seats.len())
         .map(|i| ChaCha8Rng::seed_from_u64(seed.wrapping_mul(31) ^ (i as u64) << 48))
@@ -603,7 +640,7 @@ pub fn train(
             let count = batch.min(config.games - g);
             let first = game;
             let fitted_ref = &fitted;
-            let played_batch = crate::sim::in_threads(count as usize, config.threads, |i| {
+            let played_batch = in_threads(count as usize, config.threads, |i| {
                 let index = first + i as u64;
                 play_game(
                     fitted_ref,
