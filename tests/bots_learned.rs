@@ -76,7 +76,7 @@ fn the_estimate_is_not_component_data() {
     let broken = data()
         .estimate
         .to_text()
-        .replace("\"cash\"", "\"cash_in_hand\"");
+        .replace("\"cash@0\"", "\"cash_in_hand@0\"");
     std::fs::write(dir.join(FILE), broken).expect("write");
     let err = GameData::from_dir(&dir).expect_err("a file for other features is refused");
     assert!(

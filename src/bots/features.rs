@@ -124,10 +124,22 @@ pub fn expand(base: &Base, left: f64) -> Features {
     out
 }
 
+/// The seat's score as it stands by its features: cash, shares × share value now, tank and
+/// research. The estimate takes it as it is (weight 1) and learns only the points still to
+/// come, so at the end of the game it is the score, and the fit's shrinkage pulls the points to
+/// come toward their mean rather than the score toward a constant.
+pub fn standing(base: &Base) -> f64 {
+    base[const { index("cash") }]
+        + base[const { index("share_points") }]
+        + base[const { index("tank_points") }]
+        + base[const { index("research_points") }]
+}
+
 /// The estimate of `weights` (`FEATURE_COUNT` of them) for a seat's features `base` with
-/// `left` of the game still to play.
+/// `left` of the game still to play: the score as it stands ([`standing`]) plus the weighted
+/// features (the points still to come).
 pub fn predict(weights: &[f64], base: &Base, left: f64) -> f64 {
-    let mut sum = 0.0;
+    let mut sum = standing(base);
     for (k, w) in knots(left) {
         if w == 0.0 {
             continue;

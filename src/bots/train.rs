@@ -19,14 +19,16 @@
 //! features with its final score. Every fifth game is held out: its positions are not fitted but
 //! measure the fit's error, and the hand-weighted estimate's on the same positions.
 //!
-//! The fit is ridge regression on standardized features (closed form, a Cholesky solve).
+//! The fit is ridge regression on standardized features (closed form, a Cholesky solve) of the
+//! points each seat still scored after the position (its final score less its score as it stood,
+//! `features::standing`).
 
 use super::features::{self, Base, Context, View};
 use super::normal::{self, Eval};
 use super::value::{self, Estimator};
 use super::{best_by_value, handmade, weighted, Budget, Level};
 use crate::data::estimate::{
-    feature_names, EstimateFile, EstimateProvenance, BASE_FEATURES, FEATURE_COUNT, KNOTS_LAST,
+    self, feature_names, EstimateFile, EstimateProvenance, BASE_FEATURES, FEATURE_COUNT, KNOTS_LAST,
 };
 use crate::data::GameData;
 use crate::engine::TrackSetup;
@@ -616,13 +618,15 @@ pub fn train(
     let mut held_public: Vec<(Base, f64, f64)> = Vec::new();
     let mut hasher = Sha256::new();
     let mut file = EstimateFile {
-        schema_version: 1,
+        schema_version: estimate::SCHEMA_VERSION,
         features: feature_names(),
         own: vec![0.0; FEATURE_COUNT],
         public: vec![0.0; FEATURE_COUNT],
         provenance: EstimateProvenance::default(),
     };
     let mut reports = Vec::new();
+    // Sum and count of the fitted own positions' final scores.
+    let mut own_scores = (0.0f64, 0.0f64);
     let mut fitted = data.clone();
     let mut game = 0u64;
     for iteration in 0..config.iterations.max(1) {
@@ -678,6 +682,10 @@ pub fn train(
                         continue;
                     }
                     positions += 1;
+                    if row.view == View::Own {
+                        own_scores.0 += target;
+                        own_scores.1 += 1.0;
+                    }
                     hasher.update([matches!(row.view, View::Own) as u8]);
                     hasher.update(target.to_le_bytes());
                     hasher.update(row.left.to_le_bytes());
@@ -685,8 +693,13 @@ pub fn train(
                         hasher.update(x.to_le_bytes());
                     }
                     match row.view {
-                        View::Own => own.add(&row.base, row.left, target),
-                        View::Public => public.add(&row.base, row.left, target),
+                        // The weights predict the points still to come (`features::predict`).
+                        View::Own => {
+                            own.add(&row.base, row.left, target - features::standing(&row.base))
+                        }
+                        View::Public => {
+                            public.add(&row.base, row.left, target - features::standing(&row.base))
+                        }
                     }
                 }
             }
@@ -700,7 +713,9 @@ pub fn train(
         file.own = own.solve(config.ridge);
         file.public = public.solve(config.ridge);
         fitted.estimate = file.clone();
-        let constant = own.mean_y();
+        // The constant to beat: the training positions' mean final score (not the mean of the
+        // points still to come that the weights fit).
+        let constant = own_scores.0 / own_scores.1.max(1.0);
         let report = RoundReport {
             iteration: iteration + 1,
             games: config.games,

@@ -13,6 +13,10 @@
 use super::DataError;
 use serde::{Deserialize, Serialize};
 
+/// The version of the file's format this build reads and writes (2: the weights predict the
+/// points still to come, added to the score as it stands).
+pub const SCHEMA_VERSION: u32 = 2;
+
 /// The file's name in the data folder.
 pub const FILE: &str = "estimate.toml";
 
@@ -140,10 +144,13 @@ impl EstimateFile {
     /// The features are this build's and every weight is a finite number.
     pub fn check(&self) -> Result<(), DataError> {
         let invalid = |field: &str, message: String| DataError::invalid(FILE, "", field, message);
-        if self.schema_version != 1 {
+        if self.schema_version != SCHEMA_VERSION {
             return Err(invalid(
                 "schema_version",
-                format!("{} (this build reads 1)", self.schema_version),
+                format!(
+                    "{} (this build reads {SCHEMA_VERSION}): retrain it with `skymines train`",
+                    self.schema_version
+                ),
             ));
         }
         if self.features != feature_names() {
@@ -234,7 +241,7 @@ mod tests {
     #[test]
     fn the_text_reads_back_the_same_numbers() {
         let mut file = EstimateFile {
-            schema_version: 1,
+            schema_version: SCHEMA_VERSION,
             features: feature_names(),
             own: (0..FEATURE_COUNT).map(|i| i as f64 / 7.0 - 3.0).collect(),
             public: (0..FEATURE_COUNT).map(|i| 1e-9 * i as f64).collect(),
@@ -249,7 +256,7 @@ mod tests {
     #[test]
     fn a_file_for_other_features_is_refused() {
         let mut file = EstimateFile {
-            schema_version: 1,
+            schema_version: SCHEMA_VERSION,
             features: feature_names(),
             own: vec![0.0; FEATURE_COUNT],
             public: vec![0.0; FEATURE_COUNT],
