@@ -1,4 +1,4 @@
-//! The Discord adapter's figures against the fake Discord on loopback (tests/discord_support):
+//! The Discord adapter's figures against the fake Discord on loopback (tests/discord/fake.rs):
 //! - memory: resident set size of the bot once it is connected with no game (idle), then with
 //!   50 and with 100 active games (one player and Luna each), every game opened, started,
 //!   played (a plan card chosen through the bot's own buttons) and rendered (status board and
@@ -22,7 +22,7 @@
 //!
 //! `cargo bench --bench discord` (`BENCH_QUICK=1`: 10 games, 100 interactions)
 
-#[path = "../tests/discord_support/mod.rs"]
+#[path = "../tests/discord/fake.rs"]
 mod discord_support;
 #[path = "support/mod.rs"]
 #[allow(dead_code)]

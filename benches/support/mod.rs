@@ -1,4 +1,4 @@
-//! Shared by every benchmark (included with `#[path]`; unit-tested in `tests/bench_support.rs`):
+//! Shared by every benchmark (included with `#[path]`; unit-tested in `tests/cli/bench_checks.rs`):
 //! the quick mode, and [`Samples`], which keeps a timed sample only when the work it timed was
 //! accepted and fails the benchmark loudly otherwise, so a benchmark never reports the speed
 //! of a refusal. Every benchmark prints how many samples it kept and why any were skipped.

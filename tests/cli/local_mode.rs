@@ -1,0 +1,170 @@
+//! The `skymines` binary's local mode and backup command as an operator runs them: hostile
+//! option values are refused (exit 0, never a panic), scripts report refused and non-UTF-8
+//! lines by number and go on (or stop with `--strict`), owners are named (`--owner`,
+//! `local_owners`), start-up names the database and warns about an empty file, and a backup
+//! taken from the command line restores.
+
+use crate::support::TempDir;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn temp(tag: &str) -> (TempDir, PathBuf) {
+    let dir = TempDir::new(&format!("localmode-{tag}"));
+    let path = dir.path().to_path_buf();
+    (dir, path)
+}
+
+/// Runs `skymines local` on `script` (bytes) with `extra` arguments.
+fn local(dir: &Path, script: &[u8], extra: &[&str]) -> Output {
+    let path = dir.join("script.txt");
+    std::fs::write(&path, script).expect("script");
+    let config = dir.join("config.toml");
+    if !config.exists() {
+        std::fs::write(&config, "").expect("config");
+    }
+    Command::new(env!("CARGO_BIN_EXE_skymines"))
+        .args(["local", "--no-images", "--db"])
+        .arg(dir.join("games.db"))
+        .arg("--config")
+        .arg(&config)
+        .arg("--script")
+        .arg(&path)
+        .args(extra)
+        .output()
+        .expect("runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn hostile_time_zones_are_refused_by_line_not_a_crash() {
+    let (_d, dir) = temp("tz");
+    let out = local(
+        &dir,
+        "alice /skymines settings timezone:ü\nalice /skymines settings timezone:€\nalice /skymines settings timezone:é1\nalice /skymines settings timezone:+1é1\nalice /skymines settings timezone:+02:00\n".as_bytes(),
+        &[],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        text(&out.stderr)
+    );
+    for n in 1..=4 {
+        assert!(stdout.contains(&format!("[refused] line {n}")), "{stdout}");
+    }
+    assert!(!stdout.contains("[refused] line 5"), "{stdout}");
+    assert!(stdout.contains("UTC+02:00"), "{stdout}");
+}
+
+#[test]
+fn a_script_reports_bad_lines_by_number_and_strict_stops_at_the_first() {
+    let (_d, dir) = temp("script");
+    let mut script = b"alice /skymines new players:2\n".to_vec();
+    script.extend_from_slice(b"bob /skymines join \xff\xfe\n");
+    script.extend_from_slice(b"carol /skymines start\n");
+    script.extend_from_slice(b"bob /skymines join\n");
+    let out = local(&dir, &script, &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("[error] line 2: not valid UTF-8"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("[refused] line 3"), "{stdout}");
+    assert!(
+        stdout.contains("bob joined"),
+        "the script goes on: {stdout}"
+    );
+    assert!(text(&out.stderr).contains("2 of 4 lines refused"));
+
+    let (_d, dir) = temp("strict");
+    let out = local(&dir, &script, &["--strict"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("[error] line 2"), "{stdout}");
+    assert!(!stdout.contains("line 3"), "stopped at line 2: {stdout}");
+    assert!(!stdout.contains("bob joined"), "{stdout}");
+}
+
+#[test]
+fn only_named_owners_have_the_owners_rights() {
+    // The admin tools are the owners'; anyone else is refused.
+    let script = b"alice /skymines admin list all:yes\n";
+    let (_d, dir) = temp("plain");
+    let stdout = text(&local(&dir, script, &[]).stdout);
+    assert!(stdout.contains("[refused] line 1"), "{stdout}");
+    let (_d, dir) = temp("owner");
+    let stdout = text(&local(&dir, script, &["--owner", "alice"]).stdout);
+    assert!(!stdout.contains("[refused]"), "{stdout}");
+    let (_d, dir) = temp("config");
+    std::fs::write(dir.join("config.toml"), "local_owners = [\"Alice\"]\n").expect("config");
+    let stdout = text(&local(&dir, script, &[]).stdout);
+    assert!(!stdout.contains("[refused]"), "{stdout}");
+    // bob is not an owner: he may not abort carol's lobby.
+    let stdout = text(
+        &local(
+            &dir,
+            b"carol /skymines new players:2\nbob /skymines abort\n",
+            &[],
+        )
+        .stdout,
+    );
+    assert!(stdout.contains("[refused] line 2"), "{stdout}");
+    // A seed is for everyone in the local mode (DECISIONS B4).
+    let (_d, dir) = temp("seed");
+    let stdout = text(&local(&dir, b"bob /skymines new players:2 seed:5\n", &[]).stdout);
+    assert!(stdout.contains("opened"), "{stdout}");
+}
+
+#[test]
+fn start_up_names_the_database_and_warns_about_an_empty_file() {
+    let (_d, dir) = temp("empty");
+    let db = dir.join("games.db");
+    std::fs::write(&db, b"").expect("empty file");
+    let out = local(&dir, b"alice /skymines status\n", &[]);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(&db.display().to_string()), "{stderr}");
+    assert!(stderr.contains("0 running game(s) restored"), "{stderr}");
+    assert!(
+        stderr.contains("WARNING") && stderr.contains("EMPTY"),
+        "{stderr}"
+    );
+    let out = local(&dir, b"alice /skymines status\n", &[]);
+    assert!(!text(&out.stderr).contains("WARNING"));
+}
+
+#[test]
+fn a_backup_from_the_command_line_restores() {
+    let (_d, dir) = temp("backup");
+    let out = local(
+        &dir,
+        b"alice /skymines new players:2\nbob /skymines join\nalice /skymines start\n",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let copy = dir.join("copy.db");
+    let out = Command::new(env!("CARGO_BIN_EXE_skymines"))
+        .args(["backup", "--db"])
+        .arg(dir.join("games.db"))
+        .arg("--out")
+        .arg(&copy)
+        .arg("--config")
+        .arg(dir.join("config.toml"))
+        .output()
+        .expect("runs");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("1 running game(s)"), "{stdout}");
+    // The copy in place of the database: the game is there.
+    std::fs::rename(&copy, dir.join("games.db")).expect("restore");
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(dir.join(format!("games.db{suffix}")));
+    }
+    let out = local(&dir, b"alice /skymines status\n", &[]);
+    assert!(text(&out.stderr).contains("1 running game(s) restored"));
+    assert!(text(&out.stdout).contains("Round"), "{}", text(&out.stdout));
+}
