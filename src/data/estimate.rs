@@ -10,8 +10,16 @@
 //! used. The file names its features; a file trained for other features than this build
 //! computes is refused (retrain it).
 
-use super::DataError;
 use serde::{Deserialize, Serialize};
+
+/// Why an estimate file was refused (`data::DataError` names the file around it).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EstimateError {
+    #[error("estimate.toml: not valid data: {0}")]
+    Parse(String),
+    #[error("estimate.toml: field `{field}`: {message}")]
+    Invalid { field: String, message: String },
+}
 
 /// The version of the file's format this build reads and writes (2: the weights predict the
 /// points still to come, added to the score as it stands).
@@ -132,18 +140,19 @@ pub struct EstimateFile {
 
 impl EstimateFile {
     /// Parses and checks the file's text.
-    pub fn parse(text: &str) -> Result<EstimateFile, DataError> {
-        let file: EstimateFile = toml::from_str(text).map_err(|e| DataError::Parse {
-            file: FILE.to_string(),
-            message: e.to_string().trim().replace('\n', " "),
-        })?;
+    pub fn parse(text: &str) -> Result<EstimateFile, EstimateError> {
+        let file: EstimateFile = toml::from_str(text)
+            .map_err(|e| EstimateError::Parse(e.to_string().trim().replace('\n', " ")))?;
         file.check()?;
         Ok(file)
     }
 
     /// The features are this build's and every weight is a finite number.
-    pub fn check(&self) -> Result<(), DataError> {
-        let invalid = |field: &str, message: String| DataError::invalid(FILE, "", field, message);
+    pub fn check(&self) -> Result<(), EstimateError> {
+        let invalid = |field: &str, message: String| EstimateError::Invalid {
+            field: field.to_string(),
+            message,
+        };
         if self.schema_version != SCHEMA_VERSION {
             return Err(invalid(
                 "schema_version",

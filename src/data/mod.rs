@@ -523,7 +523,15 @@ fn load_estimate(src: &DataSource) -> Result<estimate::EstimateFile, DataError> 
         }
         _ => src.read(estimate::FILE)?,
     };
-    estimate::EstimateFile::parse(&text)
+    estimate::EstimateFile::parse(&text).map_err(|e| match e {
+        estimate::EstimateError::Parse(message) => DataError::Parse {
+            file: estimate::FILE.to_string(),
+            message,
+        },
+        estimate::EstimateError::Invalid { field, message } => {
+            DataError::invalid(estimate::FILE, "", &field, message)
+        }
+    })
 }
 
 /// A stable hash over the parsed data (not the file bytes, so comments and formatting do not

@@ -2,31 +2,25 @@
 //! not component data, the training command is deterministic and learns something, and the
 //! estimate beats the hand-weighted one where it counts.
 
+use crate::support::{data, TempDir};
 use skymines::bots::train::{self, TrainConfig};
 use skymines::bots::{self, Budget, Estimator, Level};
 use skymines::data::estimate::{EstimateFile, FILE};
 use skymines::data::GameData;
 use skymines::engine::GameOptions;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
-fn data() -> &'static GameData {
-    static DATA: OnceLock<GameData> = OnceLock::new();
-    DATA.get_or_init(|| GameData::embedded().expect("the built-in data loads"))
-}
 
 fn assets() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets")
 }
 
 /// A copy of `assets/` in a fresh temporary folder.
-fn copy_of_assets(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("skymines-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
+fn copy_of_assets(name: &str) -> TempDir {
+    let dir = TempDir::new(name);
     for entry in std::fs::read_dir(assets()).expect("assets/").flatten() {
         if entry.path().is_file() {
-            std::fs::copy(entry.path(), dir.join(entry.file_name())).expect("a copy");
+            std::fs::copy(entry.path(), dir.join(&entry.file_name().to_string_lossy()))
+                .expect("a copy");
         }
     }
     dir
@@ -59,18 +53,19 @@ fn the_estimate_file_loads_with_its_provenance() {
 /// refused, naming the file.
 #[test]
 fn the_estimate_is_not_component_data() {
-    let dir = copy_of_assets("estimate-hash");
+    let tmp = copy_of_assets("estimate-hash");
+    let dir = tmp.path();
     let mut other = data().estimate.clone();
     other.own[1] += 1.0;
     other.provenance.seed += 1;
     std::fs::write(dir.join(FILE), other.to_text()).expect("write");
-    let retrained = GameData::from_dir(&dir).expect("a retrained estimate loads");
+    let retrained = GameData::from_dir(dir).expect("a retrained estimate loads");
     assert_eq!(retrained.estimate, other);
     assert_ne!(retrained.estimate, data().estimate);
     assert_eq!(retrained.hash, data().hash, "the data hash moved");
 
     std::fs::remove_file(dir.join(FILE)).expect("remove");
-    let without = GameData::from_dir(&dir).expect("loads without an estimate");
+    let without = GameData::from_dir(dir).expect("loads without an estimate");
     assert_eq!(without.estimate, data().estimate);
 
     let broken = data()
@@ -78,12 +73,11 @@ fn the_estimate_is_not_component_data() {
         .to_text()
         .replace("\"cash@0\"", "\"cash_in_hand@0\"");
     std::fs::write(dir.join(FILE), broken).expect("write");
-    let err = GameData::from_dir(&dir).expect_err("a file for other features is refused");
+    let err = GameData::from_dir(dir).expect_err("a file for other features is refused");
     assert!(
         err.to_string().contains(FILE) && err.to_string().contains("retrain"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Training on a tiny sample: the same numbers twice (on one thread and on three), and a fit that predicts the held-out
