@@ -6,7 +6,7 @@
 #   OUT=/some/folder scripts/device-bots.sh [BIN]      BIN: default target/release/skymines
 #
 # Sizes (environment, defaults for 16 cores and about 8 minutes):
-#   THREADS (nproc)  TRAIN_GAMES (1200 a round)  TRAIN_ITERATIONS (3)  TRAIN_SEED (1)
+#   THREADS (nproc)  TRAIN_GAMES (1000 a round)  TRAIN_ITERATIONS (3)  TRAIN_SEED (1)
 #   TABLE_GAMES (200 two-player games a pairing)  LUNA_GAMES (100 solo games a level)
 #   FULL_GAMES (32: the full-budget matches, hard at 400 playouts within 900 ms a decision)
 #   DEADLINE (400 s: a table that would start later than this is skipped, and said so)
@@ -22,7 +22,7 @@ set -uo pipefail
 BIN=${1:-target/release/skymines}
 OUT=${OUT:-target/device-bots}
 THREADS=${THREADS:-$(nproc)}
-TRAIN_GAMES=${TRAIN_GAMES:-1200}
+TRAIN_GAMES=${TRAIN_GAMES:-1000}
 TRAIN_ITERATIONS=${TRAIN_ITERATIONS:-3}
 TRAIN_SEED=${TRAIN_SEED:-1}
 TABLE_GAMES=${TABLE_GAMES:-200}
