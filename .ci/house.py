@@ -16,8 +16,11 @@ nodes; a file depends on another when it names an item defined there, through a 
 path in its code (`crate::…`, `super::…`, `self::…`, a child module's name, or a name a `use`
 bound), resolved through re-exports (`pub use`) and `mod` declarations to the file that defines
 the item. A `mod` declaration alone is not a dependency (a module holding its children is not
-an import); `#[cfg(test)]` modules are left out (test code is not the house's structure). Each
-strongly connected component of two or more files is one cycle.
+an import). Each strongly connected component of two or more files is one cycle.
+
+Tests in test binaries only: the library is built without `cfg(test)` (`[lib] test = false` in
+Cargo.toml, so `cargo test` compiles it once), and a `#[test]` or `#[cfg(test)]` in src/ would
+never run; the check refuses one.
 """
 
 from __future__ import annotations
@@ -102,6 +105,21 @@ def check_long_files() -> list[str]:
     return errors
 
 
+def check_no_unit_tests() -> list[str]:
+    errors = []
+    for path in sorted((ROOT / "src").rglob("*.rs")):
+        code = strip_comments_and_strings(path.read_text())
+        for number, line in enumerate(code.splitlines(), 1):
+            if re.search(r"#\[(cfg\(test\)|test)\]", line):
+                rel = path.relative_to(ROOT).as_posix()
+                errors.append(
+                    f"{rel}:{number}: a unit test in src/ never runs (the library is built "
+                    f"without cfg(test)): move it to a module of the right test binary under "
+                    f"tests/, reaching private items through the module's `testing` re-exports"
+                )
+    return errors
+
+
 # ---------------------------------------------------------------------------------------------
 # Reading Rust source (just enough of it: comments, strings, `use` trees, paths)
 
@@ -155,18 +173,6 @@ def strip_comments_and_strings(text: str) -> str:
     return "".join(out)
 
 
-def strip_test_modules(code: str) -> str:
-    """Removes `#[cfg(test)]` items with a body (the unit tests' modules)."""
-    while True:
-        m = re.search(r"#\[cfg\(test\)\]\s*(pub(\([^)]*\))?\s+)?mod\s+" + IDENT + r"\s*\{", code)
-        if not m:
-            return code
-        depth, j = 1, m.end()
-        while j < len(code) and depth:
-            depth += {"{": 1, "}": -1}.get(code[j], 0)
-            j += 1
-        code = code[: m.start()] + "\n" * code.count("\n", m.start(), j) + code[j:]
-
 
 def split_use_tree(tree: str) -> list[tuple[list[str], str | None]]:
     """`a::{b, c::d as e, f::*}` → [(["a","b"], "b"), (["a","c","d"], "e"), (["a","f"], None)];
@@ -219,7 +225,7 @@ class Module:
     def __init__(self, path: tuple[str, ...], file: Path):
         self.path = path  # ("crate", "engine", "actions")
         self.file = file
-        self.code = strip_test_modules(strip_comments_and_strings(file.read_text()))
+        self.code = strip_comments_and_strings(file.read_text())
         # name -> (absolute or relative path, is it a re-export)
         self.bindings: dict[str, tuple[list[str], bool]] = {}
         self.globs: list[list[str]] = []
@@ -451,7 +457,7 @@ def main() -> int:
             print(describe(cycle, edges))
         print(f"{len(cycles)} import cycles")
         return 0
-    errors = check_long_files() + check_cycles()
+    errors = check_long_files() + check_no_unit_tests() + check_cycles()
     for e in errors:
         print(f"house check: {e}", file=sys.stderr)
     if errors:
@@ -460,7 +466,10 @@ def main() -> int:
             file=sys.stderr,
         )
         return 1
-    print("house check: no file over its line limit, no import cycle beyond the allowance")
+    print(
+        "house check: no file over its line limit, no unit test in src/, no import cycle "
+        "beyond the allowance"
+    )
     return 0
 
 

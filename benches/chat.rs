@@ -74,7 +74,7 @@ pub fn measure(dir: &std::path::Path, config: ChatConfig, games: u64, commands: 
         ));
         chat.handle(&request(ch, &b, "skymines join", &[]));
         let replies = chat.handle(&request(ch, &a, "skymines start", &[]));
-        let Ok(Some(id)) = store.game_in_channel(ch) else {
+        let Ok(Some(id)) = store.games().game_in_channel(ch) else {
             let said: Vec<&str> = replies.iter().map(|r| r.text.as_str()).collect();
             fail(&format!("starting game {g}"), said.join(" | "));
         };
@@ -102,7 +102,7 @@ pub fn measure(dir: &std::path::Path, config: ChatConfig, games: u64, commands: 
             continue;
         }
         let pick = rng.gen_range(1..=n);
-        let before = assert_accepted("the game's record", store.game(id)).seq;
+        let before = assert_accepted("the game's record", store.games().game(id)).seq;
         let started = Instant::now();
         let replies = chat.handle(&request(
             ch,
@@ -111,7 +111,7 @@ pub fn measure(dir: &std::path::Path, config: ChatConfig, games: u64, commands: 
             &[("option", pick.to_string())],
         ));
         let elapsed = started.elapsed();
-        let after = assert_accepted("the game's record", store.game(id)).seq;
+        let after = assert_accepted("the game's record", store.games().game(id)).seq;
         let accepted = if after > before {
             Ok(())
         } else {

@@ -1,7 +1,9 @@
 //! Board snapshot speed and size: time to draw and PNG-encode the main board and the player
 //! boards of a mid-game 4-player position (goal: under 40 ms and 1 MiB), and the cache (an
-//! identical state is not drawn again). Every timed render must return a PNG (and the last
-//! of each kind must decode to the layout's size), or the benchmark fails.
+//! identical state is not drawn again). The board's time is split into drawing, the palette
+//! and the compression, with the size each compression setting gives. Every timed render must
+//! return a PNG (and the last of each kind must decode to the layout's size), or the benchmark
+//! fails.
 //! `cargo bench --bench render` (`BENCH_QUICK=1`: 5 renders each).
 
 #[path = "support/mod.rs"]
@@ -10,7 +12,7 @@ mod support;
 
 use skymines::data::{BoardSide, GameData};
 use skymines::engine;
-use skymines::render::{self, RenderError, Renderer};
+use skymines::render::{self, testing, RenderError, Renderer};
 use std::time::Instant;
 use support::{assert_accepted, fail, ms, size, Samples};
 
@@ -107,6 +109,7 @@ fn main() {
         ms(samples.percentile(0.5))
     );
     samples.finish(n);
+    encoding(&r.board_image(&data, &public, BoardSide::Moon), n);
 
     let mut largest = board.len();
     for (label, private, view) in [("public", false, &public), ("private", true, &own)] {
@@ -167,4 +170,81 @@ fn main() {
         "largest PNG {largest} bytes ({}under the 1 MiB goal)",
         if largest < 1024 * 1024 { "" } else { "NOT " }
     );
+}
+
+/// Where the PNG encoding of the drawn board goes: the palette (colours counted, chosen, each
+/// pixel's place), then the compression of the places, with the size each compression gives
+/// (the one the renderer uses is marked).
+fn encoding(drawn: &image::RgbImage, n: usize) {
+    use png::DeflateCompression::{FdeflateUltraFast, Level};
+    use png::Filter::{NoFilter, Up};
+    let pixels = (drawn.width() * drawn.height()) as usize;
+    let part = |what: &str, samples: Samples| {
+        println!(
+            "  of which {what}: median {:.1} ms",
+            ms(samples.percentile(0.5))
+        );
+        samples.finish(n);
+    };
+    let counted = |runs: &testing::Runs| {
+        let colours = runs.by_use();
+        (!colours.is_empty())
+            .then_some(())
+            .ok_or_else(|| "no colour".to_string())
+    };
+    let (samples, runs) = time("colours", n, || testing::Runs::of(drawn), counted);
+    part("the colours counted", samples);
+    let colours = runs.by_use();
+    let chosen = |(palette, places): &(Vec<u32>, Vec<u8>)| {
+        (palette.len() <= 256 && places.len() == colours.len())
+            .then_some(())
+            .ok_or_else(|| format!("{} colours, {} places", palette.len(), places.len()))
+    };
+    let (samples, (_, places)) = time(
+        "palette choice",
+        n,
+        || testing::choose_palette(&colours),
+        chosen,
+    );
+    part(
+        &format!("the palette chosen ({} colours)", colours.len()),
+        samples,
+    );
+    let placed = |p: &Vec<u8>| {
+        (p.len() == pixels)
+            .then_some(())
+            .ok_or_else(|| format!("{} places", p.len()))
+    };
+    let (samples, _) = time("places", n, || runs.places(&colours, &places), placed);
+    part("each pixel's place", samples);
+    let settings = [
+        ("zlib level 6", Level(6), NoFilter),
+        ("zlib level 4", Level(4), NoFilter),
+        ("zlib level 3", Level(3), NoFilter),
+        ("zlib level 2", Level(2), NoFilter),
+        ("zlib level 1", Level(1), NoFilter),
+        ("zlib level 3, Up filter", Level(3), Up),
+        ("zlib level 2, Up filter", Level(2), Up),
+        ("zlib level 1, Up filter", Level(1), Up),
+        ("fdeflate, Up filter", FdeflateUltraFast, Up),
+    ];
+    for (name, deflate, filter) in settings {
+        let (samples, bytes) = time(
+            name,
+            n,
+            || testing::encode_png_with(drawn, deflate, filter),
+            png,
+        );
+        let bytes = assert_accepted(name, bytes);
+        let used = format!("{:?} {:?}", testing::DEFLATE, testing::FILTER)
+            == format!("{deflate:?} {filter:?}");
+        println!(
+            "  palette + {name}: median {:.1} ms, {} bytes ({:.0} KiB){}",
+            ms(samples.percentile(0.5)),
+            bytes.len(),
+            bytes.len() as f64 / 1024.0,
+            if used { "  <- used" } else { "" }
+        );
+        samples.finish(n);
+    }
 }

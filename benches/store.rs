@@ -25,10 +25,8 @@ mod pg;
 
 use pg::{pg_server, PgTestDb};
 use skymines::data::GameData;
-use skymines::store::torture::{drive, drive_on, next_move, torture_game, torture_game_on, Move};
-use skymines::store::{
-    GameStore, Location, PgStore, RestoreReport, Store, StoreOptions, Synchronous,
-};
+use skymines::store::torture::{drive, next_move, torture_game, Move};
+use skymines::store::{Location, RestoreReport, Store, StoreOptions, Synchronous};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -43,16 +41,16 @@ fn fresh_dir(name: &str) -> PathBuf {
 
 /// Plays `games` torture games round-robin until `moves` moves were stored, timing each
 /// `apply`.
-fn play(store: &dyn GameStore, first_seed: u64, games: u64, moves: usize, samples: &mut Samples) {
+fn play(store: &Store, first_seed: u64, games: u64, moves: usize, samples: &mut Samples) {
     let ids: Vec<_> = (0..games)
-        .map(|i| assert_accepted("a new game", torture_game_on(store, first_seed + i)))
+        .map(|i| assert_accepted("a new game", torture_game(store, first_seed + i)))
         .collect();
     let mut k = 0usize;
     let mut over = 0;
     while samples.kept() < moves && over < ids.len() {
         let (i, id) = (k % ids.len(), ids[k % ids.len()]);
         k += 1;
-        let Ok((state, seq)) = store.live_state(id) else {
+        let Ok((state, seq)) = store.games().live_state(id) else {
             samples.skip("the game is over");
             over += 1;
             continue;
@@ -61,7 +59,7 @@ fn play(store: &dyn GameStore, first_seed: u64, games: u64, moves: usize, sample
         match next_move(store.data(), &state, None, seed, seq) {
             Some(Move::Batch { seat, decisions }) => {
                 let t = Instant::now();
-                let result = store.apply(id, seat, &decisions);
+                let result = store.games().apply(id, seat, &decisions);
                 let elapsed = t.elapsed();
                 samples.keep(elapsed, moved(seq, result.map(|o| o.seq)));
             }
@@ -118,17 +116,17 @@ fn build_many(data: &Arc<GameData>, path: &Path, distinct: usize, copies: u64) {
         Store::open(path, data.clone(), StoreOptions::default()),
     );
     let mut seed = 50_000u64;
-    while store.live_games().len() < distinct {
+    while store.games().live_games().len() < distinct {
         let id = assert_accepted("a new game", torture_game(&store, seed));
         let target = 10 + (seed * 37) % 241;
         assert_accepted("playing a game", drive(&store, id, seed, target, |_| {}));
         seed += 1;
     }
-    let mut originals = store.live_games();
+    let mut originals = store.games().live_games();
     originals.sort();
     let docs: Vec<_> = originals
         .iter()
-        .map(|id| assert_accepted("exporting a game", store.export(*id)))
+        .map(|id| assert_accepted("exporting a game", store.admin().export(*id)))
         .collect();
     // An import replays the game outside the store's write lock: one thread per core.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -142,7 +140,7 @@ fn build_many(data: &Arc<GameData>, path: &Path, distinct: usize, copies: u64) {
                             guild: None,
                             channel: 10_000_000 + copy * 100_000 + i as u64,
                         };
-                        assert_accepted("importing a copy", store.import(doc, place, &[]));
+                        assert_accepted("importing a copy", store.admin().import(doc, place, &[]));
                     }
                 }
             });
@@ -231,10 +229,10 @@ impl PgDatabase {
         PgDatabase(PgTestDb::create(admin, &format!("bench{name}")))
     }
 
-    fn open(&self, data: &Arc<GameData>, options: StoreOptions) -> (PgStore, RestoreReport) {
+    fn open(&self, data: &Arc<GameData>, options: StoreOptions) -> (Store, RestoreReport) {
         assert_accepted(
             "opening the PostgreSQL store",
-            PgStore::open(self.0.url(), data.clone(), options),
+            Store::open_postgres(self.0.url(), data.clone(), options),
         )
     }
 }
@@ -259,7 +257,7 @@ fn pg_persist(data: &Arc<GameData>, admin: &str, sync: Synchronous, moves: usize
     play(&store, 1000, 20, moves, &mut samples);
     println!(
         "persist one move, PostgreSQL over {}, synchronous={sync:?} (synchronous_commit {}), snapshot every {}: median {:.3} ms (goal < 2 ms), p90 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
-        store.target(),
+        store.describe(),
         if sync == Synchronous::Full { "on" } else { "off" },
         store.options().snapshot_every,
         ms(samples.percentile(0.5)),
@@ -275,10 +273,10 @@ fn pg_persist(data: &Arc<GameData>, admin: &str, sync: Synchronous, moves: usize
 fn pg_build_many(data: &Arc<GameData>, db: &PgDatabase, distinct: usize, copies: u64) {
     let (store, _) = db.open(data, StoreOptions::default());
     let mut seed = 50_000u64;
-    while store.live_games().len() < distinct {
-        let id = assert_accepted("a new game", torture_game_on(&store, seed));
+    while store.games().live_games().len() < distinct {
+        let id = assert_accepted("a new game", torture_game(&store, seed));
         let target = 10 + (seed * 37) % 241;
-        assert_accepted("playing a game", drive_on(&store, id, seed, target, |_| {}));
+        assert_accepted("playing a game", drive(&store, id, seed, target, |_| {}));
         seed += 1;
     }
     drop(store);
@@ -320,7 +318,7 @@ fn pg_restore(data: &Arc<GameData>, admin: &str, distinct: usize, copies: u64) {
     samples.keep(report.elapsed, restored_whole(&report, expected, true));
     println!(
         "restore at start-up, PostgreSQL over {}: {} active games, {} verified against a replay from the seed, in {:.2} s (goal < 20 s for 10,000; {:.3} ms a game, {} threads); built in {:.1} s",
-        store.target(),
+        store.describe(),
         report.restored,
         report.verified,
         report.elapsed.as_secs_f64(),

@@ -15,6 +15,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod matches;
 mod train;
 
 /// Runs the command line (`args` without the program name); returns the process exit code.
@@ -71,6 +72,10 @@ enum Command {
     /// A consistent copy of the game database, also while the bot runs (restore: put it in
     /// place of the database while the bot is stopped)
     Backup(BackupArgs),
+    /// The public account check: seeded games of every kind, each turn's public message
+    /// against the change of the public view (DECISIONS B20)
+    #[command(alias = "check-account")]
+    AccountCheck(AccountCheckArgs),
 }
 
 impl Command {
@@ -100,6 +105,7 @@ impl Command {
             }
             Command::Backup(a) => backup(&a, out),
             Command::Train(a) => train::train(&a, out),
+            Command::AccountCheck(a) => account_check(&a, out),
         }
     }
 }
@@ -355,6 +361,71 @@ struct TortureArgs {
     snapshot_every: u64,
 }
 
+#[derive(Debug, Args)]
+struct AccountCheckArgs {
+    /// How many games (seeds S, S+1, …)
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    games: usize,
+    /// The first seed
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    seed: u64,
+    /// Threads (the report is the same for any number)
+    #[arg(long, value_name = "T", default_value_t = 1)]
+    threads: usize,
+    /// Print every message of every game as it would be posted
+    #[arg(long)]
+    show: bool,
+    /// Print only the misses of this kind of quantity (e.g. Coins, Sector)
+    #[arg(long, value_name = "KIND")]
+    kind: Option<String>,
+}
+
+/// Runs the public account check; exit code 1 when anything was left unsaid or said wrongly.
+fn account_check(args: &AccountCheckArgs, out: &mut dyn Write) -> i32 {
+    let data = match GameData::embedded() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("data check failed: {e}");
+            return 1;
+        }
+    };
+    let report = if args.show {
+        let mut report = crate::chat::account::AccountReport::default();
+        for i in 0..args.games {
+            let seed = args.seed.wrapping_add(i as u64);
+            let _ = writeln!(
+                out,
+                "== seed {seed}: {:?}",
+                crate::chat::account::game_kind(seed).options
+            );
+            let one = crate::chat::account::check_game(&data, seed, &mut |events| {
+                for e in events {
+                    let _ = writeln!(out, "{}", e.text());
+                }
+                let _ = writeln!(out, "--");
+            });
+            report.absorb(one);
+        }
+        report
+    } else {
+        crate::chat::account::check_seeds(&data, args.seed, args.games, args.threads)
+    };
+    for e in &report.examples {
+        if args
+            .kind
+            .as_ref()
+            .is_none_or(|k| e.contains(&k.to_string()))
+        {
+            let _ = writeln!(out, "MISS {e}");
+        }
+    }
+    for (kind, n) in &report.by_kind {
+        let _ = writeln!(out, "misses of {kind}: {n}");
+    }
+    let _ = writeln!(out, "{}", report.summary());
+    i32::from(report.misses > 0)
+}
+
 fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {
     let mut data = match GameData::embedded() {
         Ok(d) => d,
@@ -386,7 +457,7 @@ fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {
         vary: args.vary,
     };
     if !args.merge.is_empty() {
-        return merge_match_reports(&args.merge, args.json, out);
+        return matches::merge_match_reports(&args.merge, args.json, out);
     }
     if !args.bots.is_empty() {
         return bot_match(args, &data, out);
@@ -459,27 +530,7 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
         [one] => vec![*one; args.game.players],
         many => many.to_vec(),
     };
-    /// Player `p`'s entry of a per-player option: the only one, or its own.
-    fn of<T: Copy>(list: &[T], p: usize) -> Option<T> {
-        match list {
-            [one] => Some(*one),
-            many => many.get(p).copied(),
-        }
-    }
-    let players: Vec<_> = levels
-        .iter()
-        .enumerate()
-        .map(|(p, l)| {
-            let budget = crate::bots::Budget {
-                playouts: of(&args.playouts, p).unwrap_or(64),
-                time: of(&args.think_ms, p)
-                    .filter(|ms| *ms > 0)
-                    .map(std::time::Duration::from_millis),
-                estimator: of(&args.estimators, p).unwrap_or_default(),
-            };
-            (*l, budget)
-        })
-        .collect();
+    let players = matches::players(&levels, &args.playouts, &args.think_ms, &args.estimators);
     let options = GameOptions {
         players: players.len(),
         ..args.options()
@@ -492,7 +543,7 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
         return balance_report(args, data, &options, &players, threads, out);
     }
     let started = std::time::Instant::now();
-    let report = match report_unless_done(
+    let report = match matches::report_unless_done(
         crate::sim::bot_match(data, &options, &players, args.games, threads),
         "the match stopped",
         args.json,
@@ -507,111 +558,8 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
         report.games,
         started.elapsed().as_secs_f64()
     );
-    print_match(&report, options.luna.is_some(), out);
+    matches::print_match(&report, options.luna.is_some(), out);
     0
-}
-
-/// `simulate --merge`: the reports of parts of one match as one.
-fn merge_match_reports(files: &[PathBuf], json: bool, out: &mut dyn Write) -> i32 {
-    let mut parts = Vec::new();
-    for file in files {
-        let read = std::fs::read_to_string(file)
-            .map_err(|e| e.to_string())
-            .and_then(|text| {
-                serde_json::from_str::<crate::sim::MatchReport>(&text).map_err(|e| e.to_string())
-            });
-        match read {
-            Ok(r) => parts.push(r),
-            Err(e) => {
-                eprintln!("{}: not a match report: {e}", file.display());
-                return 1;
-            }
-        }
-    }
-    let report = match report_unless_done(
-        crate::sim::merge_reports(&parts),
-        "cannot merge the reports",
-        json,
-        out,
-    ) {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    let _ = writeln!(out, "{} games in {} parts", report.games, parts.len());
-    let luna = report.luna_mean_score > 0.0;
-    print_match(&report, luna, out);
-    0
-}
-
-/// A match's wins, scores, points by category and decision times, a line or two per player.
-fn print_match(report: &crate::sim::MatchReport, luna: bool, out: &mut dyn Write) {
-    for p in 0..report.wins.len() {
-        let _ = writeln!(
-            out,
-            "player {} ({}): wins {:.1} ({:.0} %), mean score {:.1}, a decision p50 {:.2} ms, p99 {:.2} ms",
-            p + 1,
-            report.players.get(p).map_or("?", String::as_str),
-            report.wins[p],
-            100.0 * report.wins[p] / report.games.max(1) as f64,
-            report.mean_score[p],
-            report.think_p50_ms[p],
-            report.think_p99_ms[p]
-        );
-        let _ = writeln!(out, "  points from: {}", categories(&report.points_from[p]));
-    }
-    if luna {
-        let _ = writeln!(
-            out,
-            "Luna: wins {:.1} ({:.0} %), mean score {:.1}",
-            report.luna_wins,
-            100.0 * report.luna_wins / report.games.max(1) as f64,
-            report.luna_mean_score
-        );
-        let _ = writeln!(
-            out,
-            "  points from: {}",
-            categories(&report.luna_points_from)
-        );
-    }
-}
-
-/// Mean points by category in the scoring pad's order: cash, shares by company, tank, research.
-fn categories(points: &std::collections::BTreeMap<String, f64>) -> String {
-    let mut keys: Vec<&String> = points.keys().collect();
-    let rank = |k: &str| match k {
-        "cash" => 0,
-        "tank" => 2,
-        "research" => 3,
-        _ => 1,
-    };
-    keys.sort_by_key(|k| rank(k));
-    keys.iter()
-        .map(|k| format!("{k} {:.1}", points[*k]))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The report of a run of games to print as text, or the exit code when nothing is left to
-/// print: the run failed (said on stderr, code 1) or `--json` printed the report (code 0).
-fn report_unless_done<T: serde::Serialize, E: std::fmt::Display>(
-    run: Result<T, E>,
-    failed: &str,
-    json: bool,
-    out: &mut dyn Write,
-) -> Result<T, i32> {
-    let report = run.map_err(|e| {
-        eprintln!("{failed}: {e}");
-        1
-    })?;
-    if json {
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&report).unwrap_or_default()
-        );
-        return Err(0);
-    }
-    Ok(report)
 }
 
 /// `simulate --bots … --stats`: the balance report.
@@ -623,7 +571,7 @@ fn balance_report(
     threads: usize,
     out: &mut dyn Write,
 ) -> i32 {
-    let report = match report_unless_done(
+    let report = match matches::report_unless_done(
         crate::sim::balance(data, options, players, args.games, threads),
         "the games stopped",
         args.json,

@@ -59,12 +59,14 @@ pub fn parse_line(line: &str, owners: &[u64]) -> Result<Option<Request>, String>
     };
     let Some(first) = rest.first() else {
         return Err(format!(
-            "`{user}` said nothing: write `<user> /command [option:value …]`"
+            "`{}` said nothing: write `<user> /command [option:value …]`",
+            crate::text::quote(user)
         ));
     };
     if !first.starts_with('/') {
         return Err(format!(
-            "commands start with /, e.g. `{user} /skymines status`"
+            "commands start with /, e.g. `{} /skymines status`",
+            crate::text::quote(user)
         ));
     }
     let mut name = first.trim_start_matches('/').to_string();
@@ -152,11 +154,11 @@ impl Printer {
     /// the name), so a ping right after a restart names its player, not a number.
     pub fn learn_seats(&mut self, chat: &Chat) {
         let store = chat.store();
-        let game = match store.game_in_channel(LOCAL_CHANNEL) {
+        let game = match store.games().game_in_channel(LOCAL_CHANNEL) {
             Ok(Some(game)) => game,
             _ => return,
         };
-        if let Ok(state) = store.state(game) {
+        if let Ok(state) = store.games().state(game) {
             for seat in &state.seats {
                 self.names
                     .entry(local_user_id(&seat.name))
@@ -184,7 +186,10 @@ impl Printer {
                     format!("[ping {}]", names.join(", "))
                 }
             };
+            let prefix = crate::text::clean(&prefix);
+            // Nothing a player typed may reach the terminal as a control sequence.
             let text = crate::chat::time::terminal_markers(&r.text);
+            let text = crate::text::clean(&text);
             for (i, line) in text.lines().enumerate() {
                 if i == 0 {
                     writeln!(out, "{prefix} {line}")?;
@@ -203,7 +208,8 @@ impl Printer {
                         } else {
                             ""
                         };
-                        writeln!(out, "{prefix}   {}:{several}", m.placeholder)?;
+                        let heading = crate::text::clean(&m.placeholder);
+                        writeln!(out, "{prefix}   {heading}:{several}")?;
                     }
                 }
                 menu = c.menu.clone();
@@ -214,11 +220,8 @@ impl Printer {
                 } else {
                     format!(" — {}", c.description)
                 };
-                writeln!(
-                    out,
-                    "{prefix}   ({n}) {}{description}  [{}]",
-                    c.label, c.custom_id
-                )?;
+                let option = format!("({n}) {}{description}  [{}]", c.label, c.custom_id);
+                writeln!(out, "{prefix}   {}", crate::text::clean(&option))?;
             }
             if let Some(img) = &r.image {
                 std::fs::create_dir_all(&self.out_dir)?;
@@ -310,7 +313,7 @@ pub fn run_lines(
                 }
                 Ok(None) => false,
                 Err(e) => {
-                    writeln!(out, "[error] line {n}: {e}")?;
+                    writeln!(out, "[error] line {n}: {}", crate::text::clean(&e))?;
                     true
                 }
             },

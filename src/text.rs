@@ -4,6 +4,7 @@
 //! `"{name} joined ({count}/{total})"`; a word that follows a number names both its forms after
 //! the argument, singular first: `"{n} {n|card|cards}"` (see [`fill`]).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::{Display, Write};
 
@@ -72,7 +73,13 @@ impl Texts {
             .cloned()
             .unwrap_or_else(|| format!("[{key}]"));
         for (name, value) in args {
-            out = fill(&out, name, &value.to_string());
+            let value = value.to_string();
+            // A user's own words stand in backticks in a template: quoted short and clean.
+            let quoted = format!("`{{{name}}}`");
+            if out.contains(&quoted) {
+                out = out.replace(&quoted, &format!("`{}`", quote(&value)));
+            }
+            out = fill(&out, name, &clean(&value));
         }
         self.resolve(&out)
     }
@@ -219,7 +226,17 @@ pub fn for_language(code: &str) -> &'static Texts {
     }
 }
 
-const REF_OPEN: char = '⟦';
+/// A text built only when it is shown: an event argument whose label costs a lookup and a
+/// format, which a quiet replay never reads (`Ctx::say` drops its arguments unread there).
+pub struct Deferred<F>(pub F);
+
+impl<F: Fn() -> String> Display for Deferred<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&(self.0)())
+    }
+}
+
+pub const REF_OPEN: char = '⟦';
 const REF_CLOSE: char = '⟧';
 const REF_SEP: char = '|';
 /// References nest (a card names its company); deeper than this is a bug, not a name.
@@ -325,6 +342,48 @@ fn is_arg_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The most characters of a user's own value that a reply quotes back (see [`quote`]).
+pub const QUOTE_LIMIT: usize = 40;
+
+/// `text` with every character that could rewrite a terminal or hide and reorder text written
+/// out as a visible escape (`\u{1b}`): C0 controls but the line break, DEL, C1 controls, and
+/// the zero-width, joiner and direction characters of [`is_invisible`]. The one cleaner for
+/// what reaches a reader or a log line: [`Texts::f`] applies it to every argument it fills in,
+/// the local mode to every line it prints, the Discord adapter to every log line that carries
+/// a user's words. Text without such characters comes back borrowed.
+pub fn clean(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| (c.is_control() && c != '\n') || is_invisible(c);
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A user's own value as a refusal quotes it: cleaned (see [`clean`]), on one line, without
+/// backticks, and cut to its first [`QUOTE_LIMIT`] characters with "…", so a 100 KB value
+/// echoes as a short prefix. [`Texts::f`] applies it to every argument a template writes in
+/// backticks (`` `{value}` ``), the catalogs' mark for a user's own words.
+pub fn quote(value: &str) -> String {
+    // A backtick would end the code span the value is quoted in.
+    let one_line = value.replace(['\n', '\r'], " ").replace('`', "'");
+    // Cut before escaping, so an escape is never cut in half.
+    let cut: String = one_line.chars().take(QUOTE_LIMIT).collect();
+    let cleaned = clean(&cut).into_owned();
+    if cut.len() < one_line.len() {
+        format!("{cleaned}…")
+    } else {
+        cleaned
+    }
+}
+
 /// The longest display name shown, in characters (a longer one is cut with an ellipsis).
 pub const NAME_LIMIT: usize = 24;
 
@@ -390,103 +449,4 @@ fn is_invisible(c: char) -> bool {
         0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180E
         | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
         | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0xE0000..=0xE007F)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_cut_and_cleaned() {
-        assert_eq!(sanitize_name("  alice  "), "alice");
-        assert_eq!(sanitize_name("@everyone"), "everyone");
-        assert_eq!(sanitize_name("# big\n**bold**"), "big bold");
-        assert_eq!(sanitize_name("a\u{202E}b\u{200B}c"), "abc");
-        assert_eq!(sanitize_name("\u{200B}"), "Player");
-        // Links lose what makes them links (issue 20 point 4).
-        assert_eq!(
-            sanitize_name("[link](https://evil.example)"),
-            "link(https evil example)"
-        );
-        assert_eq!(sanitize_name("discord.gg/abc"), "discord gg/abc");
-        assert_eq!(sanitize_name("Dr. Who"), "Dr. Who");
-        let long = sanitize_name(&"x".repeat(100));
-        assert_eq!(long.chars().count(), NAME_LIMIT);
-        assert!(long.ends_with('…'));
-    }
-
-    fn catalog(code: &str, text: &str) -> Texts {
-        Texts::parse(code, text).expect("test catalog")
-    }
-
-    #[test]
-    fn name_references_resolve_in_the_readers_language() {
-        let de = catalog(
-            "de",
-            r#"
-"card.label" = "{what}{share} [{id}]"
-"card.carbon" = "{n} Kohlenstoff"
-"card.share" = " +Anteil {company}"
-"event.reveals" = "{name} deckt auf: {cards}"
-"#,
-        );
-        let what = name_ref("card.carbon", &[("n", &2)], "2 carbon");
-        let share = name_ref("card.share", &[("company", &"minerva")], " +minerva share");
-        let card = name_ref(
-            "card.label",
-            &[("what", &what), ("share", &share), ("id", &"A01")],
-            "2 carbon +minerva share [A01]",
-        );
-        assert_eq!(de.resolve(&card), "2 Kohlenstoff +Anteil minerva [A01]");
-        let args = vec![
-            ("name".to_string(), "alice".to_string()),
-            ("cards".to_string(), format!("{card}, {card}")),
-        ];
-        assert_eq!(
-            de.render("event.reveals", &args),
-            "alice deckt auf: 2 Kohlenstoff +Anteil minerva [A01], 2 Kohlenstoff +Anteil minerva [A01]"
-        );
-        // A catalog without the key falls back to the English catalog, then to the carried English.
-        let empty = catalog("xx", "");
-        assert_eq!(
-            empty.resolve(&name_ref("no.such.key", &[("n", &1)], "a | b")),
-            "a | b"
-        );
-        let plain_text = "nothing to resolve | here";
-        assert_eq!(de.resolve(plain_text), plain_text);
-        assert!(!has_name_ref(&de.resolve(&card)));
-        assert!(has_name_ref(&card));
-    }
-
-    #[test]
-    fn a_number_chooses_the_singular_or_the_plural() {
-        let en = catalog(
-            "en",
-            r#""x" = "{name} moves {n} {n|space|spaces} ({n} {n|step|steps})""#,
-        );
-        assert_eq!(
-            en.f("x", &[("name", &"ann"), ("n", &1)]),
-            "ann moves 1 space (1 step)"
-        );
-        assert_eq!(
-            en.f("x", &[("name", &"ann"), ("n", &2)]),
-            "ann moves 2 spaces (2 steps)"
-        );
-        assert_eq!(en.f("x", &[("n", &0)]), "{name} moves 0 spaces (0 steps)");
-        // An argument that is no number takes the plural; an unclosed choice stays visible.
-        assert_eq!(fill("{n|one|many}", "n", "some"), "many");
-        assert_eq!(fill("a {n|one", "n", "1"), "a {n|one");
-        // Events carry their arguments as strings.
-        let args = vec![("n".to_string(), "1".to_string())];
-        assert_eq!(en.render("x", &args), "{name} moves 1 space (1 step)");
-    }
-
-    #[test]
-    fn a_broken_reference_never_shows_its_brackets() {
-        let en = catalog("en", r#""x" = "{v}""#);
-        let broken = format!("before {REF_OPEN}x|v=1 after");
-        let out = en.resolve(&broken);
-        assert!(out.starts_with("before "), "{out}");
-        assert!(!out.contains(REF_OPEN));
-    }
 }

@@ -4,7 +4,7 @@
 //! turn command's earlier steps are tried on a scratch copy, as the typed command would be).
 
 use super::commands::{parse_company, Options};
-use super::prompt::{self, ClickId};
+use super::prompt::ClickId;
 use super::{Audience, Chat, Input, Reply, Request};
 use crate::data::numbering;
 use crate::engine::state::GameState;
@@ -30,7 +30,9 @@ impl ClickId {
             ClickId::Open { game }
             | ClickId::Leave { game }
             | ClickId::Decide { game, .. }
-            | ClickId::Page { game, .. } => Some(*game),
+            | ClickId::Page { game, .. }
+            | ClickId::Offer { game, .. }
+            | ClickId::Focus { game, .. } => Some(*game),
         }
     }
 }
@@ -61,6 +63,29 @@ pub fn click_game(custom_id: &str) -> Option<GameId> {
 }
 
 impl Chat {
+    /// What a click by `user` on `custom_id` asks of its game now, for adapters and tools
+    /// that read prompts: the decisions it plays (a select menu's several picks,
+    /// space-separated, in order), or none for a click that only shows something (another page
+    /// of a list, the prompt itself) or that is out of date.
+    pub fn click_decisions(&self, user: u64, custom_id: &str) -> Vec<Decision> {
+        custom_id
+            .split_whitespace()
+            .flat_map(|id| match ClickId::parse(id) {
+                Some(ClickId::Decide { decision, .. }) => vec![decision],
+                Some(ClickId::Offer {
+                    game,
+                    version,
+                    number,
+                    first,
+                }) => self
+                    .offer_at(user, game, version, number)
+                    .filter(|o| o.first() == Some(&first))
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
     /// Whether `reply` is the refusal of an out-of-date button (the adapter then removes the
     /// buttons of the message that was clicked).
     pub fn is_stale_refusal(&self, reply: &Reply) -> bool {
@@ -163,7 +188,15 @@ impl Chat {
             return Vec::new();
         };
         let me = &state.seats[seat];
-        let card = |c: crate::data::CardId| (self.card_name(c), self.data.card(c).id.clone());
+        // A card's value is the face word typed commands take (`carbon2`, `research`).
+        let word_among = |among: &[crate::data::CardId], c: crate::data::CardId| {
+            (
+                self.card_name(c),
+                super::commands::card_word(&self.data, among, c),
+            )
+        };
+        let card = |c: crate::data::CardId| word_among(&me.hand, c);
+        let up: Vec<crate::data::CardId> = me.up_cards().map(|(_, c)| c).collect();
         let numbers = |n: std::ops::RangeInclusive<usize>| -> Vec<(String, String)> {
             n.map(|i| (i.to_string(), i.to_string())).collect()
         };
@@ -173,17 +206,21 @@ impl Chat {
                 .filter(|i| me.slot_on[*i] && me.slots[*i].is_none())
                 .map(|i| (numbering::slot(i).to_string(), (i + 1).to_string()))
                 .collect(),
+            // By position (the tokens carry no printed name): `/token keep:1`.
             ("token", "keep") => me
                 .token_choices
                 .iter()
-                .filter_map(|t| self.data.research.starting_tokens.get(*t))
-                .map(|t| (t.id.clone(), t.id.clone()))
+                .enumerate()
+                .map(|(i, t)| {
+                    let label = self.texts.resolve(&self.data.token_label(*t));
+                    (label, (i + 1).to_string())
+                })
                 .collect(),
             ("token", "rest") => me
                 .pending_rest
                 .iter()
                 .flat_map(|c| {
-                    let (name, id) = card(*c);
+                    let (name, id) = word_among(&me.pending_rest, *c);
                     (1..=5).map(move |s| {
                         (
                             self.texts
@@ -197,7 +234,7 @@ impl Chat {
                 .legal(&state, seat, &[])
                 .into_iter()
                 .filter_map(|d| match d {
-                    Decision::PlaceTile { card: c } => Some(card(c)),
+                    Decision::PlaceTile { card: c } => Some(word_among(&up, c)),
                     _ => None,
                 })
                 .collect(),
@@ -213,10 +250,10 @@ impl Chat {
                 }
                 out
             }
-            ("resources", "cards") => me
-                .up_cards()
-                .filter(|(_, c)| self.data.card(*c).resource().is_some())
-                .map(|(_, c)| card(c))
+            ("resources", "cards") => up
+                .iter()
+                .filter(|c| self.data.card(**c).resource().is_some())
+                .map(|c| word_among(&up, *c))
                 .collect(),
             ("resources", "buy") => {
                 let mut out = vec![("none".to_string(), "none".to_string())];
@@ -349,12 +386,12 @@ impl Chat {
                     .map(|s| ((s + 1).to_string(), (s + 1).to_string()))
                     .collect()
             }
-            ("choose", "option") => prompt::offered(&self.data, &state, seat)
+            ("choose", "option") => super::offers::offers(&self.data, &state, seat, 0)
                 .into_iter()
                 .enumerate()
-                .map(|(i, d)| {
+                .map(|(i, o)| {
                     (
-                        format!("{}. {}", i + 1, self.label(&state, seat, d)),
+                        format!("{}. {}", i + 1, self.offer_label(&state, seat, &o)),
                         (i + 1).to_string(),
                     )
                 })
@@ -378,19 +415,36 @@ impl Chat {
                 }
             }
         } else {
-            self.store.game_in_channel(req.place.channel).ok()??
+            self.logged(
+                "cannot look up the channel's game: no suggestions",
+                self.store.games().game_in_channel(req.place.channel),
+            )??
         };
-        let seat = self.seat_of(game, req.user.id).ok()??;
-        let state = self.store.state(game).ok()?;
+        let seat = self.logged(
+            "cannot read the game's seats: no suggestions",
+            self.seat_in(game, req.user.id),
+        )??;
+        let state = self.logged(
+            "cannot read the game: no suggestions",
+            self.store.games().state(game),
+        )?;
         Some((state, seat))
     }
 
     /// The live games the user plays in.
     fn user_games(&self, user: u64) -> Vec<GameId> {
         self.store
+            .games()
             .live_games()
             .into_iter()
-            .filter(|g| matches!(self.seat_of(*g, user), Ok(Some(_))))
+            .filter(|g| {
+                self.logged(
+                    "cannot read a game's seats: it is not listed among the user's",
+                    self.seat_in(*g, user),
+                )
+                .flatten()
+                .is_some()
+            })
             .collect()
     }
 
@@ -399,10 +453,15 @@ impl Chat {
             .into_iter()
             .map(|g| {
                 let waiting = self
-                    .seat_of(g, user)
-                    .ok()
+                    .logged(
+                        "cannot read a game's seats: it is listed as not waiting",
+                        self.seat_in(g, user),
+                    )
                     .flatten()
-                    .zip(self.store.state(g).ok())
+                    .zip(self.logged(
+                        "cannot read a game: it is listed as not waiting",
+                        self.store.games().state(g),
+                    ))
                     .is_some_and(|(s, st)| engine::waiting_on(&st).contains(&s));
                 let key = if waiting {
                     "label.game_waiting"

@@ -6,7 +6,7 @@
 use super::commands::Options;
 use super::{Audience, Chat, Reply, Request};
 use crate::engine;
-use crate::store::{GameId, GameRecord, GameStatus, IdleWatch, SeatOwner, StoreError};
+use crate::store::{GameId, GameRecord, GameStatus, IdleWatch, SeatOwner, StoreError, WaitPlan};
 use std::collections::BTreeMap;
 
 /// At most this many games in one list.
@@ -58,12 +58,14 @@ impl Chat {
                 })?,
             None => self
                 .store
+                .games()
                 .game_in_channel(req.place.channel)
                 .map_err(|e| self.err(e))?
                 .ok_or_else(|| self.texts.t("admin.error.which_game"))?,
         };
         let record = self
             .store
+            .games()
             .game(id)
             .map_err(|_| self.texts.f("admin.error.no_such_game", &[("game", &id)]))?;
         if !self.may_administer(req, &record) {
@@ -101,6 +103,7 @@ impl Chat {
         };
         let records = self
             .store
+            .admin()
             .list_games(guild, LIST_LIMIT * 8)
             .map_err(|e| self.err(e))?;
         let lines: Vec<String> = records
@@ -126,7 +129,12 @@ impl Chat {
         let status = self.status_name(record.status);
         let when = record.updated_at / 1000;
         let live = (record.status == GameStatus::Active)
-            .then(|| self.store.live_state(record.id).ok())
+            .then(|| {
+                self.logged(
+                    "cannot read a listed game's state: it is listed without it",
+                    self.store.games().live_state(record.id),
+                )
+            })
             .flatten();
         let Some((state, _)) = live else {
             return self.texts.f(
@@ -161,7 +169,7 @@ impl Chat {
     /// done; a short health line for other games.
     fn admin_report(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
         let record = self.administered_game(req, opts)?;
-        let history = match self.store.history(record.id) {
+        let history = match self.store.admin().history(record.id) {
             Ok(h) => h,
             // A damaged game's history may not read at all: its recorded reason still shows.
             Err(e) if record.status == GameStatus::Damaged => crate::store::replay::History {
@@ -225,9 +233,16 @@ impl Chat {
             })?,
             None => return Err(self.texts.t("admin.error.move_option")),
         };
+        // Who the game waits on from there, and their reminders, go with the rollback.
+        let plan = self.wait_plan(game).map_err(|e| self.err(e))?;
+        let waits = WaitPlan {
+            fresh: true,
+            ..plan
+        };
         let outcome = self
             .store
-            .rollback(game, back_to, req.user.id)
+            .games()
+            .rollback(game, back_to, req.user.id, Some(&waits))
             .map_err(|e| match e {
                 StoreError::NoSuchMove { last, .. } => self.texts.f(
                     "admin.error.no_such_move",
@@ -298,8 +313,8 @@ impl Chat {
         if record.status != GameStatus::Active {
             return Err(self.not_running(game, record.status));
         }
-        let state = self.store.state(game).map_err(|e| self.err(e))?;
-        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
+        let state = self.store.games().state(game).map_err(|e| self.err(e))?;
+        let seats = self.store.people().seats(game).map_err(|e| self.err(e))?;
         let human = |s: usize| {
             seats
                 .iter()
@@ -325,7 +340,7 @@ impl Chat {
         let mut names = Vec::new();
         for seat in stalled {
             // Each skip starts from the state the previous one left.
-            let state = self.store.state(game).map_err(|e| self.err(e))?;
+            let state = self.store.games().state(game).map_err(|e| self.err(e))?;
             if !engine::waiting_on(&state).contains(&seat) {
                 continue;
             }
@@ -363,21 +378,36 @@ impl Chat {
         };
         let notice = self.config.abandoned_warning_ms.clamp(0, after);
         let now = self.clock.now_ms();
-        let Ok(watches) = self.store.idle_watches() else {
+        let Some(watches) = self.logged(
+            "cannot read the idle-game watches: the sweep waits for the next tick",
+            self.store.schedule().idle_watches(),
+        ) else {
             return Vec::new();
         };
         let mut watches: BTreeMap<GameId, IdleWatch> =
             watches.into_iter().map(|w| (w.game, w)).collect();
         let mut replies = Vec::new();
-        for game in self.store.live_games() {
-            let Ok((_, seq)) = self.store.live_state(game) else {
+        for game in self.store.games().live_games() {
+            let Some((_, seq)) = self.logged(
+                "cannot read a game for the idle sweep: it is looked at again at the next tick",
+                self.store.games().live_state(game),
+            ) else {
                 continue;
             };
             let watch = watches.remove(&game);
+            let Some(paused) = self.logged(
+                "cannot tell whether a game is paused: the idle sweep passes it over this time",
+                self.store.schedule().paused_at(game),
+            ) else {
+                continue;
+            };
             // A paused game is idle on purpose: its idle time starts again when it resumes.
-            if matches!(self.store.paused_at(game), Ok(Some(_))) {
+            if paused.is_some() {
                 if watch.is_some() {
-                    let _ = self.store.clear_idle_watch(game);
+                    self.logged(
+                        "cannot clear a paused game's idle watch: cleared at the next tick",
+                        self.store.schedule().clear_idle_watch(game),
+                    );
                 }
                 continue;
             }
@@ -389,7 +419,11 @@ impl Chat {
                             warning: Some((now, delete_at)),
                             ..w
                         };
-                        if self.store.set_idle_watch(&warned).is_ok() {
+                        let saved = self.logged(
+                            "cannot record an idle game's warning: it is warned at the next tick",
+                            self.store.schedule().set_idle_watch(&warned),
+                        );
+                        if saved.is_some() {
                             replies.push(
                                 Reply::public(self.game_texts(game).f(
                                     "admin.idle.warning",
@@ -416,8 +450,11 @@ impl Chat {
                         since: now,
                         warning: None,
                     };
-                    let saved = self.store.set_idle_watch(&fresh).is_ok();
-                    if saved && previous.is_some_and(|w| w.warning.is_some()) {
+                    let saved = self.logged(
+                        "cannot record a game's idle watch: it starts at the next tick",
+                        self.store.schedule().set_idle_watch(&fresh),
+                    );
+                    if saved.is_some() && previous.is_some_and(|w| w.warning.is_some()) {
                         replies.push(
                             Reply::public(
                                 self.game_texts(game)
@@ -431,7 +468,10 @@ impl Chat {
         }
         // Games that ended otherwise need no watch.
         for game in watches.keys() {
-            let _ = self.store.clear_idle_watch(*game);
+            self.logged(
+                "cannot clear an ended game's idle watch: cleared at the next tick",
+                self.store.schedule().clear_idle_watch(*game),
+            );
         }
         replies
     }
@@ -444,9 +484,15 @@ impl Chat {
             "admin.idle.deleted",
             &[("game", &game), ("idle", &(idle_ms / DAY_MS))],
         );
-        self.store.abandon(game).ok()?;
-        let _ = self.store.clear_reminders(game, None);
-        let _ = self.store.clear_idle_watch(game);
+        // Its reminders go with it, in the same transaction.
+        self.logged(
+            "cannot delete an idle game: it is tried again at the next tick",
+            self.store.games().abandon(game),
+        )?;
+        self.logged(
+            "cannot clear a deleted game's idle watch: cleared at the next tick",
+            self.store.schedule().clear_idle_watch(game),
+        );
         Some(Reply::public(text).about(game))
     }
 }

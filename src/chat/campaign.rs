@@ -109,6 +109,7 @@ impl Chat {
     fn load_campaign(&self, channel: u64) -> Result<(CampaignRecord, CampaignDoc), String> {
         let id = self
             .store
+            .campaigns()
             .campaign_in_channel(channel)
             .map_err(|e| self.err(e))?
             .ok_or_else(|| self.texts.t("error.no_campaign"))?;
@@ -118,6 +119,7 @@ impl Chat {
     fn campaign_by_id(&self, id: CampaignId) -> Result<(CampaignRecord, CampaignDoc), String> {
         let record = self
             .store
+            .campaigns()
             .campaign(id)
             .map_err(|e| self.err(e))?
             .ok_or_else(|| self.texts.t("error.no_campaign"))?;
@@ -135,6 +137,7 @@ impl Chat {
     ) -> Result<(), String> {
         let json = serde_json::to_value(doc).map_err(|e| self.campaign_err(e))?;
         self.store
+            .campaigns()
             .save_campaign(id, &json, status, chapter)
             .map_err(|e| self.err(e))
     }
@@ -173,6 +176,7 @@ impl Chat {
         }
         if self
             .store
+            .campaigns()
             .campaign_in_channel(req.place.channel)
             .map_err(|e| self.err(e))?
             .is_some()
@@ -274,11 +278,10 @@ impl Chat {
         setup: &CampaignSetup,
     ) -> Result<(GameId, std::sync::Arc<GameState>), String> {
         let doc = first_chapter_doc(lobby, setup);
-        let new = NewGame {
-            location: lobby.place,
-            options: lobby.options.clone(),
-            seats: new_seats(&lobby.players),
-        };
+        let seats = new_seats(&lobby.players);
+        let mut new = NewGame::new(lobby.place, lobby.options.clone(), seats);
+        new.language = lobby.language.map(str::to_string);
+        new.waits = Some(self.new_game_plan(&new.seats).map_err(|e| self.err(e))?);
         let with_game = |game: GameId| {
             let mut doc = doc.clone();
             doc.current_game = Some(game);
@@ -286,6 +289,7 @@ impl Chat {
         };
         let (_, game, state) = self
             .store
+            .campaigns()
             .create_campaign_game(new, Box::new(with_game))
             .map_err(|e| self.err(e))?;
         Ok((game, state))
@@ -328,14 +332,24 @@ impl Chat {
         if state.phase != Phase::Finished || state.options.chapter.is_none() {
             return Vec::new();
         }
-        let Ok(record) = self.store.game(game) else {
+        let Some(record) = self.logged(
+            "cannot read a finished game's record: its campaign chapter's result is not recorded",
+            self.store.games().game(game),
+        ) else {
             return Vec::new();
         };
         let Ok(_guard) = self.campaign_lock.lock() else {
             return Vec::new();
         };
-        let Ok((campaign, doc)) = self.load_campaign(record.location.channel) else {
-            return Vec::new();
+        let (campaign, doc) = match self.load_campaign(record.location.channel) {
+            Ok(found) => found,
+            Err(why) => {
+                tracing::warn!(
+                    game,
+                    "a chapter game ended but its campaign cannot be read: {why}"
+                );
+                return Vec::new();
+            }
         };
         if doc.current_game != Some(game) {
             return Vec::new();
@@ -354,10 +368,10 @@ impl Chat {
         let Some(game) = doc.current_game else {
             return Ok(Vec::new());
         };
-        let record = self.store.game(game).map_err(|e| self.err(e))?;
+        let record = self.store.games().game(game).map_err(|e| self.err(e))?;
         match record.status {
             GameStatus::Finished => {
-                let state = self.store.state(game).map_err(|e| self.err(e))?;
+                let state = self.store.games().state(game).map_err(|e| self.err(e))?;
                 let replies = self.record_game(campaign, doc.clone(), game, &state)?;
                 *doc = self.campaign_by_id(campaign.id)?.1;
                 Ok(replies)
@@ -746,7 +760,7 @@ impl Chat {
             let (record, mut doc) = self.load_campaign(req.place.channel)?;
             self.check_campaign_player(req, &doc)?;
             let mut replies = self.sync_campaign(&record, &mut doc)?;
-            let record = match self.store.campaign(record.id) {
+            let record = match self.store.campaigns().campaign(record.id) {
                 Ok(Some(r)) => r,
                 _ => return Err(self.texts.t("error.no_campaign")),
             };
@@ -798,7 +812,11 @@ impl Chat {
             let seed = self.chapter_seed(req, &doc.seed, doc.chapter, doc.loop_games.len() as u64);
             let options = match doc.loop_last_game {
                 Some(previous) => {
-                    let state = self.store.state(previous).map_err(|e| self.err(e))?;
+                    let state = self
+                        .store
+                        .games()
+                        .state(previous)
+                        .map_err(|e| self.err(e))?;
                     campaign::next_loop_options(&self.data, &state, seed)
                 }
                 None => {
@@ -814,11 +832,8 @@ impl Chat {
                     o
                 }
             };
-            let new = NewGame {
-                location: req.place,
-                options,
-                seats: new_seats(&doc.players),
-            };
+            let mut new = NewGame::new(req.place, options, new_seats(&doc.players));
+            new.waits = Some(self.new_game_plan(&new.seats).map_err(|e| self.err(e))?);
             let with_game = |game: GameId| {
                 let mut doc = doc.clone();
                 doc.current_game = Some(game);
@@ -826,6 +841,7 @@ impl Chat {
             };
             let (game, state) = self
                 .store
+                .campaigns()
                 .create_chapter_game(new, record.id, doc.chapter, Box::new(with_game))
                 .map_err(|e| self.err(e))?;
             doc.current_game = Some(game);
@@ -853,6 +869,7 @@ impl Chat {
             .map_err(|_| self.texts.t("error.internal"))?;
         let id = match self
             .store
+            .campaigns()
             .campaign_in_channel(req.place.channel)
             .map_err(|e| self.err(e))?
         {
@@ -865,6 +882,7 @@ impl Chat {
         let mut replies = self.sync_campaign(&record, &mut doc)?;
         let record = self
             .store
+            .campaigns()
             .campaign(id)
             .map_err(|e| self.err(e))?
             .ok_or_else(|| self.texts.t("error.no_campaign"))?;
@@ -937,6 +955,7 @@ impl Chat {
     /// The most recent campaign of a channel that is over (its status stays readable).
     fn last_campaign_in(&self, channel: u64) -> Result<Option<CampaignId>, String> {
         self.store
+            .campaigns()
             .last_campaign_in_channel(channel)
             .map_err(|e| self.err(e))
     }

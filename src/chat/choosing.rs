@@ -1,7 +1,7 @@
 //! Choosing by number without mistakes: the numbered list of a game's private prompt is kept
-//! per user and game with the version it was built at, so `/choose N` picks exactly what that
-//! reader was shown, and a number from an older list (or with no list shown) is refused with
-//! the fresh one. Each option also carries the notes a player needs before choosing: that it
+//! per user and game with the version it was built at, in the store with the game (DECISIONS
+//! B19), so `/choose N` picks exactly what that reader was shown, also after a restart, and a
+//! number from an older list (or with no list shown) is refused with the fresh one. Each option also carries the notes a player needs before choosing: that it
 //! cannot be undone (it reveals something or passes the turn) or that it wastes something (a
 //! bonus space that gives nothing, DECISIONS A5; a flip of a screen already passed; covering a
 //! plan).
@@ -11,20 +11,28 @@ use super::prompt::ClickId;
 use super::{Chat, Choice, Reply, Request};
 use crate::data::{Company, Reward};
 use crate::engine::preview::{Currency, Preview};
-use crate::engine::state::GameState;
+use crate::engine::state::{GameState, PlanRef};
 use crate::engine::{self, BonusRef, Decision, Task};
 use crate::store::GameId;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-/// A list shown to a reader: the decisions in the order numbered, at a click version.
-#[derive(Debug, Clone)]
+/// A list shown to a reader: its options (each the decisions one click plays) in the order
+/// numbered, at a click version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Shown {
     pub version: u64,
-    pub decisions: Vec<Decision>,
+    pub options: Vec<Vec<Decision>>,
+    /// The acquired research plans whose "Place … first" buttons follow the options, numbered
+    /// on after them.
+    #[serde(default)]
+    pub focus: Vec<usize>,
 }
 
-/// The last list shown to each (user, game).
+/// The last list shown to each (user, game) by this process: the store keeps the lists
+/// (DECISIONS B19: a restart or another process must not forget them); this copy only spares
+/// writing a list again that is already stored.
 #[derive(Default)]
 pub(crate) struct ShownLists(Mutex<BTreeMap<(u64, GameId), Shown>>);
 
@@ -43,19 +51,78 @@ impl ShownLists {
             .get(&(user, game))
             .cloned()
     }
+
+    fn forget_game(&self, game: GameId) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|(_, g), _| *g != game);
+    }
 }
 
 impl Chat {
-    /// Remembers the list `user` is being shown in `game` (what `/choose N` refers to).
+    /// Remembers the list `user` is being shown in `game` (what `/choose N` refers to), in the
+    /// store with the game. A list that cannot be stored is logged: `/choose` then refuses with
+    /// the fresh list, as for a list never shown.
     pub(crate) fn remember_shown(
         &self,
         user: u64,
         game: GameId,
         version: u64,
-        decisions: Vec<Decision>,
+        options: Vec<Vec<Decision>>,
     ) {
-        self.shown
-            .remember(user, game, Shown { version, decisions });
+        self.remember_shown_list(
+            user,
+            game,
+            Shown {
+                version,
+                options,
+                focus: Vec::new(),
+            },
+        );
+    }
+
+    /// [`Chat::remember_shown`] for a list with its "Place … first" buttons.
+    pub(crate) fn remember_shown_list(&self, user: u64, game: GameId, shown: Shown) {
+        let version = shown.version;
+        if self.shown.get(user, game).as_ref() == Some(&shown) {
+            return;
+        }
+        let stored = serde_json::to_string(&shown)
+            .map_err(|e| e.to_string())
+            .and_then(|doc| {
+                self.store
+                    .people()
+                    .save_shown_list(game, user, version, &doc)
+                    .map_err(|e| e.to_string())
+            });
+        match stored {
+            Ok(()) => self.shown.remember(user, game, shown),
+            Err(e) => tracing::warn!(game, error = %e, "cannot store the list shown"),
+        }
+    }
+
+    /// The list `user` was last shown in `game`, as stored (by this process or another, before
+    /// a restart or after it).
+    fn shown_list(&self, user: u64, game: GameId) -> Option<Shown> {
+        let (version, doc) = match self.store.people().shown_list(game, user) {
+            Ok(row) => row?,
+            Err(e) => {
+                tracing::warn!(game, error = %e, "cannot read the list shown");
+                return self.shown.get(user, game);
+            }
+        };
+        serde_json::from_str::<Shown>(&doc)
+            .ok()
+            .filter(|s| s.version == version)
+    }
+
+    /// Forgets the lists shown in a game that ended.
+    pub(crate) fn forget_shown(&self, game: GameId) {
+        self.shown.forget_game(game);
+        if let Err(e) = self.store.people().clear_shown_lists(game) {
+            tracing::warn!(game, error = %e, "cannot clear the lists shown");
+        }
     }
 
     /// The option `number` (1-based) for `decision` of `seat` at `version`: its label, its
@@ -80,27 +147,39 @@ impl Chat {
             self.label(state, seat, decision),
         );
         if let Some(p) = &preview {
-            let token = state.seats.get(seat).and_then(|s| s.token);
-            let mut parts = self.option_notes(decision, p, token);
-            let consequences = self.consequences(decision, p, token);
-            if !consequences.is_empty() {
-                // A track bonus's printed text may end the list with its own full stop.
-                let list = consequences.join(", ");
-                parts.push(if list.ends_with('.') {
-                    list
-                } else {
-                    format!("{list}.")
-                });
-            }
-            if p.irreversible {
-                parts.push(self.texts.t("note.final"));
-            }
-            choice.description = parts.join(" ");
+            choice.description = self.description(state, seat, decision, p);
         }
         choice.preview = preview;
         choice.number = Some(number);
-        choice.menu = self.plan_menu(state, seat, decision);
+        choice.menu = self.choice_menu(state, seat, decision);
         choice
+    }
+
+    /// What an option whose (last) decision is `d` does, with preview `p`: its notes, its
+    /// consequences, and that it cannot be undone.
+    pub(crate) fn description(
+        &self,
+        state: &GameState,
+        seat: usize,
+        d: Decision,
+        p: &Preview,
+    ) -> String {
+        let token = state.seats.get(seat).and_then(|s| s.token);
+        let mut parts = self.option_notes(d, p, token);
+        let consequences = self.consequences(d, p, token);
+        if !consequences.is_empty() {
+            // A track bonus's printed text may end the list with its own full stop.
+            let list = consequences.join(", ");
+            parts.push(if list.ends_with('.') {
+                list
+            } else {
+                format!("{list}.")
+            });
+        }
+        if p.irreversible {
+            parts.push(self.texts.t("note.final"));
+        }
+        parts.join(" ")
     }
 
     /// What a player should know before choosing `d` beyond its consequences: whether it
@@ -131,13 +210,15 @@ impl Chat {
                     "note.no_research_scientist"
                 }
                 (_, Some(_)) => "note.no_tier",
+                (Decision::FlipPlan { .. }, _) if p.marker_on_it => "note.flip_standing",
                 (Decision::FlipPlan { .. }, _) => "note.flip_passed",
                 _ => "note.gains_nothing",
             };
             notes.push(t.t(warning));
         }
         if let Some(plan) = p.covers {
-            notes.push(t.f("note.covers", &[("plan", &self.plan_text(plan, token))]));
+            let plan = self.placed_plan_text(plan, p.plan_face_down, token);
+            notes.push(t.f("note.covers", &[("plan", &plan)]));
         }
         notes
     }
@@ -156,10 +237,22 @@ impl Chat {
         let mut out = Vec::new();
         match (d, p.plan) {
             // What a flip gives up and what it gives: the printed plan, then none of it.
+            // A special plan flipped gives up its end-game value: said with its number.
+            (Decision::FlipPlan { .. }, Some(PlanRef::Special(i))) => {
+                let value = data
+                    .research
+                    .special_plans
+                    .get(i as usize)
+                    .map_or(0, |s| s.value);
+                let plan = self.plan_text(PlanRef::Special(i), token);
+                out.push(t.f("note.flip_special", &[("plan", &plan), ("value", &value)]))
+            }
             (Decision::FlipPlan { .. }, Some(plan)) => {
                 out.push(t.f("note.flip", &[("plan", &self.plan_text(plan, token))]))
             }
-            (Decision::Advance, Some(plan)) => out.push(self.plan_text(plan, token)),
+            (Decision::Advance, Some(plan)) => {
+                out.push(self.placed_plan_text(plan, p.plan_face_down, token))
+            }
             _ => {}
         }
         for c in &p.costs {
@@ -240,7 +333,12 @@ impl Chat {
         if let Some(c) = p.ousts {
             out.push(t.f("note.ousts", &[("company", &company(c))]));
         }
-        if let Some(v) = p.share_value.filter(|v| v.before != v.after) {
+        let share_values = [p.share_value, p.ousted_share_value];
+        for v in share_values
+            .into_iter()
+            .flatten()
+            .filter(|v| v.before != v.after)
+        {
             out.push(t.f(
                 "note.share_value",
                 &[
@@ -251,13 +349,19 @@ impl Chat {
             ));
         }
         if p.forfeits > 0 {
-            // What is given up: the units left to spend, the steps past a barrier, or energy.
+            // What is given up: the units left to spend, the steps past a barrier, energy, the
+            // unused cards of a seat dropping out, the plans the upload marker could enter.
             let key = match d {
                 Decision::StopExpanding => "note.forfeits_energy",
                 Decision::DeclineBarrier => "note.forfeits_steps",
+                Decision::DropOut => "note.forfeits_cards",
+                Decision::StopAdvancing => "note.forfeits_advance",
                 _ => "note.forfeits_units",
             };
             out.push(t.f(key, &[("n", &p.forfeits)]));
+        }
+        if p.forfeits_markers > 0 {
+            out.push(t.f("note.forfeits_markers", &[("n", &p.forfeits_markers)]));
         }
         if d == Decision::DealWithThreat {
             out.push(t.t("note.wild_share"));
@@ -304,22 +408,35 @@ impl Chat {
             .ok_or_else(|| self.texts.t("error.choose_number"))?;
         let state = self.state(game)?;
         let version = self.click_version(game, &state, seat)?;
-        match self.shown.get(req.user.id, game) {
-            Some(shown) if shown.version == version && shown.decisions.is_empty() => {
+        match self.shown_list(req.user.id, game) {
+            Some(shown) if shown.version == version && shown.options.is_empty() => {
                 Err(self.texts.t("error.nothing_open"))
             }
             Some(shown) if shown.version == version => {
-                let d = n
-                    .checked_sub(1)
-                    .and_then(|i| shown.decisions.get(i))
-                    .copied()
+                let i = n.checked_sub(1);
+                // "Place … first" is numbered on after the options: its placement prompt.
+                let focus = i
+                    .and_then(|i| i.checked_sub(shown.options.len()))
+                    .and_then(|k| shown.focus.get(k));
+                if let Some(&plan) = focus {
+                    return self
+                        .prompt_at(game, &state, seat, req.user.id, 0, plan)
+                        .map(|p| vec![p])
+                        .ok_or_else(|| self.texts.t("error.nothing_to_decide"));
+                }
+                let option = i
+                    .and_then(|i| shown.options.get(i))
+                    .cloned()
                     .ok_or_else(|| {
                         self.texts.f(
                             "error.no_such_option",
-                            &[("n", &n), ("count", &shown.decisions.len())],
+                            &[
+                                ("n", &n),
+                                ("count", &(shown.options.len() + shown.focus.len())),
+                            ],
                         )
                     })?;
-                self.play(req, game, seat, &[d])
+                self.play(req, game, seat, &option)
             }
             // Never guess what an old number meant: show the list it now refers to.
             Some(_) => self.with_fresh_list(req, game, &state, seat, "error.choose_stale"),

@@ -1,9 +1,13 @@
 //! Typed command options → the engine's small decisions. A typed command may give a whole
 //! action at once; each step is checked on a scratch copy of the state, so an error names the
-//! exact step, and options left out simply leave the rest to be asked with buttons.
+//! exact step, and options left out simply leave the rest to be asked with buttons. A shortcut
+//! never chooses for the player (DECISIONS B20): where the typed options leave a choice open
+//! (a station column, which cards, whether to buy or flip, which card, a linked slot), it is
+//! made only when every way of making it ends the same; otherwise the command stops there and
+//! the prompt asks it, saying what was not played.
 
 use crate::data::{numbering, CardId, Company, GameData, Resource};
-use crate::engine::state::{GameState, SlotCard};
+use crate::engine::state::GameState;
 use crate::engine::{self, ActionSource, BonusRef, Decision, Task};
 use crate::text::Texts;
 use std::collections::BTreeMap;
@@ -78,20 +82,45 @@ pub(crate) fn resolve_card(data: &GameData, candidates: &[CardId], word: &str) -
         let def = data.card(*c);
         (def.kind, def.value, def.share)
     };
-    match matching.first() {
-        Some(first) if matching.iter().all(|c| face(c) == face(first)) => Some(*first),
+    let alike = |list: &[CardId]| match list.first() {
+        Some(first) if list.iter().all(|c| face(c) == face(first)) => Some(*first),
         _ => None,
-    }
+    };
+    // A face word without a company ("carbon2") names the card without a share when cards with
+    // and without one match it ("carbon2_tawac" names the other).
+    alike(&matching).or_else(|| {
+        let plain: Vec<CardId> = matching
+            .iter()
+            .copied()
+            .filter(|c| data.card(*c).share.is_none())
+            .collect();
+        alike(&plain)
+    })
+}
+
+/// The word that names `card` among `candidates` by its face, as [`resolve_card`] reads it
+/// (`carbon2`, `carbon2_tawac`, `research`, `field_astrogo` …): what lists of valid values
+/// show. The card's id only when no face word names it (it never should).
+pub(crate) fn card_word(data: &GameData, candidates: &[CardId], card: CardId) -> String {
+    let def = data.card(card);
+    let same = |c: CardId| {
+        let d = data.card(c);
+        (d.kind, d.value, d.share) == (def.kind, def.value, def.share)
+    };
+    card_faces(data, card)
+        .into_iter()
+        .find(|w| resolve_card(data, candidates, w).is_some_and(same))
+        .unwrap_or_else(|| def.id.clone())
 }
 
 /// The words a card can be named by from its face: `carbon2` and `carbon`, `energy1` and
 /// `energy`, `research` (`researcher`, `research2`), `field` (`field_scientist`, `field_helios`),
-/// `share`.
+/// `share`; a card with a company share first with the company (`carbon2_tawac`).
 pub(crate) fn card_faces(data: &GameData, card: CardId) -> Vec<String> {
     use crate::data::cards::CardKind;
     let def = data.card(card);
     let n = def.value;
-    match def.kind {
+    let mut faces = match def.kind {
         CardKind::Resource { resource } => {
             vec![format!("{}{n}", resource.id()), resource.id().to_string()]
         }
@@ -110,7 +139,13 @@ pub(crate) fn card_faces(data: &GameData, card: CardId) -> Vec<String> {
             faces
         }
         CardKind::SingleShare => vec!["share".to_string()],
+    };
+    // A card with a company share is also named with it: `carbon2_tawac`, `share_minerva`.
+    if let Some(c) = def.share {
+        let with_share: Vec<String> = faces.iter().map(|f| format!("{f}_{}", c.id())).collect();
+        faces.splice(0..0, with_share);
     }
+    faces
 }
 
 /// The options each typed game command takes (as the slash commands register them); a
@@ -177,6 +212,7 @@ pub(crate) fn parse_company(word: &str) -> Option<Company> {
 
 /// Applies typed steps on a scratch state and collects the decisions; its errors are written
 /// in `texts` (the reader's language).
+#[derive(Clone)]
 pub(crate) struct Script<'a> {
     data: &'a GameData,
     texts: &'a Texts,
@@ -188,6 +224,16 @@ pub(crate) struct Script<'a> {
     pub decisions: Vec<Decision>,
     /// The events of the last decision applied.
     last_events: Vec<engine::Event>,
+    /// The choice the command left open where its possible completions end differently (then
+    /// the command stops there and the prompt asks, DECISIONS B20): what it is, in words.
+    pub open: Option<String>,
+}
+
+/// A typed command worked out: the decisions to play and, when the command left open a choice
+/// that changes the outcome, a note saying so (the prompt then asks it).
+pub(crate) struct Translated {
+    pub decisions: Vec<Decision>,
+    pub open: Option<String>,
 }
 
 impl<'a> Script<'a> {
@@ -208,6 +254,53 @@ impl<'a> Script<'a> {
             seat,
             decisions: Vec::new(),
             last_events: Vec::new(),
+            open: None,
+        }
+    }
+
+    /// The command leaves a choice open here: `what` (a catalog key of the choice in words,
+    /// with `args`) and the typed options `rest` not played yet.
+    fn leave_open(&mut self, what: &str, args: &[(&str, &dyn std::fmt::Display)], rest: &[String]) {
+        let what = self.texts.f(what, args);
+        let mut note = self.texts.f("typed.left_open", &[("what", &what)]);
+        if !rest.is_empty() {
+            note.push(' ');
+            note.push_str(
+                &self
+                    .texts
+                    .f("typed.not_played", &[("rest", &rest.join(" "))]),
+            );
+        }
+        self.open = Some(note);
+    }
+
+    /// Plays `rest` after each of `alternatives` (what the typed command did not say) on its own
+    /// copy: when every alternative that works ends the same, the script goes on from that end
+    /// (the choice changes nothing, so it is made); when they end differently, nothing is
+    /// played and `Ok(false)` says the choice is open; when none works, the first one's error.
+    fn settle<T>(
+        &mut self,
+        alternatives: &[T],
+        rest: impl Fn(&mut Script<'a>, &T) -> Result<(), String>,
+    ) -> Result<bool, String> {
+        let mut ends: Vec<Script<'a>> = Vec::new();
+        let mut first_error = None;
+        for alternative in alternatives {
+            let mut copy = self.clone();
+            match rest(&mut copy, alternative) {
+                Ok(()) => ends.push(copy),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        match ends.split_first() {
+            None => Err(first_error.unwrap_or_else(|| self.texts.t("error.nothing_to_decide"))),
+            Some((first, others)) if others.iter().all(|o| o.scratch == first.scratch) => {
+                *self = first.clone();
+                Ok(true)
+            }
+            Some(_) => Ok(false),
         }
     }
 
@@ -258,7 +351,7 @@ pub(crate) fn translate(
     command: &str,
     opts: &Options,
     valid: &dyn Fn(&str) -> Vec<String>,
-) -> Result<Vec<Decision>, String> {
+) -> Result<Translated, String> {
     let mut s = Script::new(data, t, state, seat, command, valid);
     let me = &state.seats[seat];
     match command {
@@ -277,12 +370,20 @@ pub(crate) fn translate(
                         Some(n) => numbering::parse_ordinal(n)
                             .ok_or_else(|| t.f("parse.not_a_slot", &[("word", n)]))?,
                         None => {
-                            free_slot(s.state(), seat).ok_or_else(|| t.t("parse.slots_full"))?
+                            let free = free_slots(s.state(), seat);
+                            // With linked slots the slot decides the card's resting slot: not
+                            // taken for the player while several are free.
+                            if state.options.linked_slots && free.len() > 1 {
+                                let rest = format!("cards:{}", cards[i..].join(","));
+                                s.leave_open("typed.open_slot", &[("card", word)], &[rest]);
+                                break;
+                            }
+                            *free.first().ok_or_else(|| t.t("parse.slots_full"))?
                         }
                     };
                     s.push(Decision::PlanCard { card, slot })?;
                 }
-                if opts.flag("done") != Some(false) {
+                if s.open.is_none() && opts.flag("done") != Some(false) {
                     s.push(Decision::PlanDone)?;
                 }
             } else if opts.flag("done") == Some(true) {
@@ -353,50 +454,59 @@ pub(crate) fn translate(
             s.push(Decision::UseResources { resource })?;
             let up: Vec<CardId> = me.up_cards().map(|(_, c)| c).collect();
             let words = opts.list("cards");
-            let chosen: Vec<CardId> = if words.is_empty() {
-                match resource {
-                    Some(r) => up
-                        .iter()
-                        .copied()
-                        .filter(|c| data.card(*c).resource() == Some(r))
-                        .collect(),
-                    None => Vec::new(),
-                }
-            } else {
-                words
+            // The cards to use: those named; none named, every choice of the type's cards
+            // (alike faces counted once, all of them first); mixed cards are always named.
+            let selections: Vec<Vec<CardId>> = if !words.is_empty() {
+                vec![words
                     .iter()
                     .map(|w| {
                         resolve_card(data, &up, w)
                             .ok_or_else(|| s.invalid("parse.not_face_up", "cards", w))
                     })
-                    .collect::<Result<_, _>>()?
+                    .collect::<Result<_, _>>()?]
+            } else {
+                match resource {
+                    Some(r) => card_choices(
+                        data,
+                        &up.iter()
+                            .copied()
+                            .filter(|c| data.card(*c).resource() == Some(r))
+                            .collect::<Vec<_>>(),
+                    ),
+                    None => vec![Vec::new()],
+                }
             };
-            // The engine picks a lone card by itself: only ask for what is still pending.
-            if !chosen.is_empty() {
-                for card in chosen {
-                    if let Some(Task::SelectResources { chosen: done, .. }) = s.top() {
-                        if !done.contains(&card) {
-                            s.push(Decision::SelectCard { card })?;
-                        }
-                    }
-                }
-                if matches!(s.top(), Some(Task::SelectResources { .. })) {
-                    s.push(Decision::FinishSelecting)?;
-                }
-            }
-            match opts.get("buy") {
-                Some("none") | Some("no") => s.push(Decision::NoBuy)?,
+            // The purchase: as typed; unsaid with track steps typed, no card or any card.
+            let buys: Vec<Buy> = match opts.get("buy") {
+                Some("none") | Some("no") => vec![Buy::Nothing],
                 Some(space) => {
-                    let space = space
-                        .parse::<u8>()
-                        .map_err(|_| s.invalid("parse.not_a_display_space", "buy", space))?;
-                    s.push(Decision::BuyCard { space })?;
+                    vec![Buy::Space(space.parse::<u8>().map_err(|_| {
+                        s.invalid("parse.not_a_display_space", "buy", space)
+                    })?)]
                 }
-                // Track steps without a purchase mean: no card.
-                None if opts.get("tracks").is_some() => s.push_if_legal(Decision::NoBuy),
-                None => {}
+                None if opts.get("tracks").is_some() => std::iter::once(Buy::Nothing)
+                    .chain((1..=12).map(Buy::Space))
+                    .collect(),
+                None => vec![Buy::Unsaid],
+            };
+            let settled = s.settle(&selections, |sc, cards| {
+                select_cards(sc, cards)?;
+                let bought = sc.settle(&buys, |sc, buy| {
+                    buy_step(sc, *buy)?;
+                    track_steps(sc, opts)
+                })?;
+                if !bought {
+                    sc.leave_open("typed.open_buy", &[], &typed(opts, &["buy", "tracks"]));
+                }
+                Ok(())
+            })?;
+            if !settled {
+                s.leave_open(
+                    "typed.open_cards",
+                    &[],
+                    &typed(opts, &["cards", "buy", "tracks"]),
+                );
             }
-            track_steps(&mut s, opts)?;
         }
         "energy" => {
             s.push(Decision::UseEnergy)?;
@@ -412,65 +522,88 @@ pub(crate) fn translate(
                     let sector = word
                         .parse::<u8>()
                         .map_err(|_| s.invalid("parse.not_a_sector", "sectors", word))?;
-                    let column = match columns.get(i) {
-                        Some(c) => {
-                            numbering::parse_ordinal(c).ok_or_else(|| t.t("parse.column_number"))?
-                        }
-                        None => default_column(s.state(), company)
-                            .ok_or_else(|| t.t("parse.no_outposts_left"))?,
-                    };
-                    s.push(Decision::EnterSector { sector, column })?;
+                    if let Some(c) = columns.get(i) {
+                        let column = numbering::parse_ordinal(c)
+                            .ok_or_else(|| t.t("parse.column_number"))?;
+                        s.push(Decision::EnterSector { sector, column })?;
+                        continue;
+                    }
+                    // The column unsaid: asked, as the menus ask it, where it changes the
+                    // outcome.
+                    if !enter_sector(&mut s, company, sector)? {
+                        let rest = if sectors.len() > i + 1 {
+                            vec![format!("sectors:{}", sectors[i + 1..].join(","))]
+                        } else {
+                            Vec::new()
+                        };
+                        s.leave_open("typed.open_column", &[("sector", &sector)], &rest);
+                        break;
+                    }
                 }
-                if !sectors.is_empty() {
-                    s.push_if_legal(Decision::StopExpanding);
-                }
+                // An expansion that could go on is not stopped for the player: stopping
+                // forfeits the energy left, and the prompt says how much.
             }
         }
         "research" => {
-            let source = source_option(t, state, seat, opts, |c| {
-                data.card(c).is_research_scientist()
-            })?;
-            s.push(Decision::UseResearch { source })?;
-            match opts.get("flip") {
-                Some("none") | Some("no") => s.push_if_legal(Decision::SkipFlip),
-                Some(screen) => {
-                    let screen = screen
+            let sources = sources(
+                &s,
+                opts,
+                |c| data.card(c).is_research_scientist(),
+                Decision::UseResearch {
+                    source: ActionSource::Tile,
+                },
+            )?;
+            let flips: Vec<Option<u8>> = match opts.get("flip") {
+                Some("none") | Some("no") => vec![None],
+                Some(screen) => vec![Some(
+                    screen
                         .trim()
                         .parse::<u32>()
                         .ok()
                         .and_then(numbering::screen_index)
-                        .ok_or_else(|| t.t("parse.screen_number"))?;
-                    s.push(Decision::FlipPlan { screen })?;
+                        .ok_or_else(|| t.t("parse.screen_number"))?,
+                )],
+                // Advancing without a word on flipping: not flipping, or flipping any plan.
+                None if opts.get("advance").is_some() => std::iter::once(None)
+                    .chain((0..me.research.len() as u8).map(Some))
+                    .collect(),
+                None => Vec::new(),
+            };
+            let settled = s.settle(&sources, |sc, source| {
+                sc.push(Decision::UseResearch { source: *source })?;
+                if flips.is_empty() {
+                    return Ok(());
                 }
-                None if opts.get("advance").is_some() => s.push_if_legal(Decision::SkipFlip),
-                None => {}
-            }
-            if let Some(adv) = opts.get("advance") {
-                let max = adv == "max" || adv == "all";
-                let n: usize = if max {
-                    usize::MAX
-                } else {
-                    adv.parse().map_err(|_| t.t("parse.advance"))?
-                };
-                let mut moved = 0;
-                while moved < n && matches!(s.top(), Some(Task::ResearchAdvance { .. })) {
-                    if !engine::legal_decisions(data, s.state(), seat).contains(&Decision::Advance)
-                    {
-                        if max {
-                            break;
-                        }
-                        return Err(t.f("parse.advance_stuck", &[("moved", &moved)]));
+                let flipped = sc.settle(&flips, |sc, flip| {
+                    match flip {
+                        None => sc.push_if_legal(Decision::SkipFlip),
+                        Some(screen) => sc.push(Decision::FlipPlan { screen: *screen })?,
                     }
-                    s.push(Decision::Advance)?;
-                    moved += 1;
+                    advance_steps(sc, opts)
+                })?;
+                if !flipped {
+                    sc.leave_open("typed.open_flip", &[], &typed(opts, &["advance"]));
                 }
-                s.push_if_legal(Decision::StopAdvancing);
+                Ok(())
+            })?;
+            if !settled {
+                s.leave_open("typed.open_source", &[], &typed(opts, &["flip", "advance"]));
             }
         }
         "field" => {
-            let source =
-                source_option(t, state, seat, opts, |c| data.card(c).is_field_scientist())?;
-            s.push(Decision::UseField { source })?;
+            let sources = sources(
+                &s,
+                opts,
+                |c| data.card(c).is_field_scientist(),
+                Decision::UseField {
+                    source: ActionSource::Tile,
+                },
+            )?;
+            if !s.settle(&sources, |sc, source| {
+                sc.push(Decision::UseField { source: *source })
+            })? {
+                s.leave_open("typed.open_source", &[], &[]);
+            }
         }
         "bonus" => {
             if let Some(word) = opts.get("space") {
@@ -498,7 +631,10 @@ pub(crate) fn translate(
         }
         _ => {}
     }
-    Ok(s.decisions)
+    Ok(Translated {
+        decisions: s.decisions,
+        open: s.open,
+    })
 }
 
 /// The reward tier asked for with a majority space just placed on. The engine takes the only
@@ -551,39 +687,205 @@ fn track_steps(s: &mut Script, opts: &Options) -> Result<(), String> {
     Ok(())
 }
 
-/// The leftmost empty switched-on action slot.
-fn free_slot(state: &GameState, seat: usize) -> Option<u8> {
+/// The empty switched-on action slots, leftmost first.
+fn free_slots(state: &GameState, seat: usize) -> Vec<u8> {
     let s = &state.seats[seat];
-    (0..5u8).find(|&i| s.slot_on[i as usize] && s.slots[i as usize].is_none())
+    (0..5u8)
+        .filter(|&i| s.slot_on[i as usize] && s.slots[i as usize].is_none())
+        .collect()
 }
 
-/// Where an outpost comes from when the player does not say: the column with the fewest
-/// outposts left, so one column empties first (the rulebook's advice: its 2-coin space shows).
-pub(crate) fn default_column(state: &GameState, company: Company) -> Option<u8> {
-    let cols = &state.stations[company.index()];
-    (0..3u8)
-        .filter(|&c| cols[c as usize].outposts > 0)
-        .min_by_key(|&c| (cols[c as usize].outposts, c))
+/// Enters Moon `sector` for `company` with the column unsaid: the engine takes the column
+/// itself where it changes nothing (engine version 4 on) and otherwise asks, as the menus do;
+/// false when the column is asked (nothing more is played). Older games offer every column:
+/// one is taken only when all give the same preview.
+fn enter_sector(s: &mut Script, company: Company, sector: u8) -> Result<bool, String> {
+    let one_option_per_sector = engine::legal_decisions(s.data, s.state(), s.seat)
+        .iter()
+        .any(|d| matches!(d, Decision::ExpandInto { .. }));
+    if one_option_per_sector {
+        s.push(Decision::ExpandInto { sector })?;
+        return Ok(!matches!(s.top(), Some(Task::PickColumn { .. })));
+    }
+    let columns: Vec<u8> = (0..3u8)
+        .filter(|&c| s.state().stations[company.index()][c as usize].outposts > 0)
+        .collect();
+    if columns.is_empty() {
+        return Err(s.texts.t("parse.no_outposts_left"));
+    }
+    let (data, seat) = (s.data, s.seat);
+    let previews: Vec<_> = columns
+        .iter()
+        .map(|&column| {
+            engine::preview(
+                data,
+                s.state(),
+                seat,
+                Decision::EnterSector { sector, column },
+            )
+            .ok()
+        })
+        .collect();
+    if previews.iter().any(|p| *p != previews[0]) {
+        return Ok(false);
+    }
+    s.push(Decision::EnterSector {
+        sector,
+        column: columns[0],
+    })?;
+    Ok(true)
 }
 
-fn source_option(
-    t: &Texts,
-    state: &GameState,
-    seat: usize,
+/// A purchase in `/resources`: none, the card on a display space, or left to the prompt.
+#[derive(Debug, Clone, Copy)]
+enum Buy {
+    Nothing,
+    Space(u8),
+    Unsaid,
+}
+
+/// Selects `cards` for the resource action under way (the engine selects a lone card itself).
+fn select_cards(s: &mut Script, cards: &[CardId]) -> Result<(), String> {
+    if cards.is_empty() {
+        return Ok(());
+    }
+    for card in cards {
+        if let Some(Task::SelectResources { chosen, .. }) = s.top() {
+            if !chosen.contains(card) {
+                s.push(Decision::SelectCard { card: *card })?;
+            }
+        }
+    }
+    if matches!(s.top(), Some(Task::SelectResources { .. })) {
+        s.push(Decision::FinishSelecting)?;
+    }
+    Ok(())
+}
+
+/// The purchase, where the action asks for one.
+fn buy_step(s: &mut Script, buy: Buy) -> Result<(), String> {
+    match buy {
+        Buy::Nothing => s.push_if_legal(Decision::NoBuy),
+        Buy::Space(space) => s.push(Decision::BuyCard { space })?,
+        Buy::Unsaid => {}
+    }
+    Ok(())
+}
+
+/// `advance:N` or `advance:max` of `/research`: the upload marker's steps, then stop.
+fn advance_steps(s: &mut Script, opts: &Options) -> Result<(), String> {
+    let Some(adv) = opts.get("advance") else {
+        return Ok(());
+    };
+    let t = s.texts;
+    let max = adv == "max" || adv == "all";
+    let n: usize = if max {
+        usize::MAX
+    } else {
+        adv.parse().map_err(|_| t.t("parse.advance"))?
+    };
+    let mut moved = 0;
+    while moved < n && matches!(s.top(), Some(Task::ResearchAdvance { .. })) {
+        if !engine::legal_decisions(s.data, s.state(), s.seat).contains(&Decision::Advance) {
+            if max {
+                break;
+            }
+            return Err(t.f("parse.advance_stuck", &[("moved", &moved)]));
+        }
+        s.push(Decision::Advance)?;
+        moved += 1;
+    }
+    s.push_if_legal(Decision::StopAdvancing);
+    Ok(())
+}
+
+/// Every choice among `cards` (one resource type's face-up cards): all of them first, then each
+/// other non-empty selection, selections of alike faces counted once.
+fn card_choices(data: &GameData, cards: &[CardId]) -> Vec<Vec<CardId>> {
+    // One type's cards: a face is its value and share.
+    let face = |c: &CardId| {
+        let d = data.card(*c);
+        (d.value, d.share)
+    };
+    let mut out: Vec<Vec<CardId>> = vec![cards.to_vec()];
+    let mut seen = vec![faces_of(cards, face)];
+    for mask in (1u32..(1 << cards.len().min(8))).rev() {
+        let pick: Vec<CardId> = cards
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, c)| *c)
+            .collect();
+        let faces = faces_of(&pick, face);
+        if !seen.contains(&faces) {
+            seen.push(faces);
+            out.push(pick);
+        }
+    }
+    out
+}
+
+/// The faces of `cards`, sorted (which of two alike cards is used changes nothing).
+fn faces_of<F: Ord>(cards: &[CardId], face: impl Fn(&CardId) -> F) -> Vec<F> {
+    let mut faces: Vec<F> = cards.iter().map(face).collect();
+    faces.sort();
+    faces
+}
+
+/// The typed options among `keys`, as typed (`key:value`), for the note on what was not played.
+fn typed(opts: &Options, keys: &[&str]) -> Vec<String> {
+    keys.iter()
+        .filter_map(|k| opts.get(k).map(|v| format!("{k}:{v}")))
+        .collect()
+}
+
+/// The card (or tile) an action uses: the one named, or, unsaid, each kind of face-up card
+/// (`wanted`) the seat may use for it (alike faces once, the leftmost slot's first), then the
+/// tile when `tile` (the action on the tile) is legal.
+fn sources(
+    s: &Script,
     opts: &Options,
     wanted: impl Fn(CardId) -> bool,
-) -> Result<ActionSource, String> {
+    tile: Decision,
+) -> Result<Vec<ActionSource>, String> {
+    let (data, t, state, seat) = (s.data, s.texts, s.state(), s.seat);
     match opts.get("card") {
-        Some("tile") => Ok(ActionSource::Tile),
-        Some(n) => numbering::parse_ordinal(n)
-            .map(ActionSource::Slot)
+        Some("tile") => Ok(vec![ActionSource::Tile]),
+        Some(n) if n.trim().parse::<u32>().is_ok() => numbering::parse_ordinal(n)
+            .map(|slot| vec![ActionSource::Slot(slot)])
             .ok_or_else(|| t.t("parse.card_source")),
-        None => state.seats[seat]
-            .slots
-            .iter()
-            .position(|s| matches!(s, Some(SlotCard::Up(c)) if wanted(*c)))
-            .map(|i| ActionSource::Slot(i as u8))
-            .ok_or_else(|| t.t("parse.no_such_card_source")),
+        // The card's face, as the README says (`research`, `researcher`, `field`).
+        Some(word) => {
+            let me = &state.seats[seat];
+            let up: Vec<CardId> = me
+                .up_cards()
+                .map(|(_, c)| c)
+                .filter(|c| wanted(*c))
+                .collect();
+            resolve_card(data, &up, word)
+                .and_then(|c| me.slot_of(c))
+                .map(|i| vec![ActionSource::Slot(i as u8)])
+                .ok_or_else(|| t.t("parse.card_source"))
+        }
+        None => {
+            let mut out = Vec::new();
+            let mut faces = Vec::new();
+            for (slot, card) in state.seats[seat].up_cards() {
+                let d = data.card(card);
+                let face = (d.kind, d.value, d.share);
+                if wanted(card) && !faces.contains(&face) {
+                    faces.push(face);
+                    out.push(ActionSource::Slot(slot as u8));
+                }
+            }
+            if engine::legal_decisions(data, state, seat).contains(&tile) {
+                out.push(ActionSource::Tile);
+            }
+            if out.is_empty() {
+                return Err(t.t("parse.no_such_card_source"));
+            }
+            Ok(out)
+        }
     }
 }
 

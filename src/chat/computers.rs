@@ -32,11 +32,12 @@ const STEPS_MAX: usize = 64;
 impl Chat {
     /// The level a game's computer players play at.
     pub(crate) fn computer_level(&self, game: GameId) -> Level {
-        self.store
-            .bot_level(game)
-            .ok()
-            .and_then(|name| Level::from_name(&name))
-            .unwrap_or_default()
+        self.logged(
+            "cannot read the computer players' level: they play at the default level",
+            self.store.games().bot_level(game),
+        )
+        .and_then(|name| Level::from_name(&name))
+        .unwrap_or_default()
     }
 
     /// Plays the computer players the game waits on, one move after another, until it waits on
@@ -45,8 +46,16 @@ impl Chat {
         let mut replies = Vec::new();
         let level = self.computer_level(game);
         for _ in 0..MOVES_MAX {
-            if !self.store.is_live(game) || self.refuse_if_paused(game).is_err() {
+            if !self.store.games().is_live(game) {
                 break;
+            }
+            match self.store.schedule().paused_at(game) {
+                Ok(None) => {}
+                Ok(Some(_)) => break,
+                Err(e) => {
+                    tracing::warn!(game, error = %e, "cannot tell whether the game is paused: its computer players wait for the next tick");
+                    break;
+                }
             }
             let Some(seat) = self.computer_waited_on(game) else {
                 break;
@@ -69,6 +78,7 @@ impl Chat {
     /// the middle of their turns, or a move the store could not take at the time.
     pub fn resume_computers(&self) -> Vec<Reply> {
         self.store
+            .games()
             .live_games()
             .into_iter()
             .filter(|game| self.computer_waited_on(*game).is_some())
@@ -78,14 +88,13 @@ impl Chat {
 
     /// A computer player's seat the game waits on now.
     fn computer_waited_on(&self, game: GameId) -> Option<usize> {
-        let state = self.store.state(game).ok()?;
+        let unread = "cannot read the game: its computer players wait for the next tick";
+        let state = self.logged(unread, self.store.games().state(game))?;
         let waiting = engine::waiting_on(&state);
         if waiting.is_empty() {
             return None;
         }
-        self.store
-            .seats(game)
-            .ok()?
+        self.logged(unread, self.store.people().seats(game))?
             .into_iter()
             .find(|s| s.owner == SeatOwner::Vacant && waiting.contains(&s.seat))
             .map(|s| s.seat)
@@ -98,19 +107,28 @@ impl Chat {
         seat: usize,
         level: Level,
     ) -> Result<Option<Vec<Reply>>, StoreError> {
-        let (state, seq) = self.store.live_state(game)?;
+        let (state, seq) = self.store.games().live_state(game)?;
         let mut rng = ChaCha8Rng::seed_from_u64(thinking_seed(game, seq, seat));
         let decisions = think(&self.data, &state, seat, level, &mut rng);
         if decisions.is_empty() {
             return Ok(None);
         }
-        let outcome = self.store.apply_at(game, seat, &decisions, seq)?;
+        // What the move implies for the schedule is stored with it, in its transaction.
+        let plan = self.wait_plan(game)?;
+        let actor = Actor::Computer { seat };
+        let outcome = self.store.games().apply_at(
+            game,
+            seat,
+            &decisions,
+            seq,
+            &Self::move_effects(&plan, actor),
+        )?;
         Ok(Some(self.after_move(
             game,
             &outcome.state,
             outcome.seq,
             &outcome.events,
-            Actor::Computer { seat },
+            actor,
             Some(&state),
         )))
     }
@@ -135,7 +153,7 @@ fn thinking_seed(game: GameId, seq: u64, seat: usize) -> u64 {
 /// over: it is no longer waited on, the phase or round changes, or (action phase) a decision
 /// ended its turn. Each step is [`bots::decide`] on the state after the steps before, which sees
 /// only the seat's view.
-fn think(
+pub(crate) fn think(
     data: &GameData,
     state: &GameState,
     seat: usize,

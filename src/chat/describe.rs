@@ -40,12 +40,16 @@ impl Chat {
     pub(crate) fn bonus_space_name(&self, space: BonusRef) -> String {
         match space {
             BonusRef::Board(i) => self.texts.resolve(&self.data.bonus_space_name(i as usize)),
+            // By what it says (its data id is no name players use).
             BonusRef::Track(i) => self
                 .data
                 .tracks
                 .bonuses
                 .get(i as usize)
-                .map(|b| format!("{} ({})", b.id, self.texts.resolve(&b.display_text())))
+                .map(|b| {
+                    let text = self.texts.resolve(&b.display_text());
+                    self.texts.f("label.track_bonus_space", &[("text", &text)])
+                })
                 .unwrap_or_default(),
             BonusRef::Personal => self.texts.t("label.personal_space"),
         }
@@ -56,22 +60,10 @@ impl Chat {
         let t = &self.texts;
         let data = &self.data;
         match d {
-            Decision::KeepToken { token } => {
-                let tok = &data.research.starting_tokens[token as usize];
-                let bonus: Vec<String> = tok
-                    .start_bonus
-                    .iter()
-                    .map(|b| format!("{} +{}", b.track, b.n))
-                    .collect();
-                t.f(
-                    "label.keep_token",
-                    &[
-                        ("token", &tok.id),
-                        ("rest", &tok.rest_icons.join(", ")),
-                        ("bonus", &bonus.join(", ")),
-                    ],
-                )
-            }
+            Decision::KeepToken { token } => t.f(
+                "label.keep_token",
+                &[("token", &data.token_label(token as usize))],
+            ),
             Decision::RestStartingCard { card, slot } => t.f(
                 "label.rest_card",
                 &[
@@ -323,18 +315,18 @@ impl Chat {
                 let (requirements, rewards) = printed(&p.requirements, &p.reward);
                 self.texts.f(
                     "label.plan_text",
-                    &[
-                        ("id", &p.id),
-                        ("requirements", &requirements),
-                        ("rewards", &rewards),
-                    ],
+                    &[("requirements", &requirements), ("rewards", &rewards)],
                 )
             }
             PlanRef::Special(i) => {
                 let s = &data.research.special_plans[i as usize];
                 self.texts.f(
                     "label.special_plan_text",
-                    &[("id", &s.id), ("cost", &s.coin_cost), ("value", &s.value)],
+                    &[
+                        ("round", &s.round),
+                        ("cost", &s.coin_cost),
+                        ("value", &s.value),
+                    ],
                 )
             }
             PlanRef::Token => match token.and_then(|t| data.research.starting_tokens.get(t)) {
@@ -347,6 +339,22 @@ impl Chat {
                 }
                 None => self.texts.t("label.token_plan"),
             },
+        }
+    }
+
+    /// A plan lying on a research track: its printed face, or, flipped, that it lies face down
+    /// and asks and gives nothing.
+    pub(crate) fn placed_plan_text(
+        &self,
+        plan: PlanRef,
+        face_down: bool,
+        token: Option<usize>,
+    ) -> String {
+        let printed = self.plan_text(plan, token);
+        if face_down {
+            self.texts.f("label.flipped_plan", &[("plan", &printed)])
+        } else {
+            printed
         }
     }
 
@@ -407,9 +415,14 @@ impl Chat {
                     },
                     &[("energy", energy), ("company", &self.company(*company))],
                 ),
-                Some(Task::SpendResearch { points, .. }) => {
-                    t.f("ask.research_points", &[("points", points)])
-                }
+                // All the points this turn still has to use (a plan's and the card's).
+                Some(Task::SpendResearch { .. }) => t.f(
+                    "ask.research_points",
+                    &[(
+                        "points",
+                        &engine::preview::research_points_to_use(state, seat),
+                    )],
+                ),
                 Some(Task::TrackMove { company, steps, .. }) => t.f(
                     "ask.barrier",
                     &[("company", &self.company(*company)), ("steps", steps)],
@@ -540,7 +553,7 @@ impl Chat {
                         ("name", &s.name),
                         ("coins", &s.coins),
                         ("tank", &s.tank),
-                        ("planned", &s.planned_cards),
+                        ("cards", &self.seat_cards(view, s)),
                         (
                             "mark",
                             &if view.first_player == i {
@@ -559,6 +572,43 @@ impl Chat {
             out.push_str(&t.t("status.seeded"));
         }
         out
+    }
+
+    /// What a seat has in its action area now, as the status line says it: during planning the
+    /// cards planned face down (or that it is still planning), in the Action phase the cards
+    /// still to use and those used (Luna's face-down cards still to play), or that it dropped
+    /// out; nothing before the first round or after the game.
+    fn seat_cards(&self, view: &SeatView, s: &crate::engine::view::PublicSeat) -> String {
+        use crate::engine::view::SlotView;
+        let t = &self.texts;
+        let count = |f: fn(&SlotView) -> bool| s.slots.iter().filter(|x| f(x)).count();
+        match (view.phase, &s.luna) {
+            (Phase::Planning, Some(_)) => t.t("status.cards_luna_planning"),
+            (Phase::Planning, None) if s.planned => t.f(
+                "status.cards_planned",
+                &[(
+                    "n",
+                    &count(|x| matches!(x, SlotView::Hidden | SlotView::OwnPlanned(_))),
+                )],
+            ),
+            (Phase::Planning, None) => t.t("status.cards_planning"),
+            (Phase::Action, _) if s.dropped_out => t.t("status.cards_dropped_out"),
+            (Phase::Action, Some(l)) => t.f(
+                "status.cards_luna",
+                &[
+                    ("ready", &l.face_down.iter().filter(|d| **d).count()),
+                    ("played", &l.slots.iter().flatten().count()),
+                ],
+            ),
+            (Phase::Action, None) => t.f(
+                "status.cards_action",
+                &[
+                    ("ready", &count(|x| matches!(x, SlotView::Up(_)))),
+                    ("used", &count(|x| matches!(x, SlotView::Used(_)))),
+                ],
+            ),
+            _ => String::new(),
+        }
     }
 
     /// A threat still on the board at Final scoring: its consequence, and for the Rogue comet

@@ -10,7 +10,12 @@ use crate::store::{GameId, Notify, SeatOwner};
 impl Chat {
     /// Whether DMs to `user` are known to be refused (no DM is tried then).
     pub fn dms_closed(&self, user: u64) -> bool {
-        matches!(self.store.dm_refused_at(user), Ok(Some(_)))
+        self.logged(
+            "cannot tell whether a user's DMs are closed: a DM is tried",
+            self.store.people().dm_refused_at(user),
+        )
+        .flatten()
+        .is_some()
     }
 
     /// Discord refused a DM to `user` (sent for `game`, if any): records it, switches every
@@ -18,20 +23,23 @@ impl Chat {
     /// notice, a mention in the game's channel with a button that opens the prompt there
     /// (nothing when the refusal was already known).
     pub fn dms_refused(&self, user: u64, game: Option<GameId>) -> Vec<Reply> {
-        match self.store.set_dm_refused(user, true) {
+        match self.store.people().set_dm_refused(user, true) {
             Ok(true) => {}
             Ok(false) => return Vec::new(),
             Err(e) => tracing::warn!(error = %e, "cannot record a refused DM"),
         }
-        for g in self.store.live_games() {
-            let Ok(seats) = self.store.seats(g) else {
+        for g in self.store.games().live_games() {
+            let Some(seats) = self.logged(
+                "cannot read a game's seats: its DM prompts are not switched",
+                self.store.people().seats(g),
+            ) else {
                 continue;
             };
             for s in seats
                 .iter()
                 .filter(|s| s.owner == SeatOwner::Discord(user) && s.notify == Notify::Dm)
             {
-                if let Err(e) = self.store.set_notify(g, s.seat, Notify::Ephemeral) {
+                if let Err(e) = self.store.people().set_notify(g, s.seat, Notify::Ephemeral) {
                     tracing::warn!(game = g, error = %e, "cannot switch a seat to ephemeral prompts");
                 }
             }
@@ -52,6 +60,7 @@ impl Chat {
     /// The user asked for DMs again: they are tried again from now on.
     pub(crate) fn dms_wanted(&self, user: u64) -> Result<(), String> {
         self.store
+            .people()
             .set_dm_refused(user, false)
             .map(|_| ())
             .map_err(|e| self.err(e))

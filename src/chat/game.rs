@@ -1,14 +1,15 @@
-//! Commands inside a running game: planning and turn actions (typed or clicked), the private
-//! prompt, the hand, status, scores, log, export, settings, undo and abort; pings when a turn
-//! passes; reminders and deadlines from the injected clock.
+//! Commands inside a running game: planning and turn actions (typed or clicked), the clicks on
+//! the private prompt (the prompt itself is `asking`'s), the hand, status, scores, log, export,
+//! settings, undo and abort; pings when a turn passes; reminders and deadlines from the
+//! injected clock.
 
 use super::commands::{self, Options};
-use super::prompt::{self, ClickId, PAGE};
-use super::{Audience, Chat, Choice, Image, Menu, Pinged, Reply, Request};
+use super::offers;
+use super::prompt::{self, ClickId};
+use super::{Audience, Chat, Choice, Image, Pinged, Reply, Request};
 use crate::engine::state::{GameState, Phase};
 use crate::engine::{self, Decision, Event, Visibility};
-use crate::store::{GameId, GameStatus, LogEntry, MoveEffects, Notify, SeatOwner, StoreError};
-use std::collections::BTreeSet;
+use crate::store::{replay, GameId, GameStatus, LogEntry, Notify, SeatOwner, StoreError};
 use std::sync::Arc;
 
 /// Who made the move a reply is about.
@@ -38,13 +39,6 @@ impl Actor {
     }
 }
 
-/// The reminder kinds kept in the store.
-const REMIND: &str = "remind";
-pub(crate) const DEADLINE: &str = "deadline";
-/// A claimed reminder comes due again after this long unless the tick set or cleared it
-/// (the process that claimed it died, or the tick left it for later).
-const REMINDER_LEASE_MS: i64 = 60_000;
-
 impl Chat {
     /// A store error as a reply in the reader's language: a refused decision, a setup error,
     /// and what a player can act on (try again, the game is over, …); the rest is the store's
@@ -64,6 +58,7 @@ impl Chat {
             StoreError::NotActive { game, status } => self.not_running(game, status),
             StoreError::NothingToUndo { .. } => self.texts.t("error.undo_nothing"),
             StoreError::UndoBlocked(_) => self.texts.t("error.undo_blocked"),
+            StoreError::UndoAfterOthers { .. } => self.texts.t("error.undo_other"),
             StoreError::NoSuchSeat(_) => self.texts.t("error.not_a_player"),
             StoreError::NoPerson => self.texts.t("error.last_person"),
             // The database or a stored document failed inside a transaction that was rolled
@@ -75,11 +70,11 @@ impl Chat {
     /// A move refused because the game changed under it (another process ended, paused or
     /// rolled it back): says so, then how the game stands now.
     fn changed(&self, game: GameId) -> String {
-        let now = match self.store.game(game) {
+        let now = match self.store.games().game(game) {
             Ok(record) if record.status != GameStatus::Active => {
                 self.not_running(game, record.status)
             }
-            Ok(_) => match self.store.state(game) {
+            Ok(_) => match self.store.games().state(game) {
                 Ok(state) => self.status_reply(game, &state).text,
                 Err(e) => self.internal(&e),
             },
@@ -91,7 +86,7 @@ impl Chat {
     /// An error on the bot's side: logged in full, answered with the reader's "something went
     /// wrong, nothing was changed" (the details may name files and mean nothing to players).
     pub(crate) fn internal(&self, e: &dyn std::fmt::Display) -> String {
-        tracing::error!(error = %e, "internal error answering a command");
+        tracing::error!(error = %crate::text::clean(&e.to_string()), "internal error answering a command");
         self.texts.t("error.internal")
     }
 
@@ -116,6 +111,7 @@ impl Chat {
             }
         } else {
             self.store
+                .games()
                 .game_in_channel(req.place.channel)
                 .map_err(|e| self.err(e))?
                 .ok_or_else(|| self.texts.t("error.no_game"))?
@@ -131,7 +127,11 @@ impl Chat {
         opts: Option<&Options>,
     ) -> Result<(GameId, Option<usize>), String> {
         match self.find_game(req, opts) {
-            Err(e) if !req.in_dm => match self.store.last_finished_in_channel(req.place.channel) {
+            Err(e) if !req.in_dm => match self
+                .store
+                .games()
+                .last_finished_in_channel(req.place.channel)
+            {
                 Ok(Some(game)) => Ok((game, self.seat_of(game, req.user.id)?)),
                 _ => Err(e),
             },
@@ -140,42 +140,50 @@ impl Chat {
     }
 
     pub(crate) fn seat_of(&self, game: GameId, user: u64) -> Result<Option<usize>, String> {
-        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
+        self.seat_in(game, user).map_err(|e| self.err(e))
+    }
+
+    /// [`Chat::seat_of`] with the store's error.
+    pub(crate) fn seat_in(&self, game: GameId, user: u64) -> Result<Option<usize>, StoreError> {
+        let seats = self.store.people().seats(game)?;
         Ok(seats
             .iter()
             .find(|s| s.owner == SeatOwner::Discord(user))
             .map(|s| s.seat))
     }
 
+    /// The Discord user of a seat and how they are notified (None: nobody's, or the seats
+    /// cannot be read, which is logged).
     pub(crate) fn user_of(&self, game: GameId, seat: usize) -> Option<(u64, Notify)> {
-        self.store
-            .seats(game)
-            .ok()?
-            .into_iter()
-            .find_map(|s| match s.owner {
-                SeatOwner::Discord(id) if s.seat == seat => Some((id, s.notify)),
-                _ => None,
-            })
+        self.logged(
+            "cannot read a game's seats: its player is not addressed",
+            self.store.people().seats(game),
+        )?
+        .into_iter()
+        .find_map(|s| match s.owner {
+            SeatOwner::Discord(id) if s.seat == seat => Some((id, s.notify)),
+            _ => None,
+        })
     }
 
     fn games_waiting_on(&self, user: u64) -> Vec<GameId> {
+        let unread = "cannot read a game: it is not taken for one waiting on the user";
         self.store
+            .games()
             .live_games()
             .into_iter()
             .filter(|g| {
-                let Ok(Some(seat)) = self.seat_of(*g, user) else {
+                let Some(Some(seat)) = self.logged(unread, self.seat_in(*g, user)) else {
                     return false;
                 };
-                self.store
-                    .state(*g)
-                    .map(|s| engine::waiting_on(&s).contains(&seat))
-                    .unwrap_or(false)
+                self.logged(unread, self.store.games().state(*g))
+                    .is_some_and(|s| engine::waiting_on(&s).contains(&seat))
             })
             .collect()
     }
 
     pub(crate) fn state(&self, game: GameId) -> Result<Arc<GameState>, String> {
-        self.store.state(game).map_err(|e| self.err(e))
+        self.store.games().state(game).map_err(|e| self.err(e))
     }
 
     /// Applies a seat's decisions and builds every reply the move causes.
@@ -188,19 +196,23 @@ impl Chat {
     ) -> Result<Vec<Reply>, String> {
         self.refuse_if_paused(game)?;
         let before = self.state(game)?;
+        let actor = Actor::Person {
+            seat,
+            user: req.user.id,
+        };
+        // What the move implies for the schedule is stored with it, in its transaction.
+        let plan = self.wait_plan(game).map_err(|e| self.err(e))?;
         let outcome = self
             .store
-            .apply_with(game, seat, decisions, &|_, _| MoveEffects::default())
+            .games()
+            .apply_with(game, seat, decisions, &Self::move_effects(&plan, actor))
             .map_err(|e| self.err(e))?;
         let mut replies = self.after_move(
             game,
             &outcome.state,
             outcome.seq,
             &outcome.events,
-            Actor::Person {
-                seat,
-                user: req.user.id,
-            },
+            actor,
             Some(&before),
         );
         replies.extend(self.play_computers(game));
@@ -241,15 +253,10 @@ impl Chat {
                 }
             }
         }
+        // (What the change implies for the schedule was stored with it: see `schedule`.)
         let waiting = engine::waiting_on(state);
         let waiting_before = before.map(engine::waiting_on).unwrap_or_default();
         let same_phase = before.is_some_and(|b| b.phase == state.phase && b.round == state.round);
-        // A turn that ended starts the next one's reminder and deadline afresh, also when the
-        // game waits on the same seat again.
-        let turn_passed = super::turn::turn_passed(actor, before, state);
-        if !same_phase || waiting != waiting_before || turn_passed {
-            self.schedule_reminders(game, &waiting, !same_phase || turn_passed);
-        }
         let turn_over = self.ends_turn(game, actor, before, state);
         let lines: Vec<String> = self
             .gather_turn(
@@ -275,11 +282,11 @@ impl Chat {
             status.status_of = Some(game);
             if state.phase == Phase::Finished {
                 self.forget_turn(game);
+                self.forget_shown(game);
                 if !lines.is_empty() {
                     replies.push(Reply::public(lines.join("\n")));
                 }
                 replies.push(status);
-                let _ = self.store.clear_reminders(game, None);
                 replies.push(Reply::public(
                     self.speaking(public_texts, || self.scores_text(state)),
                 ));
@@ -402,23 +409,32 @@ impl Chat {
     ) -> Option<Vec<u8>> {
         // The stored image is in the game's language; another language is drawn, not stored.
         let texts = self.texts.current();
-        let version = match self.store.live_state(game) {
+        let version = match self.store.games().live_state(game) {
             Ok((live, seq))
                 if std::ptr::eq(live.as_ref(), state)
                     && texts.code == self.game_texts(game).code =>
             {
                 Some(seq)
             }
-            _ => None,
+            // Not the live state (another language, an ended game): drawn, not stored.
+            Ok(_) | Err(StoreError::NotActive { .. }) => None,
+            Err(e) => {
+                tracing::warn!(game, error = %e, "cannot read the live state: the board is drawn, not stored");
+                None
+            }
         };
         if let Some(version) = version {
-            if let Ok(Some(png)) = self.store.board_png(game, version) {
+            let stored = self.logged(
+                "cannot read a stored board image: it is drawn again",
+                self.store.images().board_png(game, version),
+            );
+            if let Some(Some(png)) = stored {
                 return Some(png);
             }
         }
         let png = crate::render::board_png_in(&self.data, view, texts).ok()?;
         if let Some(version) = version {
-            if let Err(e) = self.store.store_board_png(game, version, &png) {
+            if let Err(e) = self.store.images().store_board_png(game, version, &png) {
                 tracing::warn!(game, version, error = %e, "cannot store the board image");
             }
         }
@@ -452,97 +468,6 @@ impl Chat {
         })
     }
 
-    /// The private prompt of a seat: the question and its choices, one page, in the user's
-    /// language.
-    pub(crate) fn prompt(
-        &self,
-        game: GameId,
-        state: &GameState,
-        seat: usize,
-        user: u64,
-        page: usize,
-    ) -> Option<Reply> {
-        self.speaking(self.reader_texts(user, Some(game)), || {
-            self.prompt_in_language(game, state, seat, user, page)
-        })
-    }
-
-    fn prompt_in_language(
-        &self,
-        game: GameId,
-        state: &GameState,
-        seat: usize,
-        user: u64,
-        page: usize,
-    ) -> Option<Reply> {
-        if !engine::waiting_on(state).contains(&seat) && state.phase != Phase::Planning {
-            return None;
-        }
-        let offered = prompt::offered(&self.data, state, seat);
-        if offered.is_empty() {
-            return None;
-        }
-        let version = self.click_version(game, state, seat).ok()?;
-        // Planning fits on one page: its cards are select menus (see `plan_menu`).
-        let per_page = if state.phase == Phase::Planning {
-            offered.len().max(1)
-        } else {
-            PAGE
-        };
-        let pages = offered.len().div_ceil(per_page);
-        let page = page.min(pages.saturating_sub(1));
-        let mut choices: Vec<Choice> = offered
-            .iter()
-            .enumerate()
-            .skip(page * per_page)
-            .take(per_page)
-            .map(|(i, d)| self.decision_choice(game, version, state, seat, *d, i + 1))
-            .collect();
-        self.remember_shown(user, game, version, offered);
-        if pages > 1 {
-            choices.push(Choice::new(
-                ClickId::Page {
-                    game,
-                    version,
-                    page: (page + 1) % pages,
-                }
-                .encode(),
-                self.texts.f(
-                    "button.more",
-                    &[("page", &((page + 1) % pages + 1)), ("pages", &pages)],
-                ),
-            ));
-        }
-        let mut text = self.question(state, seat);
-        if state.phase == Phase::Planning || state.phase == Phase::Setup {
-            text = format!("{}\n{}", self.hand_text(state, seat), text);
-        }
-        Some(Reply::private(user, text).with_choices(choices))
-    }
-
-    /// The select menu a planning option belongs to: without linked slots the slot does not
-    /// matter, so the hand is one menu of up to as many cards as there are open slots; with
-    /// linked slots each open slot has its own menu of one card. Other options are buttons.
-    pub(crate) fn plan_menu(&self, state: &GameState, seat: usize, d: Decision) -> Option<Menu> {
-        let Decision::PlanCard { slot, .. } = d else {
-            return None;
-        };
-        if state.options.linked_slots {
-            return Some(Menu {
-                placeholder: self.texts.f("menu.plan_slot", &[("slot", &(slot + 1))]),
-                max_values: 1,
-            });
-        }
-        let s = &state.seats[seat];
-        let open = (0..s.slots.len())
-            .filter(|&i| s.slot_on[i] && s.slots[i].is_none())
-            .count();
-        Some(Menu {
-            placeholder: self.texts.f("menu.plan_cards", &[("open", &open)]),
-            max_values: open.clamp(1, 25) as u8,
-        })
-    }
-
     /// The version `seat`'s buttons of `game` carry now (see [`prompt::version`]).
     pub(crate) fn click_version(
         &self,
@@ -550,42 +475,59 @@ impl Chat {
         state: &GameState,
         seat: usize,
     ) -> Result<u64, String> {
-        let (last, own) = self.store.log_marks(game, seat).map_err(|e| self.err(e))?;
+        self.click_version_in(game, state, seat)
+            .map_err(|e| self.err(e))
+    }
+
+    /// [`Chat::click_version`] with the store's error.
+    pub(crate) fn click_version_in(
+        &self,
+        game: GameId,
+        state: &GameState,
+        seat: usize,
+    ) -> Result<u64, StoreError> {
+        let (last, own) = self.store.games().log_marks(game, seat)?;
         Ok(prompt::version(state, seat, prompt::LogMark { last, own }))
     }
 
     /// Every choice the user's pending question offers (all pages, in the user's language), for
     /// adapters and tests.
     pub fn pending_choices(&self, place: &crate::store::Location, user: u64) -> Vec<Choice> {
-        let Ok(Some(game)) = self.store.game_in_channel(place.channel) else {
+        let unread = "cannot read the channel's game: no choices";
+        let Some(Some(game)) =
+            self.logged(unread, self.store.games().game_in_channel(place.channel))
+        else {
             return Vec::new();
         };
-        let Ok(Some(seat)) = self.seat_of(game, user) else {
+        let Some(Some(seat)) = self.logged(unread, self.seat_in(game, user)) else {
             return Vec::new();
         };
-        let Ok(state) = self.state(game) else {
+        let Some(state) = self.logged(unread, self.store.games().state(game)) else {
             return Vec::new();
         };
-        let Ok(version) = self.click_version(game, &state, seat) else {
+        let Some(version) = self.logged(unread, self.click_version_in(game, &state, seat)) else {
             return Vec::new();
         };
         self.speaking(self.reader_texts(user, Some(game)), || {
-            let offered = prompt::offered(&self.data, &state, seat);
+            let offered = offers::offers(&self.data, &state, seat, 0);
             self.remember_shown(user, game, version, offered.clone());
             offered
-                .into_iter()
+                .iter()
                 .enumerate()
-                .map(|(i, d)| self.decision_choice(game, version, &state, seat, d, i + 1))
+                .map(|(i, o)| self.offer_choice(game, version, &state, seat, o, i + 1))
                 .collect()
         })
     }
 
     /// Users the game in this channel waits on now.
     pub fn waiting_users(&self, place: &crate::store::Location) -> Vec<u64> {
-        let Ok(Some(game)) = self.store.game_in_channel(place.channel) else {
+        let unread = "cannot read the channel's game: nobody taken for waited on";
+        let Some(Some(game)) =
+            self.logged(unread, self.store.games().game_in_channel(place.channel))
+        else {
             return Vec::new();
         };
-        let Ok(state) = self.state(game) else {
+        let Some(state) = self.logged(unread, self.store.games().state(game)) else {
             return Vec::new();
         };
         engine::waiting_on(&state)
@@ -607,7 +549,7 @@ impl Chat {
 
     /// The clicker's seat and the game's state, while the version the click carries is still
     /// current (otherwise the click is out of date and refused).
-    fn current_click(
+    pub(super) fn current_click(
         &self,
         req: &Request,
         game: GameId,
@@ -647,8 +589,11 @@ impl Chat {
         self.play(req, game, seat, &[decision])
     }
 
-    /// Cards picked together from the planning menu: one game and version, planning only.
-    /// Without linked slots they fill the open slots from the left in the order picked.
+    /// Options picked together from one select menu of a prompt (as Discord sends a
+    /// multi-select's picks): cards to plan (without linked slots they fill the open slots from
+    /// the left in the order picked), or where the cards of a seat dropping out rest (each card
+    /// once, each to another resting slot). A pick from an older prompt is out of date; several
+    /// options of a list that takes one at a time are refused as such, nothing played.
     pub(crate) fn decide_picked(
         &self,
         req: &Request,
@@ -657,13 +602,29 @@ impl Chat {
         let Some(&(game, version, _)) = picked.first() else {
             return Err(self.texts.t("error.stale"));
         };
-        let all_plans = picked
-            .iter()
-            .all(|&(g, v, d)| g == game && v == version && matches!(d, Decision::PlanCard { .. }));
-        if !all_plans {
+        if picked.iter().any(|&(g, v, _)| g != game || v != version) {
             return Err(self.texts.t("error.stale"));
         }
         let (seat, state) = self.current_click(req, game, version)?;
+        let all = |f: fn(&Decision) -> bool| picked.iter().all(|(_, _, d)| f(d));
+        if all(|d| matches!(d, Decision::RestCard { .. })) {
+            let mut cards: Vec<_> = Vec::new();
+            let mut slots: Vec<u8> = Vec::new();
+            for (_, _, d) in picked {
+                if let Decision::RestCard { card, slot } = *d {
+                    if cards.contains(&card) || slots.contains(&slot) {
+                        return Err(self.texts.t("error.rest_pick"));
+                    }
+                    cards.push(card);
+                    slots.push(slot);
+                }
+            }
+            let decisions: Vec<Decision> = picked.iter().map(|&(_, _, d)| d).collect();
+            return self.play(req, game, seat, &decisions);
+        }
+        if !all(|d| matches!(d, Decision::PlanCard { .. })) {
+            return Err(self.texts.t("error.one_option"));
+        }
         let s = &state.seats[seat];
         let mut open = (0..s.slots.len() as u8)
             .filter(|&i| s.slot_on[i as usize] && s.slots[i as usize].is_none());
@@ -722,7 +683,7 @@ impl Chat {
             let mut confirm =
                 self.decision_choice(game, version, &state, seat, Decision::DropOut, 1);
             confirm.label = self.texts.t("button.confirm_pass");
-            self.remember_shown(req.user.id, game, version, vec![Decision::DropOut]);
+            self.remember_shown(req.user.id, game, version, vec![vec![Decision::DropOut]]);
             return Ok(vec![
                 Reply::private(req.user.id, text).with_choices(vec![confirm])
             ]);
@@ -733,15 +694,27 @@ impl Chat {
                 .map(|(_, value)| value)
                 .collect()
         };
-        let decisions =
+        let commands::Translated { decisions, open } =
             commands::translate(&self.data, &self.texts, &state, seat, name, opts, &valid)?;
-        if decisions.is_empty() {
-            return self
-                .prompt(game, &state, seat, req.user.id, 0)
+        let mut replies = if decisions.is_empty() {
+            self.prompt(game, &state, seat, req.user.id, 0)
                 .map(|p| vec![p])
-                .ok_or_else(|| self.texts.t("error.nothing_to_decide"));
+                .ok_or_else(|| self.texts.t("error.nothing_to_decide"))?
+        } else {
+            self.play(req, game, seat, &decisions)?
+        };
+        // A choice the command left open is asked by the prompt: the note goes above it.
+        if let Some(note) = open {
+            let user = req.user.id;
+            match replies
+                .iter_mut()
+                .find(|r| r.audience == Audience::Private(user) && !r.choices.is_empty())
+            {
+                Some(prompt) => prompt.text = format!("{note}\n{}", prompt.text),
+                None => replies.push(Reply::private(user, note)),
+            }
         }
-        self.play(req, game, seat, &decisions)
+        Ok(replies)
     }
 
     pub(crate) fn hand(&self, req: &Request) -> Result<Vec<Reply>, String> {
@@ -810,7 +783,7 @@ impl Chat {
         seat: Option<usize>,
         since_my_turn: bool,
     ) -> Result<Vec<Reply>, String> {
-        let export = self.store.export(game).map_err(|e| self.err(e))?;
+        let export = self.store.admin().export(game).map_err(|e| self.err(e))?;
         let undone = crate::store::replay::undone_set(&export.log);
         let mut state = engine::new_game(&self.data, &export.options, &export.seat_names)
             .map_err(|e| self.err(e))?;
@@ -878,11 +851,11 @@ impl Chat {
 
     pub(crate) fn export(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let (game, _) = self.find_viewable_game(req, None)?;
-        let record = self.store.game(game).map_err(|e| self.err(e))?;
+        let record = self.store.games().game(game).map_err(|e| self.err(e))?;
         if record.status == GameStatus::Active && !req.user.owner {
             return Err(self.texts.t("error.export_running"));
         }
-        let doc = self.store.export(game).map_err(|e| self.err(e))?;
+        let doc = self.store.admin().export(game).map_err(|e| self.err(e))?;
         Ok(vec![Reply::private(req.user.id, doc.to_json())])
     }
 
@@ -918,11 +891,13 @@ impl Chat {
         }
         if let Some(personal) = &personal {
             self.store
+                .people()
                 .set_user_settings(req.user.id, personal)
                 .map_err(|e| self.err(e))?;
         }
         if let (Some(notify), Some((game, seat))) = (notify, seat) {
             self.store
+                .people()
                 .set_notify(game, seat, notify)
                 .map_err(|e| self.err(e))?;
             if notify == Notify::Dm {
@@ -931,6 +906,7 @@ impl Chat {
         }
         if let Some(code) = language {
             self.store
+                .people()
                 .set_user_language(req.user.id, code)
                 .map_err(|e| self.err(e))?;
         }
@@ -938,7 +914,7 @@ impl Chat {
         self.speaking(self.requester_texts(req), || {
             let mut lines = Vec::new();
             if let Some((game, seat)) = seat {
-                let seats = self.store.seats(game).map_err(|e| self.err(e))?;
+                let seats = self.store.people().seats(game).map_err(|e| self.err(e))?;
                 let notify = seats
                     .iter()
                     .find(|s| s.seat == seat)
@@ -966,6 +942,7 @@ impl Chat {
             }
             let personal = self
                 .store
+                .people()
                 .user_settings(req.user.id)
                 .map_err(|e| self.err(e))?;
             lines.push(self.personal_settings_text(&personal));
@@ -1002,6 +979,7 @@ impl Chat {
         }
         let game = self
             .store
+            .games()
             .game_in_channel(req.place.channel)
             .map_err(|e| self.err(e))?
             .ok_or_else(|| self.texts.t("error.no_game"))?;
@@ -1010,38 +988,47 @@ impl Chat {
             return Err(self.texts.t("error.host_only"));
         }
         self.store
+            .people()
             .set_game_language(game, code)
             .map_err(|e| self.err(e))
     }
 
-    /// `/undo`: the seat's own last decisions, only while nothing hidden or random was revealed
-    /// and no one else has acted since (recorded as an undo, never erased).
+    /// `/undo` (DECISIONS B6): takes back the seat's last batch in effect, one batch per call,
+    /// so repeated calls go further back; refused for a batch that revealed hidden or random
+    /// information or passed the turn ([`engine::undo_barrier`], the rule behind the options'
+    /// "cannot be undone"), and for one with another seat's batch after it. Recorded as an undo,
+    /// never erased.
     pub(crate) fn undo(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let (game, seat) = self.find_game(req, None)?;
         let seat = seat.ok_or_else(|| self.texts.t("error.not_a_player"))?;
         self.check_place(req, game)?;
         self.refuse_if_paused(game)?;
-        let last = self.store.last_entry(game).map_err(|e| self.err(e))?;
-        let Some(LogEntry::Batch { seat: s, seq, .. }) = last else {
-            return Err(self.texts.t("error.undo_nothing"));
-        };
-        if s != seat {
-            return Err(self.texts.t("error.undo_other"));
-        }
-        // Rebuild the state before that batch and compare what hidden or random information
-        // the batch revealed.
-        let export = self.store.export(game).map_err(|e| self.err(e))?;
-        let mut undone = crate::store::replay::undone_set(&export.log);
+        let log = self.store.games().log(game).map_err(|e| self.err(e))?;
+        let mut undone = replay::undone_set(&log);
+        let target = crate::store::undo_target(&log, &undone, seat).map_err(|e| self.err(e))?;
+        // The state before that batch, beside the state now (the state after it: every later
+        // batch is undone or refused above).
         let after = self.state(game)?;
-        undone.insert(seq);
-        let start = engine::new_game(&self.data, &export.options, &export.seat_names)
-            .map_err(|e| self.err(e))?;
-        let before = crate::store::replay::replay_onto(&self.data, start, &export.log, &undone)
+        undone.insert(target);
+        let record = self.store.games().game(game).map_err(|e| self.err(e))?;
+        let before = replay::initial_state(&self.data, &record.options, &record.seat_names)
+            .and_then(|start| replay::replay_onto(&self.data, start, &log, &undone))
             .map_err(|e| self.internal(&e))?;
-        if engine::reveals_hidden(&before, &after) {
+        if engine::undo_barrier(&before, &after) {
             return Err(self.texts.t("error.undo_revealed"));
         }
-        let outcome = self.store.undo(game, seat).map_err(|e| self.err(e))?;
+        // What the undo implies for the schedule is stored with it, in its transaction.
+        let plan = self.wait_plan(game).map_err(|e| self.err(e))?;
+        let actor = Actor::Person {
+            seat,
+            user: req.user.id,
+        };
+        let effects = Self::move_effects(&plan, actor);
+        let outcome = self
+            .store
+            .games()
+            .undo_with(game, seat, &|before, after| effects(before, after, &[]))
+            .map_err(|e| self.err(e))?;
         self.forget_last_step(game, seat);
         let mut replies = vec![Reply::public(
             self.game_texts(game)
@@ -1073,8 +1060,8 @@ impl Chat {
         if seat != host_seat && !req.user.moderator && !req.user.owner {
             return Err(self.texts.t("error.host_only"));
         }
-        self.store.abandon(game).map_err(|e| self.err(e))?;
-        let _ = self.store.clear_reminders(game, None);
+        // Its reminders go with it, in the same transaction.
+        self.store.games().abandon(game).map_err(|e| self.err(e))?;
         Ok(vec![Reply::public(
             self.game_texts(game)
                 .f("game.aborted", &[("name", &req.user.name)]),
@@ -1092,162 +1079,5 @@ impl Chat {
             self.texts.t("help.overview")
         };
         Reply::private(req.user.id, text)
-    }
-
-    /// Keeps one reminder (and deadline) per seat the game waits on, counted from when it
-    /// started waiting on that seat: a seat still waited on keeps its times unless `fresh`
-    /// (a new phase or round, a resume), a seat no longer waited on loses them. A reminder
-    /// waits for its user's away time and quiet hours; a deadline does not.
-    pub(crate) fn schedule_reminders(&self, game: GameId, waiting: &[usize], fresh: bool) {
-        let now = self.clock.now_ms();
-        let Ok(seats) = self.store.seats(game) else {
-            return;
-        };
-        for s in seats {
-            let waited = waiting.contains(&s.seat);
-            if !waited {
-                if s.waiting_since.is_some() {
-                    let _ = self.store.set_waiting_since(game, s.seat, None);
-                }
-                let _ = self.store.clear_reminders(game, Some(s.seat));
-                continue;
-            }
-            if s.waiting_since.is_some() && !fresh {
-                continue;
-            }
-            let _ = self.store.set_waiting_since(game, s.seat, Some(now));
-            let _ = self.store.clear_reminders(game, Some(s.seat));
-            if s.owner == SeatOwner::Vacant {
-                // A computer player moves at once: nobody to remind, no deadline.
-                continue;
-            }
-            let remind_at = match s.owner {
-                SeatOwner::Discord(user) => self.next_reminder(user, now),
-                _ => Some(now + self.config.reminder_after_ms),
-            };
-            if let Some(remind_at) = remind_at {
-                let _ = self.store.set_reminder(game, s.seat, REMIND, remind_at);
-            }
-            if let Some(d) = self.config.deadline_ms {
-                let _ = self.store.set_reminder(game, s.seat, DEADLINE, now + d);
-            }
-        }
-    }
-
-    /// Called by the adapter's timer: reminders due now, and stalled turns played safely once
-    /// their deadline has passed. The due reminders are claimed (another process sharing the
-    /// database does not get them) and each is then set or cleared as below, so the claim's
-    /// lease matters only when this process dies before it got there.
-    pub fn tick(&self) -> Vec<Reply> {
-        let now = self.clock.now_ms();
-        let Ok(due) = self.store.claim_due_reminders(now, REMINDER_LEASE_MS) else {
-            return Vec::new();
-        };
-        let mut replies = Vec::new();
-        let mut seen = BTreeSet::new();
-        for r in due {
-            if !seen.insert((r.game, r.seat, r.kind.clone())) {
-                continue;
-            }
-            let Ok(state) = self.store.state(r.game) else {
-                continue;
-            };
-            if !engine::waiting_on(&state).contains(&r.seat) {
-                continue;
-            }
-            let Some((user, _)) = self.user_of(r.game, r.seat) else {
-                // A computer player's seat: played below.
-                continue;
-            };
-            if r.kind == DEADLINE {
-                replies.extend(self.play_safely(r.game, &state, r.seat, "deadline.played"));
-                replies.extend(self.play_computers(r.game));
-            } else if self.next_reminder(user, now).is_none() {
-                // The user turned reminders off after this one was set.
-                let _ = self.store.clear_reminder(r.game, r.seat, REMIND);
-            } else if self.reminder_time(user, now) > now {
-                // Away or quiet hours: the reminder waits until they are over.
-                let _ =
-                    self.store
-                        .set_reminder(r.game, r.seat, REMIND, self.reminder_time(user, now));
-            } else {
-                if let Some(next) = self.next_reminder(user, now) {
-                    let _ = self.store.set_reminder(r.game, r.seat, REMIND, next);
-                }
-                let public_texts = self.game_texts(r.game);
-                let mut ping = Reply::new(
-                    Audience::Ping(Pinged::one(user)),
-                    public_texts.f("ping.reminder", &[("name", &state.seats[r.seat].name)]),
-                );
-                ping.choices = vec![Choice::new(
-                    ClickId::Open { game: r.game }.encode(),
-                    public_texts.t("button.turn"),
-                )];
-                replies.push(ping);
-            }
-        }
-        // Computer players waited on (after a restart in the middle of their turns).
-        replies.extend(self.resume_computers());
-        replies.extend(self.sweep_idle_games());
-        replies
-    }
-
-    /// A stalled (or vacant) seat's turn, played by the bot: finish planning as is, or drop
-    /// out (the safe default), taking the simplest legal choice for anything asked along the
-    /// way; announced publicly with the message `announce` (its `{name}`: the seat).
-    pub(crate) fn play_safely(
-        &self,
-        game: GameId,
-        state: &GameState,
-        seat: usize,
-        announce: &str,
-    ) -> Vec<Reply> {
-        let mut scratch = state.clone();
-        let mut decisions = Vec::new();
-        while engine::waiting_on(&scratch).contains(&seat) && decisions.len() < 64 {
-            let legal = engine::legal_decisions(&self.data, &scratch, seat);
-            let pick = [
-                Decision::PlanDone,
-                Decision::DropOut,
-                Decision::NoBuy,
-                Decision::StopTracks,
-                Decision::StopExpanding,
-                Decision::SkipFlip,
-                Decision::StopAdvancing,
-                Decision::TakeCoin,
-                Decision::DeclineBarrier,
-            ]
-            .into_iter()
-            .find(|d| legal.contains(d))
-            .or_else(|| legal.first().copied());
-            let Some(d) = pick else { break };
-            if engine::apply(&self.data, &mut scratch, seat, d).is_err() {
-                break;
-            }
-            decisions.push(d);
-            if scratch.phase != state.phase || scratch.round != state.round {
-                break;
-            }
-        }
-        if decisions.is_empty() {
-            return Vec::new();
-        }
-        let Ok(outcome) = self.store.apply(game, seat, &decisions) else {
-            return Vec::new();
-        };
-        let mut replies = vec![Reply::public(
-            self.game_texts(game)
-                .f(announce, &[("name", &state.seats[seat].name)]),
-        )
-        .about(game)];
-        replies.extend(self.after_move(
-            game,
-            &outcome.state,
-            outcome.seq,
-            &outcome.events,
-            Actor::Nobody,
-            Some(state),
-        ));
-        replies
     }
 }

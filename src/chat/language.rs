@@ -105,9 +105,13 @@ impl Chat {
 
     /// The language of a game's public replies and pings.
     pub(crate) fn game_texts(&self, game: GameId) -> &'static Texts {
-        match self.store.game_language(game) {
-            Ok(Some(code)) => text::for_language(&code),
-            _ => self.texts.default_texts(),
+        let chosen = self.logged(
+            "cannot read a game's language: it speaks the default language",
+            self.store.people().game_language(game),
+        );
+        match chosen.flatten() {
+            Some(code) => text::for_language(&code),
+            None => self.texts.default_texts(),
         }
     }
 
@@ -123,17 +127,21 @@ impl Chat {
         if let Some(texts) = self.lobby_texts(channel) {
             return texts;
         }
-        match self.store.channel_language(channel) {
-            Ok(Some(code)) => text::for_language(&code),
-            _ => self.texts.default_texts(),
+        let chosen = self.logged(
+            "cannot read a channel's language: it speaks the default language",
+            self.store.people().channel_language(channel),
+        );
+        match chosen.flatten() {
+            Some(code) => text::for_language(&code),
+            None => self.texts.default_texts(),
         }
     }
 
     /// The language of a user's private replies about `game` (their own setting first).
     pub(crate) fn reader_texts(&self, user: u64, game: Option<GameId>) -> &'static Texts {
-        match self.store.user_language(user) {
-            Ok(Some(code)) => text::for_language(&code),
-            _ => match game {
+        match self.user_language(user) {
+            Some(code) => text::for_language(&code),
+            None => match game {
                 Some(game) => self.game_texts(game),
                 None => self.texts.default_texts(),
             },
@@ -142,10 +150,19 @@ impl Chat {
 
     /// The language a request is answered in (privately): the user's, else the channel's.
     pub(crate) fn requester_texts(&self, req: &Request) -> &'static Texts {
-        match self.store.user_language(req.user.id) {
-            Ok(Some(code)) => text::for_language(&code),
-            _ if req.in_dm => self.texts.default_texts(),
-            _ => self.channel_texts(req.place.channel),
+        match self.user_language(req.user.id) {
+            Some(code) => text::for_language(&code),
+            None if req.in_dm => self.texts.default_texts(),
+            None => self.channel_texts(req.place.channel),
         }
+    }
+
+    /// The language a user chose (None: none, or it cannot be read, which is logged).
+    fn user_language(&self, user: u64) -> Option<String> {
+        self.logged(
+            "cannot read a user's language: they are answered in the game's or the default",
+            self.store.people().user_language(user),
+        )
+        .flatten()
     }
 }

@@ -10,7 +10,7 @@ use super::prompt::ClickId;
 use super::{Chat, Choice, Reply, Request, Texts};
 use crate::bots::Level;
 use crate::engine::{self, BoardSide, GameOptions, TokenSetup, TrackSetup};
-use crate::store::{GameId, GameStore, Location, NewGame, NewSeat, Notify, SeatOwner, StoreError};
+use crate::store::{GameId, Location, NewGame, NewSeat, Notify, SeatOwner, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -60,7 +60,7 @@ impl Lobby {
 /// the bot keeps every game it said was being gathered.
 pub(crate) struct Lobbies {
     map: Mutex<BTreeMap<u64, Lobby>>,
-    store: Arc<dyn GameStore>,
+    store: Arc<Store>,
 }
 
 /// A lobby as the store keeps it.
@@ -81,10 +81,20 @@ struct LobbyDoc {
 impl Lobbies {
     /// The stored lobbies of channels that have no game yet (a lobby whose game was created
     /// just before a crash is dropped).
-    pub(crate) fn restore(store: Arc<dyn GameStore>) -> Lobbies {
+    pub(crate) fn restore(store: Arc<Store>) -> Lobbies {
         let mut map = BTreeMap::new();
-        for (channel, body) in store.lobbies().unwrap_or_default() {
-            let has_game = !matches!(store.game_in_channel(channel), Ok(None));
+        let stored = store.campaigns().lobbies().unwrap_or_else(|e| {
+            tracing::error!(error = %e, "the stored lobbies cannot be read: they are not restored");
+            Vec::new()
+        });
+        for (channel, body) in stored {
+            let has_game = match store.games().game_in_channel(channel) {
+                Ok(game) => game.is_some(),
+                Err(e) => {
+                    tracing::warn!(channel, error = %e, "cannot tell whether a lobby's channel has a game: the lobby is kept");
+                    false
+                }
+            };
             match serde_json::from_str::<LobbyDoc>(&body) {
                 Ok(doc) if !has_game => {
                     map.insert(
@@ -105,7 +115,9 @@ impl Lobbies {
                     );
                 }
                 _ => {
-                    let _ = store.delete_lobby(channel);
+                    if let Err(e) = store.campaigns().delete_lobby(channel) {
+                        tracing::warn!(channel, error = %e, "a stale lobby could not be deleted: it is dropped again at the next start");
+                    }
                 }
             }
         }
@@ -131,7 +143,7 @@ impl Lobbies {
 pub(crate) struct LobbiesGuard<'a> {
     map: std::sync::MutexGuard<'a, BTreeMap<u64, Lobby>>,
     before: BTreeMap<u64, Lobby>,
-    store: &'a dyn GameStore,
+    store: &'a Store,
 }
 
 impl std::ops::Deref for LobbiesGuard<'_> {
@@ -178,11 +190,11 @@ impl LobbiesGuard<'_> {
             };
             let body = serde_json::to_string(&doc)
                 .map_err(|e| StoreError::Invalid(format!("lobby in channel {channel}: {e}")))?;
-            self.store.save_lobby(*channel, &body)?;
+            self.store.campaigns().save_lobby(*channel, &body)?;
         }
         for channel in self.before.keys() {
             if !self.map.contains_key(channel) {
-                self.store.delete_lobby(*channel)?;
+                self.store.campaigns().delete_lobby(*channel)?;
             }
         }
         Ok(())
@@ -314,13 +326,18 @@ fn parse_options(opts: &Options, may_seed: bool, t: &Texts) -> Result<(GameOptio
 }
 
 impl Chat {
-    /// The lobby's buttons: join, add a computer player (not for a campaign's lobby), start.
-    pub(crate) fn lobby_choices(&self, texts: &Texts, campaign: bool) -> Vec<Choice> {
-        let mut choices = vec![Choice::new(
-            ClickId::Lobby("join".to_string()).encode(),
-            texts.t("button.join"),
-        )];
-        if !campaign {
+    /// The lobby's buttons: Join while a seat is not a person's (open, or a computer
+    /// player's to take over), Add a computer player while a seat is open (not for a campaign's
+    /// lobby), Start. A lobby full of people shows only Start.
+    pub(crate) fn lobby_choices(&self, texts: &Texts, lobby: &Lobby) -> Vec<Choice> {
+        let mut choices = Vec::new();
+        if lobby.players.len() < lobby.options.players {
+            choices.push(Choice::new(
+                ClickId::Lobby("join".to_string()).encode(),
+                texts.t("button.join"),
+            ));
+        }
+        if lobby.campaign.is_none() && lobby.seated() < lobby.options.players {
             choices.push(Choice::new(
                 ClickId::Lobby("bot".to_string()).encode(),
                 texts.t("button.add_bot"),
@@ -336,6 +353,7 @@ impl Chat {
     pub(crate) fn channel_busy(&self, place: &Location) -> Result<bool, String> {
         let game = self
             .store
+            .games()
             .game_in_channel(place.channel)
             .map_err(|e| self.err(e))?;
         let lobby = self
@@ -468,14 +486,14 @@ impl Chat {
         if computers.count > 0 {
             text = format!("{text}\n{}", computers_line(texts, &lobby));
         }
-        let campaign = lobby.campaign.is_some();
+        let choices = self.lobby_choices(texts, &lobby);
         let mut lobbies = self
             .lobbies
             .lock()
             .map_err(|_| self.texts.t("error.internal"))?;
         lobbies.insert(req.place.channel, lobby);
         lobbies.commit().map_err(|e| self.err(e))?;
-        Ok(Reply::public(text).with_choices(self.lobby_choices(texts, campaign)))
+        Ok(Reply::public(text).with_choices(choices))
     }
 
     /// The engine checks the options first, so an impossible game is refused now, not at start.
@@ -536,11 +554,9 @@ impl Chat {
         if lobby.computers.count > 0 {
             text = format!("{text}\n{}", computers_line(texts, lobby));
         }
-        let campaign = lobby.campaign.is_some();
+        let choices = self.lobby_choices(texts, lobby);
         lobbies.commit().map_err(|e| self.err(e))?;
-        Ok(vec![
-            Reply::public(text).with_choices(self.lobby_choices(texts, campaign))
-        ])
+        Ok(vec![Reply::public(text).with_choices(choices)])
     }
 
     /// A seed for an unseeded game: from the clock and the place, with the top bit set so a
@@ -625,22 +641,17 @@ impl Chat {
             None => {
                 let mut seats = new_seats(&lobby.players);
                 seats.extend(computer_seats(texts, lobby.computers.count));
-                let new = NewGame {
-                    location: lobby.place,
-                    options: lobby.options.clone(),
-                    seats,
-                };
+                // Its computer players' level, language and first waits go with it.
+                let mut new = NewGame::new(lobby.place, lobby.options.clone(), seats);
+                new.bot_level = Some(lobby.computers.level.name().to_string());
+                new.language = lobby.language.map(str::to_string);
+                new.waits = Some(self.new_game_plan(&new.seats).map_err(|e| self.err(e))?);
                 self.store
-                    .create_game_with_bots(new, lobby.computers.level.name())
+                    .games()
+                    .create_game(new)
                     .map_err(|e| self.err(e))?
             }
         };
-        if let Some(code) = lobby.language {
-            // The game exists already: a failure here leaves it in the default language.
-            if let Err(e) = self.store.set_game_language(game, code) {
-                tracing::warn!("game {game}: language {code} not stored: {e}");
-            }
-        }
         if let Ok(mut lobbies) = self.lobbies.lock() {
             lobbies.remove(&req.place.channel);
         }
@@ -651,7 +662,15 @@ impl Chat {
         }
         // Computer players set up and plan at once, before anyone is asked.
         let computers = self.play_computers(game);
-        let (state, version) = self.store.live_state(game).unwrap_or((state, 0));
+        let (state, version) = match self.store.games().live_state(game) {
+            Ok(live) => live,
+            // The computer players ended the game already.
+            Err(StoreError::NotActive { .. }) => (state, 0),
+            Err(e) => {
+                tracing::warn!(game, error = %e, "cannot read the new game's state: its start is shown as set up");
+                (state, 0)
+            }
+        };
         replies.extend(computers);
         replies.extend(self.after_move(
             game,

@@ -6,8 +6,10 @@
 //! Private information never appears in a public reply: public texts and images are built from
 //! `engine::view(…, None)` (the spectator's view) or from public events only.
 
+pub mod account;
 mod adapter;
 mod admin;
+mod asking;
 mod campaign;
 mod choosing;
 mod commands;
@@ -17,18 +19,21 @@ mod dms;
 mod game;
 mod language;
 mod lobby;
-#[cfg(test)]
-mod modules_tests;
-#[cfg(test)]
-mod numbering_tests;
+mod offers;
 mod prompt;
+mod schedule;
 mod seats;
 pub mod time;
 mod turn;
 mod weeks;
 
+/// What the test binaries reach below this module's public face (`test-support` only).
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod testing;
+
 use crate::data::GameData;
-use crate::store::{GameId, GameStore, Location};
+use crate::store::{GameId, Location, Store, StoreError};
 pub use crate::text::Texts;
 pub use adapter::{click_game, open_click_id, Suggestion};
 pub use language::{as_sentence, Voice};
@@ -318,7 +323,7 @@ impl Default for ChatConfig {
 /// The chat layer.
 pub struct Chat {
     pub(crate) data: Arc<GameData>,
-    pub(crate) store: Arc<dyn GameStore>,
+    pub(crate) store: Arc<Store>,
     /// The catalog of the reply being written (see `language`).
     pub(crate) texts: Voice,
     pub(crate) clock: Arc<dyn Clock>,
@@ -336,7 +341,7 @@ pub struct Chat {
 }
 
 impl Chat {
-    pub fn new(store: Arc<dyn GameStore>, clock: Arc<dyn Clock>, config: ChatConfig) -> Chat {
+    pub fn new(store: Arc<Store>, clock: Arc<dyn Clock>, config: ChatConfig) -> Chat {
         Chat {
             data: store.data().clone(),
             lobbies: lobby::Lobbies::restore(store.clone()),
@@ -351,8 +356,21 @@ impl Chat {
         }
     }
 
-    pub fn store(&self) -> Arc<dyn GameStore> {
+    pub fn store(&self) -> Arc<Store> {
         self.store.clone()
+    }
+
+    /// A store result whose error the caller cannot answer with (a timer's work, a note in a
+    /// reply): the error is logged with what was being done and why it matters, and the
+    /// caller goes on without the value.
+    pub(crate) fn logged<T>(&self, doing: &str, result: Result<T, StoreError>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(e) => {
+                tracing::warn!(error = %e, "{doing}");
+                None
+            }
+        }
     }
 
     pub fn texts(&self) -> &Texts {
@@ -461,6 +479,7 @@ impl Chat {
     pub(crate) fn check_place(&self, req: &Request, game: GameId) -> Result<(), String> {
         let allowed = if req.in_dm {
             self.store
+                .people()
                 .seats(game)
                 .map_err(|e| self.err(e))?
                 .iter()
@@ -470,6 +489,7 @@ impl Chat {
                 })
         } else {
             self.store
+                .games()
                 .game(game)
                 .map_err(|e| self.err(e))?
                 .location
@@ -525,6 +545,17 @@ impl Chat {
                 version,
                 page,
             }) => self.page_click(req, game, version, page),
+            Some(prompt::ClickId::Offer {
+                game,
+                version,
+                number,
+                first,
+            }) => self.offer_click(req, game, version, number, first),
+            Some(prompt::ClickId::Focus {
+                game,
+                version,
+                plan,
+            }) => self.focus_click(req, game, version, plan),
             Some(prompt::ClickId::Level {
                 campaign,
                 chapter,

@@ -32,6 +32,21 @@ pub(crate) enum ClickId {
         version: u64,
         page: usize,
     },
+    /// Option `number` (1-based) of the seat's list at `version`: an option of several
+    /// decisions (see `offers`), found again from the state, which the version pins; `first`
+    /// is its first decision (a check, and for adapters that read ids).
+    Offer {
+        game: GameId,
+        version: u64,
+        number: usize,
+        first: Decision,
+    },
+    /// The research plan placement prompt for acquired plan `plan` (0-based) first.
+    Focus {
+        game: GameId,
+        version: u64,
+        plan: usize,
+    },
     /// A campaign's level choice for Luna before `chapter`.
     Level {
         campaign: crate::store::CampaignId,
@@ -59,6 +74,20 @@ impl ClickId {
                 version,
                 page,
             } => format!("p:{game}:{version}:{page}"),
+            ClickId::Offer {
+                game,
+                version,
+                number,
+                first,
+            } => format!(
+                "n:{game}:{version}:{number}:{}",
+                serde_json::to_string(first).unwrap_or_default()
+            ),
+            ClickId::Focus {
+                game,
+                version,
+                plan,
+            } => format!("f:{game}:{version}:{plan}"),
             ClickId::Level {
                 campaign,
                 chapter,
@@ -101,6 +130,23 @@ impl ClickId {
                     game: parts.next()?.parse().ok()?,
                     version: parts.next()?.parse().ok()?,
                     page: parts.next()?.parse().ok()?,
+                })
+            }
+            "n" => {
+                let mut parts = rest.splitn(4, ':');
+                Some(ClickId::Offer {
+                    game: parts.next()?.parse().ok()?,
+                    version: parts.next()?.parse().ok()?,
+                    number: parts.next()?.parse().ok()?,
+                    first: serde_json::from_str(parts.next()?).ok()?,
+                })
+            }
+            "f" => {
+                let mut parts = rest.splitn(3, ':');
+                Some(ClickId::Focus {
+                    game: parts.next()?.parse().ok()?,
+                    version: parts.next()?.parse().ok()?,
+                    plan: parts.next()?.parse().ok()?,
                 })
             }
             "c" => {
@@ -164,11 +210,7 @@ pub(crate) fn version(state: &GameState, seat: usize, log: LogMark) -> u64 {
 /// The decisions offered as choices: the legal ones, those that gain nothing last (issue 18:
 /// the rules allow them, their text says so), except that without linked slots a card is
 /// offered once, for the leftmost free slot (which slot holds it does not matter then).
-pub(crate) fn offered(
-    data: &crate::data::GameData,
-    state: &GameState,
-    seat: usize,
-) -> Vec<Decision> {
+pub fn offered(data: &crate::data::GameData, state: &GameState, seat: usize) -> Vec<Decision> {
     let mut legal = engine::legal_decisions(data, state, seat);
     if state.belt.is_some() {
         legal = one_per_belt_space(data, state, seat, legal);
@@ -255,11 +297,7 @@ fn belt_space_kind(
 
 /// Whether the station column of a Belt outpost changes the outcome for the company the seat
 /// is expanding now.
-pub(crate) fn belt_column_matters(
-    data: &crate::data::GameData,
-    state: &GameState,
-    seat: usize,
-) -> bool {
+pub fn belt_column_matters(data: &crate::data::GameData, state: &GameState, seat: usize) -> bool {
     match state.agenda.last() {
         Some(engine::Task::Expand {
             seat: s, company, ..

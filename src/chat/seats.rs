@@ -11,7 +11,7 @@ use super::prompt::ClickId;
 use super::time;
 use super::{Audience, Chat, Choice, Reply, Request};
 use crate::engine;
-use crate::store::{GameId, SeatOwner, UserSettings};
+use crate::store::{GameId, SeatOwner, StoreError, UserSettings, WaitPlan};
 
 impl Chat {
     /// Whether the user hosts the game (sits in seat 0) or may act for the host.
@@ -21,9 +21,10 @@ impl Chat {
 
     /// Refuses turn actions while the game is paused.
     pub(crate) fn refuse_if_paused(&self, game: GameId) -> Result<(), String> {
-        match self.store.paused_at(game) {
+        match self.store.schedule().paused_at(game) {
             Ok(Some(_)) => Err(self.texts.t("error.paused")),
-            _ => Ok(()),
+            Ok(None) => Ok(()),
+            Err(e) => Err(self.err(e)),
         }
     }
 
@@ -39,6 +40,7 @@ impl Chat {
         }
         let Some(game) = self
             .store
+            .games()
             .game_in_channel(req.place.channel)
             .map_err(|e| self.err(e))?
         else {
@@ -69,6 +71,7 @@ impl Chat {
             .seat_of(game, req.user.id)?
             .ok_or_else(|| self.texts.t("error.not_a_player"))?;
         self.store
+            .people()
             .vacate_seat(game, seat)
             .map_err(|e| self.err(e))?;
         let texts = self.game_texts(game);
@@ -96,7 +99,7 @@ impl Chat {
             return Err(self.texts.t("error.host_only"));
         }
         let seat = self.seat_named(game, wanted)?;
-        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
+        let seats = self.store.people().seats(game).map_err(|e| self.err(e))?;
         let record = seats
             .iter()
             .find(|s| s.seat == seat)
@@ -132,6 +135,7 @@ impl Chat {
             }
         }
         self.store
+            .people()
             .vacate_seat(game, seat)
             .map_err(|e| self.err(e))?;
         let texts = self.game_texts(game);
@@ -161,7 +165,11 @@ impl Chat {
     /// is waited on.
     fn after_vacancy(&self, game: GameId) -> Vec<Reply> {
         let mut replies = Vec::new();
-        if let Ok(state) = self.state(game) {
+        let state = self.logged(
+            "cannot read the game after a seat fell vacant: no status with the announcement",
+            self.store.games().state(game),
+        );
+        if let Some(state) = state {
             let mut status = self.status_reply(game, &state);
             status.status_of = Some(game);
             replies.push(status);
@@ -178,7 +186,7 @@ impl Chat {
             .trim_start_matches('!')
             .trim_end_matches('>')
             .trim_start_matches('@');
-        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
+        let seats = self.store.people().seats(game).map_err(|e| self.err(e))?;
         seats
             .iter()
             .find(|s| {
@@ -203,6 +211,7 @@ impl Chat {
             None
         } else {
             self.store
+                .games()
                 .game_in_channel(req.place.channel)
                 .map_err(|e| self.err(e))?
         };
@@ -212,16 +221,31 @@ impl Chat {
         if self.seat_of(game, req.user.id)?.is_some() {
             return Err(self.texts.t("error.already_joined"));
         }
-        let seats = self.store.seats(game).map_err(|e| self.err(e))?;
+        let seats = self.store.people().seats(game).map_err(|e| self.err(e))?;
         let (seat, was) = seats
             .iter()
             .find(|s| s.owner == SeatOwner::Vacant)
             .map(|s| (s.seat, s.name.clone()))
             .ok_or_else(|| self.texts.t("error.no_open_seat"))?;
+        // The newcomer's wait starts now when the game waits on the seat (reminders and kicks
+        // count from here), stored with the take-over.
+        let owners = seats.iter().map(|s| {
+            let owner = if s.seat == seat {
+                SeatOwner::Discord(req.user.id)
+            } else {
+                s.owner
+            };
+            (s.seat, owner)
+        });
+        let plan = self.plan_for(owners).map_err(|e| self.err(e))?;
         // From here on the seat, and every state of the game, carries the newcomer's name.
         self.store
-            .take_seat(game, seat, req.user.id, &req.user.name)
-            .map_err(|_| self.texts.t("error.no_open_seat"))?;
+            .people()
+            .take_seat(game, seat, req.user.id, &req.user.name, Some(&plan))
+            .map_err(|e| match e {
+                StoreError::NoSuchSeat(_) => self.texts.t("error.no_open_seat"),
+                other => self.err(other),
+            })?;
         let state = self.state(game)?;
         let mut replies = vec![Reply::public(self.game_texts(game).f(
             "seat.taken",
@@ -235,12 +259,6 @@ impl Chat {
         let mut status = self.status_reply(game, &state);
         status.status_of = Some(game);
         replies.push(status);
-        let waited = engine::waiting_on(&state).contains(&seat);
-        if waited {
-            // The newcomer's wait starts now (reminders and kicks count from here).
-            let _ = self.store.set_waiting_since(game, seat, None);
-            self.schedule_reminders(game, &engine::waiting_on(&state), false);
-        }
         let intro = self.texts.f("seat.taken_private", &[("seat", &(seat + 1))]);
         let private = match self.prompt(game, &state, seat, req.user.id, 0) {
             Some(mut p) => {
@@ -270,6 +288,7 @@ impl Chat {
         }
         let paused_now = self
             .store
+            .schedule()
             .paused_at(game)
             .map_err(|e| self.err(e))?
             .is_some();
@@ -283,6 +302,7 @@ impl Chat {
     pub(crate) fn pause(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let game = self.game_to_pause_or_resume(req, false, "error.already_paused")?;
         self.store
+            .schedule()
             .set_paused(game, Some(self.clock.now_ms()))
             .map_err(|e| self.err(e))?;
         Ok(vec![Reply::public(
@@ -294,9 +314,17 @@ impl Chat {
     /// `/skymines resume`: the game goes on; every wait starts afresh from now.
     pub(crate) fn resume(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let game = self.game_to_pause_or_resume(req, true, "error.not_paused")?;
-        self.store.set_paused(game, None).map_err(|e| self.err(e))?;
+        // Every wait starts afresh from now, stored with the resume.
+        let plan = self.wait_plan(game).map_err(|e| self.err(e))?;
+        let waits = WaitPlan {
+            fresh: true,
+            ..plan
+        };
+        self.store
+            .schedule()
+            .resume(game, &waits)
+            .map_err(|e| self.err(e))?;
         let state = self.state(game)?;
-        self.schedule_reminders(game, &engine::waiting_on(&state), true);
         let mut replies = vec![Reply::public(
             self.game_texts(game)
                 .f("game.resumed", &[("name", &req.user.name)]),
@@ -323,6 +351,7 @@ impl Chat {
         }
         let mut settings = self
             .store
+            .people()
             .user_settings(req.user.id)
             .map_err(|e| self.err(e))?;
         if let Some(tz) = opts.get("timezone") {
@@ -394,38 +423,22 @@ impl Chat {
         format!("{personal}\n{reminders}")
     }
 
-    /// When `user`'s next reminder is due, counting their delay from `from` and waiting for
-    /// their away time and quiet hours; None when they turned reminders off.
-    pub(crate) fn next_reminder(&self, user: u64, from: i64) -> Option<i64> {
-        let s = self.store.user_settings(user).unwrap_or_default();
-        if s.reminders_off {
-            return None;
-        }
-        let delay = s
-            .remind_after_min
-            .map(|m| i64::from(m) * 60_000)
-            .unwrap_or(self.config.reminder_after_ms);
-        Some(time::reminder_time(from + delay, &s))
-    }
-
-    /// When a reminder due at `due` may reach `user` (their away time and quiet hours).
-    pub(crate) fn reminder_time(&self, user: u64, due: i64) -> i64 {
-        self.store
-            .user_settings(user)
-            .map(|s| time::reminder_time(due, &s))
-            .unwrap_or(due)
-    }
-
     /// Lines the status adds about living over days: paused, vacant seats, deadlines.
     pub(crate) fn status_notes(&self, game: GameId) -> Vec<String> {
         let mut notes = Vec::new();
-        if let Ok(Some(since)) = self.store.paused_at(game) {
+        let unread = "cannot read the game for the status's notes: they are left out";
+        let paused = self
+            .logged(unread, self.store.schedule().paused_at(game))
+            .flatten();
+        if let Some(since) = paused {
             notes.push(
                 self.texts
                     .f("status.paused", &[("since", &time::marker(since))]),
             );
         }
-        let seats = self.store.seats(game).unwrap_or_default();
+        let seats = self
+            .logged(unread, self.store.people().seats(game))
+            .unwrap_or_default();
         let computers: Vec<String> = seats
             .iter()
             .filter(|s| s.owner == SeatOwner::Vacant)
@@ -443,8 +456,11 @@ impl Chat {
                 &[("seats", &computers.join(", ")), ("level", &level)],
             ));
         }
-        for r in self.store.reminders(game).unwrap_or_default() {
-            if r.kind != super::game::DEADLINE {
+        let reminders = self
+            .logged(unread, self.store.schedule().reminders(game))
+            .unwrap_or_default();
+        for r in reminders {
+            if r.kind != Self::DEADLINE {
                 continue;
             }
             if let Some(s) = seats.iter().find(|s| s.seat == r.seat) {
@@ -463,10 +479,13 @@ impl Chat {
         if let Ok(mut lobbies) = self.lobbies.lock() {
             lobbies.remove(&channel);
         }
-        self.store.archive_channel(channel).unwrap_or_else(|e| {
-            tracing::warn!(channel, error = %e, "cannot archive the channel's game");
-            Vec::new()
-        })
+        self.store
+            .games()
+            .archive_channel(channel)
+            .unwrap_or_else(|e| {
+                tracing::warn!(channel, error = %e, "cannot archive the channel's game");
+                Vec::new()
+            })
     }
 
     /// The bot was removed from a server: its games are archived, its lobbies dropped.
@@ -474,7 +493,7 @@ impl Chat {
         if let Ok(mut lobbies) = self.lobbies.lock() {
             lobbies.retain(|_, l| l.place.guild != Some(guild));
         }
-        self.store.archive_guild(guild).unwrap_or_else(|e| {
+        self.store.games().archive_guild(guild).unwrap_or_else(|e| {
             tracing::warn!(guild, error = %e, "cannot archive the server's games");
             Vec::new()
         })

@@ -69,11 +69,11 @@ impl Chat {
         if !turn_over {
             return Vec::new();
         }
-        without_announced_reveals(merge_repeats(
+        message(
             std::mem::take(steps)
                 .into_iter()
                 .flat_map(|(_, events)| events),
-        ))
+        )
     }
 
     /// Forgets the lines of `seat`'s last step in `game` (the step was undone). A game not in
@@ -101,8 +101,9 @@ impl Chat {
     fn rebuild_turn(&self, game: GameId, version: u64) -> Vec<Step> {
         let read = self
             .store
+            .games()
             .game(game)
-            .and_then(|rec| Ok((rec, self.store.log(game)?)));
+            .and_then(|rec| Ok((rec, self.store.games().log(game)?)));
         let (rec, mut log) = match read {
             Ok(x) => x,
             Err(e) => {
@@ -125,7 +126,7 @@ impl Chat {
                 return Vec::new();
             }
         };
-        let people: Vec<usize> = match self.store.seats(game) {
+        let people: Vec<usize> = match self.store.people().seats(game) {
             Ok(seats) => seats
                 .iter()
                 .filter(|s| matches!(s.owner, SeatOwner::Discord(_)))
@@ -186,7 +187,7 @@ impl Chat {
 /// player's move in the action phase is its whole turn; computer turns in a row (the people
 /// have dropped out) go out together when a person is waited on again or the phase ends, not
 /// as a message each.
-fn ends_turn(
+pub(crate) fn ends_turn(
     actor: Actor,
     before: Option<&GameState>,
     after: &GameState,
@@ -215,6 +216,59 @@ pub(crate) fn turn_passed(actor: Actor, before: Option<&GameState>, after: &Game
     actor.seat().is_some_and(|seat| {
         before.is_some_and(|b| engine::turn_stamp(b, seat) != engine::turn_stamp(after, seat))
     })
+}
+
+/// A turn's public events as its message shows them, one line each: repeats merged, a plan
+/// announced and revealed in the same message read once. The one rule for the posted message
+/// and the public account check.
+pub(crate) fn message(events: impl IntoIterator<Item = Event>) -> Vec<Event> {
+    after_their_expansion(without_announced_reveals(merge_repeats(events)))
+}
+
+/// `events` with the share value lines of an expanding company that come before its expansion's
+/// line moved right after that line, as one change: the value falls as the outposts leave the
+/// station, step by step (a threat dealt with on the way may come between), but reads as the
+/// expansion's consequence. A share value line right after the line that moved its station
+/// otherwise (an oust, a removal, Luna's expansion) stays where it is.
+fn after_their_expansion(events: Vec<Event>) -> Vec<Event> {
+    const EXPANDED: [&str; 2] = ["event.expanded", "event.expanded_belt"];
+    const MOVES_A_STATION: [&str; 7] = [
+        "event.oust",
+        "event.oust_removed",
+        "event.oust_shuttle",
+        "event.oust_shuttle_removed",
+        "event.remove_outpost",
+        "event.luna_expands",
+        "event.luna_expands_belt",
+    ];
+    let mut out: Vec<Event> = Vec::with_capacity(events.len());
+    for e in events {
+        if !EXPANDED.contains(&e.key.as_str()) {
+            out.push(e);
+            continue;
+        }
+        let since = out
+            .iter()
+            .rposition(|x| EXPANDED.contains(&x.key.as_str()))
+            .map_or(0, |i| i + 1);
+        let in_place = |i: usize| {
+            i > 0
+                && MOVES_A_STATION.contains(&out[i - 1].key.as_str())
+                && out[i - 1].arg("company") == out[i].arg("company")
+        };
+        let steps: Vec<usize> = (since..out.len())
+            .filter(|&i| {
+                out[i].key == "event.share_value"
+                    && out[i].arg("company") == e.arg("company")
+                    && !in_place(i)
+            })
+            .collect();
+        let mut moved: Vec<Event> = steps.iter().rev().map(|&i| out.remove(i)).collect();
+        moved.reverse();
+        out.push(e);
+        out.extend(merge_runs(moved, joined));
+    }
+    out
 }
 
 /// An event that a reader takes as one with the same event right after it: its catalog key,
@@ -255,7 +309,7 @@ const SUMMED: [Summed; 4] = [
 /// after the other) written as one event with the summed amount. Events in between (a bonus
 /// threshold passed, another seat's move) keep the runs apart, so a line never claims more than
 /// happened at its place in the turn; other events are never merged.
-pub(crate) fn merge_repeats(events: impl IntoIterator<Item = Event>) -> Vec<Event> {
+pub fn merge_repeats(events: impl IntoIterator<Item = Event>) -> Vec<Event> {
     merge_runs(events, summed)
 }
 
@@ -298,9 +352,94 @@ fn without_announced_reveals(events: Vec<Event>) -> Vec<Event> {
         .collect()
 }
 
+/// Events a reader takes as one with the same event right after it in another way: a value
+/// that changed twice reads as one change from the first line's `from` to the last line's
+/// `to`; a list given item by item reads as one list.
+enum Joined {
+    /// "Share value of Minerva Corp.: 2 → 1", then "1 → 0": "2 → 0".
+    FromTo {
+        key: &'static str,
+        from: &'static str,
+        to: &'static str,
+    },
+    /// "alice rests 2 carbon on resting slot 1", "… 3 energy on resting slot 3": one list.
+    Listed {
+        key: &'static str,
+        list: &'static str,
+    },
+}
+
+const JOINED: [Joined; 3] = [
+    Joined::FromTo {
+        key: "event.share_value",
+        from: "from",
+        to: "to",
+    },
+    Joined::Listed {
+        key: "event.rests",
+        list: "cards",
+    },
+    Joined::Listed {
+        key: "event.rests_starting",
+        list: "cards",
+    },
+];
+
+/// `first` and `then` as one event under a [`Joined`] rule.
+fn joined(first: &Event, then: &Event) -> Option<Event> {
+    if then.key != first.key || then.visibility != first.visibility {
+        return None;
+    }
+    let (key, own) = JOINED
+        .iter()
+        .map(|j| match j {
+            Joined::FromTo { key, from, to } => (*key, [*from, *to]),
+            Joined::Listed { key, list } => (*key, [*list, *list]),
+        })
+        .find(|(key, _)| *key == first.key)?;
+    let rest = |e: &Event| {
+        let mut rest: Vec<(String, String)> = e
+            .args
+            .iter()
+            .filter(|(k, _)| !own.contains(&k.as_str()))
+            .cloned()
+            .collect();
+        rest.sort();
+        rest
+    };
+    if rest(first) != rest(then) {
+        return None;
+    }
+    let mut merged = then.clone();
+    for j in &JOINED {
+        match j {
+            Joined::FromTo { key: k, from, .. } if *k == key => {
+                let was = first.arg(from)?.to_string();
+                for (name, v) in &mut merged.args {
+                    if name == from {
+                        *v = was.clone();
+                    }
+                }
+            }
+            Joined::Listed { key: k, list } if *k == key => {
+                let joined = format!("{}, {}", first.arg(list)?, then.arg(list)?);
+                for (name, v) in &mut merged.args {
+                    if name == list {
+                        *v = joined.clone();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(merged)
+}
+
 /// `first` and `then` as one event, when they are a run of a summed event.
 pub(crate) fn summed(first: &Event, then: &Event) -> Option<Event> {
-    let rule = SUMMED.iter().find(|r| r.key == first.key)?;
+    let Some(rule) = SUMMED.iter().find(|r| r.key == first.key) else {
+        return joined(first, then);
+    };
     if then.key != first.key || then.visibility != first.visibility {
         return None;
     }
@@ -326,102 +465,4 @@ pub(crate) fn summed(first: &Event, then: &Event) -> Option<Event> {
         }
     }
     Some(merged)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::Visibility;
-
-    fn event(key: &str, args: &[(&str, &str)]) -> Event {
-        Event {
-            visibility: Visibility::Public,
-            key: key.to_string(),
-            args: args
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        }
-    }
-
-    fn step(name: &str, company: &str) -> Event {
-        event(
-            "event.track_move",
-            &[("name", name), ("moved", "1"), ("company", company)],
-        )
-    }
-
-    fn texts(events: &[Event]) -> Vec<String> {
-        events.iter().map(Event::text).collect()
-    }
-
-    #[test]
-    fn a_run_of_one_step_is_one_line_with_the_sum() {
-        let coin = event("event.gain_coins", &[("name", "ann"), ("n", "1")]);
-        let merged = merge_repeats([
-            step("ann", "Minerva Corp."),
-            step("ann", "Minerva Corp."),
-            step("ann", "Minerva Corp."),
-            coin.clone(),
-            coin,
-        ]);
-        assert_eq!(
-            texts(&merged),
-            [
-                "ann moves 3 spaces on the Minerva Corp. track",
-                "ann gains 2 CrypCoin",
-            ]
-        );
-    }
-
-    #[test]
-    fn the_tank_sums_its_steps_and_ends_where_the_last_move_ended() {
-        let tank = |steps: &str, to: &str| {
-            event(
-                "event.tank",
-                &[("name", "ann"), ("steps", steps), ("to", to)],
-            )
-        };
-        let merged = merge_repeats([tank("1", "3"), tank("2", "5")]);
-        assert_eq!(
-            texts(&merged),
-            ["ann moves the helium-3 marker 3 spaces forward to 5"]
-        );
-    }
-
-    #[test]
-    fn other_seats_tracks_and_events_in_between_keep_lines_apart() {
-        let between = event("event.gain_coins", &[("name", "ann"), ("n", "2")]);
-        let merged = merge_repeats([
-            step("ann", "Minerva Corp."),
-            step("ann", "Tawac Industries"),
-            step("bob", "Tawac Industries"),
-            step("bob", "Tawac Industries"),
-            between,
-            step("bob", "Tawac Industries"),
-            // Not a summed event: two outposts stay two lines.
-            event("event.remove_outpost", &[("name", "bob"), ("company", "x")]),
-            event("event.remove_outpost", &[("name", "bob"), ("company", "x")]),
-        ]);
-        assert_eq!(
-            texts(&merged),
-            [
-                "ann moves 1 space on the Minerva Corp. track",
-                "ann moves 1 space on the Tawac Industries track",
-                "bob moves 2 spaces on the Tawac Industries track",
-                "ann gains 2 CrypCoin",
-                "bob moves 1 space on the Tawac Industries track",
-                "bob removes an outpost of x from the game",
-                "bob removes an outpost of x from the game",
-            ]
-        );
-    }
-
-    #[test]
-    fn a_private_event_never_merges_into_a_public_one() {
-        let mut private = step("ann", "Minerva Corp.");
-        private.visibility = Visibility::Private(0);
-        let merged = merge_repeats([step("ann", "Minerva Corp."), private]);
-        assert_eq!(merged.len(), 2);
-    }
 }

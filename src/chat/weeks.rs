@@ -10,11 +10,16 @@ impl Chat {
     /// Every game the user sits in, with round, phase and whether it waits on them.
     pub(crate) fn mygames(&self, req: &Request) -> Result<Vec<Reply>, String> {
         let mut lines = Vec::new();
-        for game in self.store.live_games() {
-            let Ok(Some(seat)) = self.seat_of(game, req.user.id) else {
+        for game in self.store.games().live_games() {
+            // A game that cannot be read (or ended meanwhile) is left out of the list.
+            let unread = "cannot read a game: it is left out of /skymines mygames";
+            let Some(Some(seat)) = self.logged(unread, self.seat_in(game, req.user.id)) else {
                 continue;
             };
-            let (Ok(record), Ok(state)) = (self.store.game(game), self.store.state(game)) else {
+            let (Some(record), Some(state)) = (
+                self.logged(unread, self.store.games().game(game)),
+                self.logged(unread, self.store.games().state(game)),
+            ) else {
                 continue;
             };
             let phase = match state.phase {
@@ -51,7 +56,7 @@ impl Chat {
     pub(crate) fn board(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
         // Like the status: the running game, or the last finished one until a new one starts.
         let (game, _) = self.find_viewable_game(req, None)?;
-        let state = self.store.state(game).map_err(|e| self.err(e))?;
+        let state = self.store.games().state(game).map_err(|e| self.err(e))?;
         // Public: the game's language (an unknown name is answered privately, in the user's).
         let public_texts = self.game_texts(game);
         let Some(who) = opts.get("player") else {

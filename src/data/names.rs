@@ -23,9 +23,10 @@ fn words(id: &str) -> String {
 }
 
 impl GameData {
-    /// A card's short label such as "3 titanium +Minerva Corp. share [B05]": what it is, the
-    /// company share it carries (the company's name from the data, never its id), its id; a name
-    /// reference, so every text it reaches writes it in its reader's language.
+    /// A card's short label such as "3 titanium +Minerva Corp. share": what it is and the company
+    /// share it carries (the company's name from the data, never its id; the card's own id is no
+    /// name players use, the reference keeps it for tools); a name reference, so every text it
+    /// reaches writes it in its reader's language.
     pub fn card_label(&self, id: CardId) -> String {
         let card = self.card(id);
         let what = self.card_kind_name(card);
@@ -260,6 +261,94 @@ impl GameData {
                 ),
             },
         }
+    }
+
+    /// A research plan by its printed face (the id on its back is no name players use):
+    /// "[1 titanium + 2 energy → +2 on a company track of your choice]".
+    pub fn plan_label(&self, plan: super::PlanId) -> String {
+        let Some(p) = self.research.plans.get(plan as usize) else {
+            return String::new();
+        };
+        let (requirements, rewards) = self.printed_plan(&p.requirements, &p.reward);
+        name_ref(
+            "plan.label",
+            &[("requirements", &requirements), ("rewards", &rewards)],
+            &format!("[{requirements} → {rewards}]"),
+        )
+    }
+
+    /// A special research plan by its printed round number, cost and value: "special research
+    /// plan 2 [pay 2 → worth 5]".
+    pub fn special_plan_label(&self, index: usize) -> String {
+        let Some(p) = self.research.special_plans.get(index) else {
+            return String::new();
+        };
+        name_ref(
+            "plan.special_label",
+            &[
+                ("round", &p.round),
+                ("cost", &p.coin_cost),
+                ("value", &p.value),
+            ],
+            &format!(
+                "special research plan {} [pay {} → worth {}]",
+                p.round, p.coin_cost, p.value
+            ),
+        )
+    }
+
+    /// The plan printed on starting research token `token`.
+    pub fn token_plan_label(&self, token: usize) -> String {
+        let Some(t) = self.research.starting_tokens.get(token) else {
+            return name_ref("label.token_plan", &[], "the starting token's plan");
+        };
+        let (requirements, rewards) = self.printed_plan(&t.plan_requirements, &t.plan_reward);
+        name_ref(
+            "plan.token_label",
+            &[("requirements", &requirements), ("rewards", &rewards)],
+            &format!("the starting token's plan [{requirements} → {rewards}]"),
+        )
+    }
+
+    /// A starting research token by what it shows (its id is printed nowhere): the starting
+    /// cards it rests and its start bonus, "[1 carbon, 1 minerals, 1 titanium to rest; start
+    /// bonus Minerva Corp. track +2]".
+    pub fn token_label(&self, token: usize) -> String {
+        let Some(t) = self.research.starting_tokens.get(token) else {
+            return String::new();
+        };
+        let rests: Vec<String> = t
+            .rest_icons
+            .iter()
+            .map(|icon| match self.starting_card(0, icon) {
+                Some(card) => self.card_kind_name(self.card(card)),
+                None => icon.clone(),
+            })
+            .collect();
+        let bonus: Vec<String> = t
+            .start_bonus
+            .iter()
+            .map(|b| match super::Company::parse(&b.track) {
+                Some(company) => self.reward_name(&Reward::CompanyTrack { company, n: b.n }),
+                None => self.reward_name(&Reward::Tank { n: b.n }),
+            })
+            .collect();
+        let (rests, bonus) = (rests.join(", "), bonus.join(", "));
+        name_ref(
+            "token.label",
+            &[("rests", &rests), ("bonus", &bonus)],
+            &format!("[{rests} to rest; start bonus {bonus}]"),
+        )
+    }
+
+    /// A plan's requirements and rewards in words, each list joined by " + ".
+    fn printed_plan(&self, requirements: &[Requirement], rewards: &[Reward]) -> (String, String) {
+        let requirements: Vec<String> = requirements
+            .iter()
+            .map(|r| self.requirement_name(r))
+            .collect();
+        let rewards: Vec<String> = rewards.iter().map(|r| self.reward_name(r)).collect();
+        (requirements.join(" + "), rewards.join(" + "))
     }
 
     /// A reward of a research plan, bonus space or majority tier, e.g. "tank +2".

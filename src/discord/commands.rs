@@ -4,7 +4,7 @@
 //! typed options come from the chat layer ([`interact::autocomplete`]).
 
 use super::interact;
-use super::{Ctx, Data, Error};
+use super::shared::{Ctx, Data, Error};
 use serenity::all::AutocompleteChoice;
 
 /// Every command of the bot, in registration order.
@@ -648,34 +648,4 @@ async fn choose(
 ) -> Result<(), Error> {
     let opts = options([("option", option), ("id", id), ("game", game)]);
     interact::command(ctx, "choose", opts).await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Discord's limits on a command set: names, descriptions, option counts.
-    #[test]
-    fn the_command_set_fits_discords_limits() {
-        let commands = poise::builtins::create_application_commands(&all());
-        let json = serde_json::to_value(&commands).expect("json");
-        let list = json.as_array().expect("array");
-        assert_eq!(list.len(), 13);
-        fn check(v: &serde_json::Value) {
-            let name = v["name"].as_str().expect("name");
-            assert!(!name.is_empty() && name.len() <= 32, "{name}");
-            let desc = v["description"].as_str().unwrap_or("");
-            assert!(desc.chars().count() <= 100, "{name}: {desc}");
-            if let Some(opts) = v["options"].as_array() {
-                assert!(opts.len() <= 25);
-                for o in opts {
-                    assert!(!o["description"].as_str().unwrap_or("").is_empty());
-                    check(o);
-                }
-            }
-        }
-        for c in list {
-            check(c);
-        }
-    }
 }

@@ -77,7 +77,7 @@ impl Answer {
         match result {
             Ok(()) => true,
             Err(e) => {
-                tracing::warn!(error = %super::describe(&e), "cannot change the interaction's message");
+                tracing::warn!(error = %super::error::describe(&e), "cannot change the interaction's message");
                 false
             }
         }
@@ -99,7 +99,7 @@ impl Answer {
                 .map(|_| ()),
         };
         if let Err(e) = result {
-            tracing::debug!(error = %super::describe(&e), "cannot clear the clicked message");
+            tracing::debug!(error = %super::error::describe(&e), "cannot clear the clicked message");
         }
     }
 
@@ -110,7 +110,7 @@ impl Answer {
                 .execute(&shared.http, (id, self.token.as_str()))
                 .await
             {
-                tracing::warn!(error = %super::describe(&e), "cannot acknowledge a click");
+                tracing::warn!(error = %super::error::describe(&e), "cannot acknowledge a click");
             }
         }
     }
@@ -183,7 +183,7 @@ pub(crate) async fn deliver(shared: &Shared, origin: &Origin, batch: Batch) {
                     .delete_original_interaction_response(&answer.token)
                     .await
                 {
-                    tracing::warn!(error = %super::describe(&e), "cannot delete the deferral");
+                    tracing::warn!(error = %super::error::describe(&e), "cannot delete the deferral");
                     deferral = waiting;
                 }
             }
@@ -263,7 +263,7 @@ async fn followup(shared: &Shared, answer: &Answer, out: Outgoing, ephemeral: bo
     {
         Ok(_) => true,
         Err(e) => {
-            tracing::warn!(error = %super::describe(&e), "follow-up failed");
+            tracing::warn!(error = %super::error::describe(&e), "follow-up failed");
             false
         }
     }
@@ -325,7 +325,7 @@ impl Deferral {
 /// outbox.
 async fn channel_message(shared: &Shared, channel: u64, game: Option<GameId>, out: Outgoing) {
     if let Posted::Failed(e) = outbox::post(shared, channel, game, out).await {
-        tracing::warn!(channel, error = %super::describe(&e), "message failed");
+        tracing::warn!(channel, error = %super::error::describe(&e), "message failed");
     }
 }
 
@@ -380,7 +380,7 @@ async fn send_dm(shared: &Shared, user: u64, reply: &Reply, game: Option<GameId>
         Err(e) => e,
     };
     if !dm_refused(&error) {
-        tracing::warn!(error = %super::describe(&error), "DM failed");
+        tracing::warn!(error = %super::error::describe(&error), "DM failed");
         return;
     }
     tracing::info!(game, "DMs refused: prompts open in the channel from now on");

@@ -7,9 +7,11 @@
 //! - the user refuses DMs (50007);
 //! - anything else (logged by the caller, not retried).
 
+use super::lanes;
+use crate::chat::Chat;
 use serenity::all::HttpError;
 use std::collections::HashSet;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Discord's error codes the bot acts on.
 const UNKNOWN_CHANNEL: isize = 10003;
@@ -78,5 +80,28 @@ impl PermissionLog {
         if !said.is_empty() {
             said.remove(&channel);
         }
+    }
+}
+
+/// What disappeared from Discord.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Gone {
+    Channel(u64),
+    Guild(u64),
+}
+
+/// Archives the games of a vanished channel or server (on the blocking pool: the store is
+/// synchronous): a delete event, or Discord answering "unknown channel" (10003) to a message
+/// for a game (the delete happened while the bot was away).
+pub(crate) async fn archive(chat: &Arc<Chat>, gone: Gone) {
+    let chat = chat.clone();
+    let archived = lanes::blocking(move || match gone {
+        Gone::Channel(c) => chat.channel_gone(c),
+        Gone::Guild(g) => chat.guild_gone(g),
+    })
+    .await
+    .unwrap_or_default();
+    if !archived.is_empty() {
+        tracing::info!(?gone, games = ?archived, "games archived");
     }
 }

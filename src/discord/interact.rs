@@ -6,8 +6,10 @@
 //! collectors, so they keep working after a restart.
 
 use super::deliver::{deliver, Answer, Origin, Slot};
-use super::shared::{OrderKey, Shared};
-use super::{describe, Ctx, Error};
+use super::error::describe;
+use super::lanes::OrderKey;
+use super::shared::Shared;
+use super::shared::{Ctx, Error};
 use crate::chat::{self, Input, Request};
 use crate::store::Location;
 use serenity::all::{
@@ -225,10 +227,9 @@ pub(crate) async fn autocomplete(ctx: Ctx<'_>, partial: &str) -> Vec<Autocomplet
     };
     let chat = shared.chat.clone();
     let partial = partial.to_string();
-    let suggestions =
-        tokio::task::spawn_blocking(move || chat.autocomplete(&req, &option, &partial))
-            .await
-            .unwrap_or_default();
+    let suggestions = super::lanes::blocking(move || chat.autocomplete(&req, &option, &partial))
+        .await
+        .unwrap_or_default();
     suggestions
         .into_iter()
         .map(|s| AutocompleteChoice::new(s.name, s.value))

@@ -17,7 +17,7 @@ use serenity::all::{
 };
 
 /// Discord's limit on a message's text.
-pub(crate) const CONTENT_LIMIT: usize = 2000;
+pub const CONTENT_LIMIT: usize = 2000;
 /// Buttons per action row, action rows per message.
 const ROW: usize = 5;
 const MAX_BUTTONS: usize = 25;
@@ -35,7 +35,7 @@ const ROWS: usize = 5;
 
 /// A message about to be sent, in a form every endpoint's builder can take.
 #[derive(Debug, Clone)]
-pub(crate) struct Outgoing {
+pub struct Outgoing {
     pub content: String,
     pub files: Vec<CreateAttachment>,
     pub rows: Vec<CreateActionRow>,
@@ -47,7 +47,7 @@ pub(crate) struct Outgoing {
 
 /// An [`Outgoing`] as it can be kept in the store (the outbox) and sent later.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Stored {
+pub struct Stored {
     content: String,
     files: Vec<StoredFile>,
     choices: Vec<Choice>,
@@ -206,7 +206,7 @@ impl Outgoing {
 /// label and description within 100 characters) with the choices that are no decisions as
 /// buttons in the last row. A choice whose id Discord would refuse (over 100 characters) is
 /// left out and logged (`/choose` still reaches it).
-pub(crate) fn components(choices: &[Choice]) -> Vec<CreateActionRow> {
+pub fn components(choices: &[Choice]) -> Vec<CreateActionRow> {
     let usable = usable(choices);
     if usable.iter().any(|c| c.menu.is_some()) {
         return chat_menus(&usable);
@@ -308,7 +308,7 @@ fn menu_option(c: &Choice) -> CreateSelectMenuOption {
 }
 
 /// The custom id of the select menus of choices (their options' values are the choices' ids).
-pub(crate) const MENU_ID: &str = "menu:";
+pub const MENU_ID: &str = "menu:";
 
 /// A choice's label with the number `/choose` takes first.
 fn numbered_label(c: &Choice) -> String {
@@ -318,7 +318,7 @@ fn numbered_label(c: &Choice) -> String {
     }
 }
 
-fn usable(choices: &[Choice]) -> Vec<&Choice> {
+pub fn usable(choices: &[Choice]) -> Vec<&Choice> {
     choices
         .iter()
         .filter(|c| {
@@ -335,7 +335,7 @@ fn usable(choices: &[Choice]) -> Vec<&Choice> {
 }
 
 /// Choices as buttons: at most 25 in rows of 5.
-fn button_rows(usable: &[&Choice]) -> Vec<CreateActionRow> {
+pub fn button_rows(usable: &[&Choice]) -> Vec<CreateActionRow> {
     usable
         .iter()
         .take(MAX_BUTTONS)
@@ -362,7 +362,7 @@ fn button_rows(usable: &[&Choice]) -> Vec<CreateActionRow> {
 }
 
 /// At most `max` characters, with an ellipsis when cut.
-pub(crate) fn clip(s: &str, max: usize) -> String {
+pub fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();
     }
@@ -377,131 +377,5 @@ fn cut_at_line(s: &str, max: usize) -> String {
     match hard.rfind('\n') {
         Some(i) if i > max / 2 => hard[..i].to_string(),
         _ => hard,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::chat::{Audience, Image, Pinged};
-
-    fn choice(i: usize) -> Choice {
-        Choice::new(
-            format!("d:1:2:{i}"),
-            format!("choice {i} {}", "x".repeat(100)),
-        )
-    }
-
-    #[test]
-    fn choices_become_at_most_25_buttons_in_rows_of_5() {
-        let choices: Vec<Choice> = (0..30).map(choice).collect();
-        let rows = button_rows(&usable(&choices));
-        assert_eq!(rows.len(), 5);
-        let json = serde_json::to_value(&rows).expect("json");
-        for row in json.as_array().expect("rows") {
-            let comps = row["components"].as_array().expect("components");
-            assert_eq!(comps.len(), 5);
-            for b in comps {
-                assert!(b["label"].as_str().expect("label").chars().count() <= 80);
-            }
-        }
-    }
-
-    fn menu_choice(i: usize, placeholder: &str, max_values: u8) -> Choice {
-        let mut c = choice(i);
-        c.number = Some(i + 1);
-        c.menu = Some(crate::chat::Menu {
-            placeholder: placeholder.to_string(),
-            max_values,
-        });
-        c
-    }
-
-    #[test]
-    fn the_hand_is_one_multi_select_with_done_and_clear_as_buttons() {
-        let mut choices = vec![choice(100), choice(101)];
-        choices.extend((0..7).map(|i| menu_choice(i, "Pick up to 3 cards", 3)));
-        let json = serde_json::to_value(components(&choices)).expect("json");
-        let rows = json.as_array().expect("rows");
-        assert_eq!(rows.len(), 2);
-        let menu = &rows[0]["components"][0];
-        assert_eq!(menu["type"], 3);
-        assert_eq!(menu["max_values"], 3);
-        assert_eq!(menu["options"].as_array().map(Vec::len), Some(7));
-        assert_eq!(menu["placeholder"], "Pick up to 3 cards");
-        assert_eq!(rows[1]["components"].as_array().map(Vec::len), Some(2));
-    }
-
-    #[test]
-    fn five_slot_menus_take_the_buttons_as_entries_of_the_last_one() {
-        let mut choices = vec![choice(100)];
-        for slot in 1..=5 {
-            choices.extend((0..4).map(|i| menu_choice(slot * 10 + i, &format!("Slot {slot}"), 1)));
-        }
-        let json = serde_json::to_value(components(&choices)).expect("json");
-        let rows = json.as_array().expect("rows");
-        assert_eq!(rows.len(), 5, "five menus, no sixth row");
-        let last = rows[4]["components"][0]["options"]
-            .as_array()
-            .expect("options");
-        assert_eq!(last.len(), 5, "the slot's four cards and Done");
-        assert_eq!(last[4]["value"], "d:1:2:100");
-    }
-
-    #[test]
-    fn many_choices_become_select_menus_with_distinct_labels_and_descriptions_in_limits() {
-        let mut choices: Vec<Choice> = (0..30)
-            .map(|i| {
-                let mut c = choice(i);
-                c.number = Some(i + 1);
-                c.description = format!("what {i} does {}", "y".repeat(150));
-                c
-            })
-            .collect();
-        choices.push(Choice::new("p:1:2:1", "More (2/2)"));
-        let rows = components(&choices);
-        let json = serde_json::to_value(&rows).expect("json");
-        let rows = json.as_array().expect("rows");
-        assert_eq!(rows.len(), 3, "two menus and the paging button: {json}");
-        let mut labels = std::collections::BTreeSet::new();
-        let mut values = 0;
-        for row in &rows[..2] {
-            let menu = &row["components"][0];
-            assert_eq!(menu["type"], 3);
-            assert!(menu["custom_id"].as_str().expect("id").starts_with(MENU_ID));
-            let options = menu["options"].as_array().expect("options");
-            assert!(options.len() <= 25);
-            for o in options {
-                let label = o["label"].as_str().expect("label");
-                assert!(label.chars().count() <= 100, "{label}");
-                assert!(o["description"].as_str().expect("desc").chars().count() <= 100);
-                assert!(o["value"].as_str().expect("value").starts_with("d:"));
-                assert!(labels.insert(label.to_string()), "two options read {label}");
-                values += 1;
-            }
-        }
-        assert_eq!(values, 30);
-        assert_eq!(rows[2]["components"][0]["type"], 2);
-        // Five or fewer: buttons.
-        let rows = components(&choices[..5]);
-        let json = serde_json::to_value(&rows).expect("json");
-        assert_eq!(json[0]["components"][0]["type"], 2);
-    }
-
-    #[test]
-    fn long_text_is_cut_and_attached_and_mentions_are_restricted() {
-        let mut reply = Reply::new(Audience::Ping(Pinged::one(42)), "line\n".repeat(600));
-        reply.image = Some(Image {
-            file_name: "board.png".into(),
-            png: vec![1, 2, 3],
-            alt: "a board".into(),
-        });
-        let out = Outgoing::from_reply(&reply, &[42]);
-        assert!(out.content.starts_with("<@42> "));
-        assert!(out.content.chars().count() <= CONTENT_LIMIT);
-        assert_eq!(out.files.len(), 2);
-        let mentions = serde_json::to_value(out.allowed_mentions()).expect("json");
-        assert_eq!(mentions["parse"], serde_json::json!([]));
-        assert_eq!(mentions["users"], serde_json::json!(["42"]));
     }
 }

@@ -18,45 +18,33 @@
 mod commands;
 pub use commands::command_options;
 mod deliver;
+mod error;
 mod failures;
 mod interact;
+pub mod lanes;
 mod message;
 mod outbox;
 mod register;
 mod shared;
 mod status;
 
+/// What the test binaries reach below this module's public face (`test-support` only).
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod testing;
+
 use crate::chat::{Chat, ChatConfig, SystemClock};
 use crate::config::{Config, Secret, Sharding};
-use crate::store::{GameStore, StoreError};
+use crate::store::Store;
+use error::describe;
+pub use error::DiscordError;
+use failures::{archive, Gone};
 use serenity::all::{
-    ClientBuilder, FullEvent, GatewayIntents, HttpBuilder, HttpError, Interaction, ShardManager,
+    ClientBuilder, FullEvent, GatewayIntents, HttpBuilder, Interaction, ShardManager,
 };
-use shared::Shared;
+use shared::{Data, Error, Shared};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
-
-/// The adapter's errors.
-#[derive(Debug, thiserror::Error)]
-pub enum DiscordError {
-    #[error("no Discord token is configured (set DISCORD_TOKEN or discord_token in config.toml)")]
-    NoToken,
-    #[error("Discord: {}", describe(.0))]
-    Discord(#[from] serenity::Error),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error("the component data: {0}")]
-    Data(String),
-    #[error("a background task failed: {0}")]
-    Worker(String),
-    #[error("cannot start the async runtime: {0}")]
-    Runtime(#[from] std::io::Error),
-}
-
-/// poise's user data and error types.
-pub(crate) type Data = Arc<Shared>;
-pub(crate) type Error = DiscordError;
-pub(crate) type Ctx<'a> = poise::Context<'a, Data, Error>;
 
 /// How the bot runs.
 #[derive(Debug, Clone)]
@@ -161,7 +149,7 @@ impl Running {
 /// Connects the bot: commands, event handler, timer. Returns once the client task runs.
 pub async fn start(
     settings: BotSettings,
-    store: Arc<dyn GameStore>,
+    store: Arc<Store>,
     chat: Arc<Chat>,
 ) -> Result<Running, DiscordError> {
     if settings.token.is_empty() {
@@ -290,32 +278,11 @@ async fn on_event(event: &FullEvent, data: &Data) -> Result<(), Error> {
     Ok(())
 }
 
-/// What disappeared from Discord.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Gone {
-    Channel(u64),
-    Guild(u64),
-}
-
-/// Archives the games of a vanished channel or server (on the blocking pool: the store is
-/// synchronous): a delete event, or Discord answering "unknown channel" (10003) to a message
-/// for a game (the delete happened while the bot was away).
-pub(crate) async fn archive(chat: &Arc<Chat>, gone: Gone) {
-    let chat = chat.clone();
-    let archived = tokio::task::spawn_blocking(move || match gone {
-        Gone::Channel(c) => chat.channel_gone(c),
-        Gone::Guild(g) => chat.guild_gone(g),
-    })
-    .await
-    .unwrap_or_default();
-    if !archived.is_empty() {
-        tracing::info!(?gone, games = ?archived, "games archived");
-    }
-}
-
 async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
+            // The error may quote a user's own value: cleaned as every reply is.
+            let error = crate::text::clean(&error.to_string()).into_owned();
             tracing::warn!(command = %ctx.command().qualified_name, error = %error, "command failed");
         }
         poise::FrameworkError::Setup { error, .. } => {
@@ -329,36 +296,6 @@ async fn on_error(error: poise::FrameworkError<'_, Data, Error>) {
         other => {
             if let Err(e) = poise::builtins::on_error(other).await {
                 tracing::warn!(error = %describe(&e), "error handler failed");
-            }
-        }
-    }
-}
-
-/// A Discord error for logs: codes and messages, never a URL (interaction tokens are in URLs)
-/// or a token.
-pub(crate) fn describe(e: &serenity::Error) -> String {
-    match e {
-        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => format!(
-            "HTTP {} (code {}): {}",
-            r.status_code.as_u16(),
-            r.error.code,
-            r.error.message
-        ),
-        serenity::Error::Http(HttpError::Request(r)) => format!(
-            "request failed (timeout: {}, connect: {})",
-            r.is_timeout(),
-            r.is_connect()
-        ),
-        serenity::Error::Http(_) => "HTTP error".to_string(),
-        serenity::Error::Gateway(g) => format!("gateway: {g}"),
-        serenity::Error::Json(j) => format!("JSON: {j}"),
-        serenity::Error::Model(m) => format!("model: {m}"),
-        other => {
-            let text = other.to_string();
-            if text.contains("http") {
-                "error (details withheld: they may hold a URL)".to_string()
-            } else {
-                text
             }
         }
     }
@@ -421,8 +358,10 @@ async fn run_until_stopped(config: &Config) -> Result<(), DiscordError> {
         shards: config.shard_filter(),
         ..crate::store::StoreOptions::default()
     };
-    let (hub, report) =
-        crate::store::GameHub::open(database.clone(), Arc::new(data), options).await?;
+    let open = database.clone();
+    let (store, report) = lanes::blocking(move || open.open(Arc::new(data), options))
+        .await
+        .map_err(DiscordError::Worker)??;
     for (warning, line) in report.startup_lines(std::path::Path::new(&database.describe())) {
         if warning {
             tracing::warn!("{line}");
@@ -430,12 +369,11 @@ async fn run_until_stopped(config: &Config) -> Result<(), DiscordError> {
             tracing::info!("{line}");
         }
     }
-    let store = hub.store().clone();
     let chat_config: ChatConfig = config.chat_config();
     // The chat layer reads the stored lobbies, the store's handles are dropped: store work, on
     // a blocking thread (the PostgreSQL client must not run on the async workers).
     let chat_store = store.clone();
-    let chat = tokio::task::spawn_blocking(move || {
+    let chat = lanes::blocking(move || {
         Arc::new(Chat::new(chat_store, Arc::new(SystemClock), chat_config))
     })
     .await
@@ -452,39 +390,10 @@ async fn run_until_stopped(config: &Config) -> Result<(), DiscordError> {
             running.stop().await
         }
     };
-    let _ = tokio::task::spawn_blocking(move || drop((hub, store))).await;
-    result
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `config.example.toml` documents every setting and parses as it stands.
-    #[test]
-    fn the_example_config_parses_and_hides_the_token() {
-        let text = include_str!("../../config.example.toml");
-        let config: Config = toml::from_str(text).expect("config.example.toml parses");
-        for key in [
-            "discord_token",
-            "database_path",
-            "data_dir",
-            "dev_guild_id",
-            "owners",
-            "reminder_hours",
-            "deadline_hours",
-            "kick_after_hours",
-            "rate_limit_commands",
-            "rate_limit_seconds",
-            "shards",
-            "shard_range",
-            "log_level",
-        ] {
-            assert!(text.contains(key), "{key} is documented");
-        }
-        let with_token: Config = toml::from_str("discord_token = \"abc.def\"").expect("parses");
-        let settings = BotSettings::from_config(&with_token);
-        assert!(!format!("{settings:?}").contains("abc.def"));
-        assert!(!format!("{config:?}").contains("abc.def"));
+    // The store's connections close on a blocking thread (the PostgreSQL client's own
+    // runtime must not be dropped on an async worker).
+    if let Err(e) = lanes::blocking(move || drop(store)).await {
+        tracing::warn!(error = %e, "closing the store failed");
     }
+    result
 }

@@ -12,8 +12,7 @@ use super::shared::Shared;
 use crate::store::GameId;
 use serde::{Deserialize, Serialize};
 use serenity::all::ChannelId;
-use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::collections::HashSet;
 
 /// At most this many queued messages are tried per timer tick.
 const BATCH: usize = 50;
@@ -46,36 +45,6 @@ pub(crate) enum Posted {
     Failed(serenity::Error),
 }
 
-/// The channels with queued messages (how many each), so newer ones wait behind them.
-#[derive(Default)]
-pub(crate) struct Waiting {
-    channels: Mutex<HashMap<u64, usize>>,
-}
-
-impl Waiting {
-    fn has(&self, channel: u64) -> bool {
-        self.lock().contains_key(&channel)
-    }
-
-    fn add(&self, channel: u64) {
-        *self.lock().entry(channel).or_default() += 1;
-    }
-
-    fn done(&self, channel: u64) {
-        let mut map = self.lock();
-        if let Some(n) = map.get_mut(&channel) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                map.remove(&channel);
-            }
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, usize>> {
-        self.channels.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
 /// Sends `out` to `channel` (a game's channel or a DM channel); on a passing failure, or
 /// while older messages to the channel wait, queues it instead.
 pub(crate) async fn post(
@@ -91,7 +60,7 @@ pub(crate) async fn post(
     let stored = out.stored();
     match send(shared, channel, out).await {
         Posted::Failed(e) if classify(&e) == Failure::Transient => {
-            tracing::info!(channel, error = %super::describe(&e), "message queued: Discord did not take it for now");
+            tracing::info!(channel, error = %super::error::describe(&e), "message queued: Discord did not take it for now");
             queue(shared, channel, game, stored).await;
             Posted::Queued
         }
@@ -117,7 +86,7 @@ async fn send(shared: &Shared, channel: u64, out: Outgoing) -> Posted {
             Posted::Dropped
         }
         Failure::UnknownChannel => {
-            super::archive(&shared.chat, super::Gone::Channel(channel)).await;
+            super::failures::archive(&shared.chat, super::failures::Gone::Channel(channel)).await;
             Posted::Dropped
         }
         _ => Posted::Failed(e),
@@ -138,7 +107,8 @@ async fn queue(shared: &Shared, channel: u64, game: Option<GameId>, message: Sto
         }
     };
     let store = shared.store.clone();
-    match tokio::task::spawn_blocking(move || store.queue_notification(game, &payload)).await {
+    match super::lanes::blocking(move || store.schedule().queue_notification(game, &payload)).await
+    {
         Ok(Ok(_)) => shared.waiting.add(channel),
         _ => tracing::error!(channel, "cannot queue a message: it is lost"),
     }
@@ -148,13 +118,14 @@ async fn queue(shared: &Shared, channel: u64, game: Option<GameId>, message: Sto
 /// still fails keeps the rest of its messages for the next round.
 pub(crate) async fn flush(shared: &Shared) {
     let store = shared.store.clone();
-    let pending =
-        match tokio::task::spawn_blocking(move || store.claim_notifications(BATCH, CLAIM_LEASE))
-            .await
-        {
-            Ok(Ok(p)) => p,
-            _ => return,
-        };
+    let pending = match super::lanes::blocking(move || {
+        store.schedule().claim_notifications(BATCH, CLAIM_LEASE)
+    })
+    .await
+    {
+        Ok(Ok(p)) => p,
+        _ => return,
+    };
     let mut blocked: HashSet<u64> = HashSet::new();
     for entry in pending {
         let letter = match serde_json::from_value::<Letter>(entry.payload) {
@@ -178,7 +149,7 @@ pub(crate) async fn flush(shared: &Shared) {
                 continue;
             }
             Posted::Failed(e) => {
-                tracing::warn!(channel, error = %super::describe(&e), "a queued message failed: dropped");
+                tracing::warn!(channel, error = %super::error::describe(&e), "a queued message failed: dropped");
             }
             Posted::Sent | Posted::Queued | Posted::Dropped => {}
         }
@@ -190,7 +161,7 @@ pub(crate) async fn flush(shared: &Shared) {
 async fn mark_sent(shared: &Shared, id: i64) {
     let store = shared.store.clone();
     if !matches!(
-        tokio::task::spawn_blocking(move || store.mark_sent(id)).await,
+        super::lanes::blocking(move || store.schedule().mark_sent(id)).await,
         Ok(Ok(()))
     ) {
         tracing::warn!(id, "cannot mark a queued message sent");

@@ -6,8 +6,9 @@
 //! a command-structure mismatch: the user gets a clear private answer and the commands are
 //! registered again, whatever the hash says (at most once every ten minutes).
 
-use super::{Data, DiscordError};
-use crate::store::GameStore;
+use super::error::DiscordError;
+use super::shared::Data;
+use crate::store::Store;
 use serenity::all::{
     Command, CreateInteractionResponse, CreateInteractionResponseMessage, GuildId, Http,
 };
@@ -25,7 +26,7 @@ pub(crate) fn command_hash(commands: &[poise::Command<Data, DiscordError>]) -> S
 /// Registers `commands` unless the same set is already registered; returns whether it did.
 pub(crate) async fn register(
     http: &Http,
-    store: &Arc<dyn GameStore>,
+    store: &Arc<Store>,
     commands: &[poise::Command<Data, DiscordError>],
     application: u64,
     guild: Option<u64>,
@@ -37,7 +38,7 @@ pub(crate) async fn register(
     };
     let s = store.clone();
     let k = key.clone();
-    let stored = tokio::task::spawn_blocking(move || s.discord_meta(&k))
+    let stored = super::lanes::blocking(move || s.discord().meta(&k))
         .await
         .map_err(|e| DiscordError::Worker(e.to_string()))??;
     if stored.as_deref() == Some(hash.as_str()) {
@@ -46,7 +47,7 @@ pub(crate) async fn register(
     }
     put_commands(http, commands, guild).await?;
     let s = store.clone();
-    tokio::task::spawn_blocking(move || s.set_discord_meta(&key, &hash))
+    super::lanes::blocking(move || s.discord().set_meta(&key, &hash))
         .await
         .map_err(|e| DiscordError::Worker(e.to_string()))??;
     tracing::info!("commands registered");
@@ -88,18 +89,17 @@ pub(crate) async fn command_mismatch(
     );
     let chat = shared.chat.clone();
     let user = ctx.interaction.user.id.get();
-    let text = tokio::task::spawn_blocking(move || {
-        chat.reader_texts(user, None).t("error.command_outdated")
-    })
-    .await
-    .unwrap_or_else(|_| shared.chat.texts().t("error.command_outdated"));
+    let text =
+        super::lanes::blocking(move || chat.reader_texts(user, None).t("error.command_outdated"))
+            .await
+            .unwrap_or_else(|_| shared.chat.texts().t("error.command_outdated"));
     let answer = CreateInteractionResponse::Message(
         CreateInteractionResponseMessage::new()
             .content(text)
             .ephemeral(true),
     );
     if let Err(e) = ctx.interaction.create_response(&shared.http, answer).await {
-        tracing::warn!(error = %super::describe(&e), "cannot answer a mismatched command");
+        tracing::warn!(error = %super::error::describe(&e), "cannot answer a mismatched command");
     }
     if !shared.may_reregister(REREGISTER_EVERY) {
         return;

@@ -1,23 +1,21 @@
-//! What every handler shares: the chat layer (run on tokio's blocking pool, never on the async
-//! workers), the store, the REST client, the status board, the DM channels opened so far, and
-//! per-place ordering locks so the requests of one channel (or one game) are handled in order.
+//! What every handler shares: the chat layer and the store (reached through [`Lanes`], the one
+//! path from the async bot to them: per-place ordering, tokio's blocking pool), the REST
+//! client, the status board and the DM channels opened so far.
 
+use super::error::DiscordError;
 use super::failures::PermissionLog;
-use super::outbox::Waiting;
+use super::lanes::{blocking, Lanes, OrderKey};
 use super::status::StatusBoard;
 use crate::chat::{self, Chat, Reply, Request};
-use crate::store::{GameId, GameStore};
+use crate::store::{GameId, Store};
 use serenity::all::{ChannelId, Http, Member, UserId};
 use std::collections::{HashMap, HashSet};
-use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
-/// What a request is ordered by: the game its click names, else its channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum OrderKey {
-    Game(GameId),
-    Channel(u64),
-}
+/// poise's user data and error types.
+pub(crate) type Data = Arc<Shared>;
+pub(crate) type Error = DiscordError;
+pub(crate) type Ctx<'a> = poise::Context<'a, Data, Error>;
 
 /// Replies to send, the status already taken out (it goes to the status board).
 #[derive(Debug, Default)]
@@ -31,7 +29,7 @@ pub(crate) struct Batch {
 
 pub(crate) struct Shared {
     pub chat: Arc<Chat>,
-    pub store: Arc<dyn GameStore>,
+    pub store: Arc<Store>,
     pub http: Arc<Http>,
     pub status: Arc<StatusBoard>,
     /// Channels the bot was refused permissions in (logged once each).
@@ -41,7 +39,8 @@ pub(crate) struct Shared {
     owners: HashSet<u64>,
     dms: Mutex<HashMap<u64, ChannelId>>,
     channels: Mutex<HashMap<GameId, u64>>,
-    order: Mutex<HashMap<OrderKey, Arc<tokio::sync::Mutex<()>>>>,
+    /// The requests of one place in order, all blocking work on the blocking pool.
+    pub lanes: Lanes,
     pub ticker: Mutex<Option<tokio::task::JoinHandle<()>>>,
     /// The guild the commands are registered in (None: globally).
     pub dev_guild: Option<u64>,
@@ -52,7 +51,7 @@ pub(crate) struct Shared {
 impl Shared {
     pub fn new(
         chat: Arc<Chat>,
-        store: Arc<dyn GameStore>,
+        store: Arc<Store>,
         http: Arc<Http>,
         owners: &[u64],
         debounce: std::time::Duration,
@@ -74,7 +73,7 @@ impl Shared {
             owners: owners.iter().copied().collect(),
             dms: Mutex::new(HashMap::new()),
             channels: Mutex::new(HashMap::new()),
-            order: Mutex::new(HashMap::new()),
+            lanes: Lanes::new(),
             ticker: Mutex::new(None),
             dev_guild: None,
             reregistered: Mutex::new(None),
@@ -101,29 +100,28 @@ impl Shared {
     /// Runs the chat on the blocking pool, in order with the other requests of `key`; the
     /// status goes to the status board before the lock is released.
     pub async fn handle(&self, req: Request, key: OrderKey) -> Batch {
-        let lock = lock_for(&self.order, key);
-        let batch = {
-            let _guard = lock.lock().await;
-            let chat = self.chat.clone();
-            let user = req.user.id;
-            let replies = tokio::task::spawn_blocking(move || chat.handle(&req))
-                .await
-                .unwrap_or_else(|e| {
-                    tracing::error!(error = %e, "the chat layer failed");
-                    vec![Reply::private(user, self.chat.texts().t("error.internal"))]
-                });
-            self.take_status(replies).await
-        };
-        prune(&self.order, key, &lock);
-        batch
+        self.lanes
+            .ordered(key, || async {
+                let chat = self.chat.clone();
+                let user = req.user.id;
+                let replies = blocking(move || chat.handle(&req))
+                    .await
+                    .unwrap_or_else(|e| {
+                        tracing::error!(error = %e, "the chat layer failed");
+                        vec![Reply::private(user, self.chat.texts().t("error.internal"))]
+                    });
+                self.take_status(replies).await
+            })
+            .await
     }
 
     /// The reminders and deadlines due now (the timer's work), off the async threads.
     pub async fn tick(&self) -> Batch {
         let chat = self.chat.clone();
-        let replies = tokio::task::spawn_blocking(move || chat.tick())
-            .await
-            .unwrap_or_default();
+        let replies = blocking(move || chat.tick()).await.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "the timer's tick failed");
+            Vec::new()
+        });
         self.take_status(replies).await
     }
 
@@ -161,10 +159,17 @@ impl Shared {
             return Some(*c);
         }
         let store = self.store.clone();
-        let record = tokio::task::spawn_blocking(move || store.game(game))
-            .await
-            .ok()?
-            .ok()?;
+        let record = match blocking(move || store.games().game(game)).await {
+            Ok(Ok(record)) => record,
+            Ok(Err(e)) => {
+                tracing::warn!(game, error = %e, "cannot read a game's channel");
+                return None;
+            }
+            Err(e) => {
+                tracing::error!(game, error = %e, "reading a game's channel failed");
+                return None;
+            }
+        };
         let channel = record.location.channel;
         self.channels
             .lock()
@@ -201,17 +206,23 @@ impl Shared {
     /// Whether DMs to `user` are known to be refused (asked of the store, off the async threads).
     pub async fn dms_closed(&self, user: u64) -> bool {
         let chat = self.chat.clone();
-        tokio::task::spawn_blocking(move || chat.dms_closed(user))
+        blocking(move || chat.dms_closed(user))
             .await
-            .unwrap_or(false)
+            .unwrap_or_else(|e| {
+                tracing::error!(user, error = %e, "asking whether DMs are closed failed");
+                false
+            })
     }
 
     /// Discord refused a DM to `user`: the chat records it and returns its one notice.
     pub async fn dms_refused(&self, user: u64, game: Option<GameId>) -> Vec<Reply> {
         let chat = self.chat.clone();
-        tokio::task::spawn_blocking(move || chat.dms_refused(user, game))
+        blocking(move || chat.dms_refused(user, game))
             .await
-            .unwrap_or_default()
+            .unwrap_or_else(|e| {
+                tracing::error!(user, error = %e, "recording a refused DM failed");
+                Vec::new()
+            })
     }
 }
 
@@ -228,25 +239,32 @@ impl Shared {
     }
 }
 
-fn lock_for<K: Eq + Hash + Copy>(
-    map: &Mutex<HashMap<K, Arc<tokio::sync::Mutex<()>>>>,
-    key: K,
-) -> Arc<tokio::sync::Mutex<()>> {
-    map.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .entry(key)
-        .or_default()
-        .clone()
+/// The channels with queued messages (how many each), so newer ones wait behind them.
+#[derive(Default)]
+pub(crate) struct Waiting {
+    channels: Mutex<HashMap<u64, usize>>,
 }
 
-/// Forgets a lock nobody else holds or waits for (the map and `lock` are its only owners).
-fn prune<K: Eq + Hash + Copy>(
-    map: &Mutex<HashMap<K, Arc<tokio::sync::Mutex<()>>>>,
-    key: K,
-    lock: &Arc<tokio::sync::Mutex<()>>,
-) {
-    let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
-    if Arc::strong_count(lock) == 2 {
-        map.remove(&key);
+impl Waiting {
+    pub(super) fn has(&self, channel: u64) -> bool {
+        self.lock().contains_key(&channel)
+    }
+
+    pub(super) fn add(&self, channel: u64) {
+        *self.lock().entry(channel).or_default() += 1;
+    }
+
+    pub(super) fn done(&self, channel: u64) {
+        let mut map = self.lock();
+        if let Some(n) = map.get_mut(&channel) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                map.remove(&channel);
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, usize>> {
+        self.channels.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

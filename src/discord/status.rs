@@ -12,7 +12,7 @@
 use super::failures::{classify, Failure, PermissionLog, MISSING_PERMISSIONS};
 use super::message::Outgoing;
 use crate::chat::{Chat, Reply};
-use crate::store::{GameId, GameStore, StatusMessage};
+use crate::store::{GameId, StatusMessage, Store};
 use serenity::all::{ChannelId, Http, HttpError, MessageId};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -34,7 +34,7 @@ struct Pending {
 /// Coalesced status edits of every game.
 pub(crate) struct StatusBoard {
     http: Arc<Http>,
-    store: Arc<dyn GameStore>,
+    store: Arc<Store>,
     chat: Arc<Chat>,
     permissions: Arc<PermissionLog>,
     debounce: Duration,
@@ -50,7 +50,7 @@ pub(crate) struct StatusBoard {
 impl StatusBoard {
     pub fn new(
         http: Arc<Http>,
-        store: Arc<dyn GameStore>,
+        store: Arc<Store>,
         chat: Arc<Chat>,
         permissions: Arc<PermissionLog>,
         debounce: Duration,
@@ -115,11 +115,15 @@ impl StatusBoard {
         match classify(e) {
             Failure::UnknownMessage => return true,
             Failure::UnknownChannel => {
-                super::archive(&self.chat, super::Gone::Channel(pending.channel)).await
+                super::failures::archive(
+                    &self.chat,
+                    super::failures::Gone::Channel(pending.channel),
+                )
+                .await
             }
             Failure::MissingPermissions => self.permissions.missing(pending.channel),
             Failure::Transient => {
-                tracing::info!(game, error = %super::describe(e), "status delayed: Discord did not take it for now");
+                tracing::info!(game, error = %super::error::describe(e), "status delayed: Discord did not take it for now");
                 let again = Pending {
                     channel: pending.channel,
                     reply: pending.reply.clone(),
@@ -127,7 +131,7 @@ impl StatusBoard {
                 self.retry(game, again);
             }
             Failure::DmRefused | Failure::Other => {
-                tracing::warn!(game, error = %super::describe(e), "status failed")
+                tracing::warn!(game, error = %super::error::describe(e), "status failed")
             }
         }
         false
@@ -172,7 +176,7 @@ impl StatusBoard {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if known.is_none() {
             let store = self.store.clone();
-            *known = tokio::task::spawn_blocking(move || store.discord_status(game))
+            *known = super::lanes::blocking(move || store.discord().status(game))
                 .await
                 .ok()
                 .and_then(|r| r.ok())
@@ -215,9 +219,9 @@ impl StatusBoard {
                 };
                 *known = Some(status);
                 let store = self.store.clone();
-                let saved = tokio::task::spawn_blocking(move || {
-                    store.set_discord_status(game, status)?;
-                    store.set_status_pinned(game, pinned)
+                let saved = super::lanes::blocking(move || {
+                    store.discord().set_status(game, status)?;
+                    store.discord().set_pinned(game, pinned)
                 })
                 .await;
                 if !matches!(saved, Ok(Ok(()))) {
@@ -240,7 +244,7 @@ impl StatusBoard {
     pub async fn unpin_ended(&self) {
         let store = self.store.clone();
         let ended =
-            match tokio::task::spawn_blocking(move || store.pinned_status_of_ended_games()).await {
+            match super::lanes::blocking(move || store.discord().pinned_of_ended_games()).await {
                 Ok(Ok(list)) => list,
                 _ => {
                     tracing::warn!("cannot list the status messages to unpin");
@@ -257,19 +261,19 @@ impl StatusBoard {
             match &result {
                 Ok(()) => tracing::debug!(game, "status message unpinned"),
                 Err(e) if is_gone(e) || code_of(e) == Some(MISSING_ACCESS) => {
-                    tracing::debug!(game, error = %super::describe(e), "nothing to unpin")
+                    tracing::debug!(game, error = %super::error::describe(e), "nothing to unpin")
                 }
                 Err(e) if code_of(e) == Some(MISSING_PERMISSIONS) => {
                     self.pin_failed(game, msg.channel, "unpin", e)
                 }
                 Err(e) => {
-                    tracing::warn!(game, error = %super::describe(e), "unpin failed; tried again later");
+                    tracing::warn!(game, error = %super::error::describe(e), "unpin failed; tried again later");
                     continue;
                 }
             }
             let store = self.store.clone();
             let saved =
-                tokio::task::spawn_blocking(move || store.set_status_pinned(game, false)).await;
+                super::lanes::blocking(move || store.discord().set_pinned(game, false)).await;
             if !matches!(saved, Ok(Ok(()))) {
                 tracing::warn!(game, "cannot record the unpinned status message");
             }
@@ -303,7 +307,7 @@ impl StatusBoard {
             _ => tracing::warn!(
                 game,
                 channel,
-                error = %super::describe(e),
+                error = %super::error::describe(e),
                 "cannot {what} the status message"
             ),
         }

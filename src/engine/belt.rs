@@ -9,6 +9,7 @@
 //! one Belt space kind unambiguously. Station columns on the Belt: 0 and 2 hold outposts (6 home
 //! spaces each), 1 holds the 5 shuttles.
 
+use super::effects::Ousted;
 use super::flow::Ctx;
 use super::state::GameState;
 use super::{illegal, RuleError};
@@ -433,19 +434,24 @@ pub fn is_shuttle_space(data: &GameData, target_no: u8) -> bool {
 
 /// An ousted shuttle goes to the lowest vacant space of its station's middle column (never the
 /// revealed crossed-out space); with no room it leaves the game.
-pub(crate) fn return_shuttle(ctx: &mut Ctx, state: &mut GameState, company: Company) {
+/// Returns whether it went home (false: it left the game).
+pub(crate) fn return_shuttle(ctx: &mut Ctx, state: &mut GameState, company: Company) -> bool {
     let data = ctx.data;
     let shape = state.station_shape(data);
     let Some(col) = shape.shuttle_column else {
-        return;
+        return false;
     };
     let column = &mut state.stations[company.index()][col];
     if column.has_room_in(shape.spaces[col]) {
         column.outposts += 1;
         ctx.count("belt_shuttle_returned");
-    } else if let Some(b) = state.belt.as_mut() {
-        b.removed_shuttles[company.index()] += 1;
+        true
+    } else {
+        if let Some(b) = state.belt.as_mut() {
+            b.removed_shuttles[company.index()] += 1;
+        }
         ctx.count("ousted_removed_from_game");
+        false
     }
 }
 
@@ -496,13 +502,16 @@ pub(crate) fn luna_expand(
 ) {
     let data = ctx.data;
     let mut placed: Vec<String> = Vec::new();
+    // Said after the expansion's line (and its company's share value): (the oust, its
+    // column, a shuttle's return).
+    let mut gone_home: Vec<(Ousted, Option<u8>, Option<bool>)> = Vec::new();
     for _ in 0..points {
         let Some(belt) = state.belt.as_ref() else {
             return;
         };
         let shuttle_col = state.shuttle_column();
         let has_shuttle = state.shuttles_in_station(company) > 0;
-        let outpost_col = super::luna::main_column(data, state, company);
+        let outpost_col = state.luna_main_column(data, company);
         if !has_shuttle && outpost_col.is_none() {
             ctx.count("luna_expansion_forfeit");
             break;
@@ -574,7 +583,8 @@ pub(crate) fn luna_expand(
                 }
             }
             let present: Vec<Company> = pieces.iter().map(|p| p.3).collect();
-            let victim = super::luna::behind_ranking(data, state, seat)
+            let victim = state
+                .luna_behind_ranking(data, seat)
                 .into_iter()
                 .find(|c| present.contains(c));
             if let Some(v) = victim {
@@ -608,13 +618,22 @@ pub(crate) fn luna_expand(
         );
         if let Some(other) = ousted {
             ctx.count("luna_oust");
-            match t {
-                Target::Shuttle(_) => return_shuttle(ctx, state, other),
-                Target::Asteroid(_) => match super::luna::return_column(data, state, other) {
-                    Some(col) => state.stations[other.index()][col].outposts += 1,
-                    None => state.removed_outposts[other.index()] += 1,
+            let from = number as u8;
+            let (column, shuttle_home) = match t {
+                Target::Shuttle(_) => (None, Some(return_shuttle(ctx, state, other))),
+                Target::Asteroid(_) => match state.luna_return_column(data, other) {
+                    Some(col) => {
+                        state.stations[other.index()][col].outposts += 1;
+                        (Some(col as u8), None)
+                    }
+                    None => {
+                        state.removed_outposts[other.index()] += 1;
+                        (None, None)
+                    }
                 },
-            }
+            };
+            let oust = Ousted::now(data, state, seat, other, from);
+            gone_home.push((oust, column, shuttle_home));
         }
         ctx.count("luna_belt_expansion");
         placed.push(number.to_string());
@@ -628,5 +647,13 @@ pub(crate) fn luna_expand(
                 ("count", &placed.len()),
             ],
         );
+        ctx.say_share_value(company, state.share_value(data, company));
+    }
+    // Where each ousted piece went, after the expansion's line.
+    for (oust, column, shuttle_home) in gone_home {
+        match shuttle_home {
+            Some(home) => super::effects::say_ousted_shuttle(ctx, state, oust, home),
+            None => super::effects::say_ousted(ctx, state, oust, column),
+        }
     }
 }

@@ -323,7 +323,14 @@ pub enum Task {
     /// Remove outposts from stations (top of a column).
     RemoveOutposts { seat: usize, n: u32 },
     /// Return an ousted outpost of `company` to its station; `seat` chooses the column.
-    ReturnOusted { seat: usize, company: Company },
+    ReturnOusted {
+        seat: usize,
+        company: Company,
+        /// The Moon sector or Belt space it was ousted from (0 in games stored before it was
+        /// kept: the line then names no place).
+        #[serde(default)]
+        from: u8,
+    },
     /// A majority space's reward tier.
     ChooseTier {
         seat: usize,

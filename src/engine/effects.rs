@@ -7,6 +7,7 @@ use super::flow::Ctx;
 use super::state::{AreaTotals, Column, GameState, SlotCard, TileKind, TileState};
 use crate::data::tracks::TrackBonusEffect;
 use crate::data::{CardId, Company, GameData, Resource};
+use crate::text::Deferred;
 
 pub(crate) fn gain_coins(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
     gain_coins_saying(ctx, state, seat, n, "event.gain_coins", &[]);
@@ -40,6 +41,15 @@ pub(crate) fn pay(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
         ctx.count(COIN_UNDERFLOW);
     }
     s.coins = s.coins.saturating_sub(n);
+}
+
+/// Pays `n` coins for a bonus space, said ("alice pays 1 CrypCoin for the bonus space").
+pub(crate) fn pay_for_space(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
+    if n > 0 {
+        pay(ctx, state, seat, n);
+        let name = state.seats[seat].name.clone();
+        ctx.say("event.pays_for_space", &[("name", &name), ("n", &n)]);
+    }
 }
 
 /// The note recorded when a payment exceeds a seat's coins (an engine bug).
@@ -79,6 +89,161 @@ pub(crate) fn tank(ctx: &mut Ctx, state: &mut GameState, seat: usize, n: u32) {
         ctx.count("tank_final_space");
         let coins = overflow * track.overflow_coins_per_step;
         gain_coins(ctx, state, seat, coins);
+    }
+}
+
+/// A piece ousted by an expansion: whose expansion ousted it (`by`, a seat: a player or Luna),
+/// its company, the Moon sector or Belt space it was ousted from (0: not known, a game stored
+/// before it was kept), and its company's share value once it went home (a rule that moves
+/// several pieces before it says them passes each piece's own).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ousted {
+    pub by: usize,
+    pub company: Company,
+    pub from: u8,
+    pub share_value: u32,
+}
+
+impl Ousted {
+    /// `company`'s piece ousted by `by` from `from`, its share value as `state` has it now.
+    pub fn now(data: &GameData, state: &GameState, by: usize, company: Company, from: u8) -> Self {
+        Ousted {
+            by,
+            company,
+            from,
+            share_value: state.share_value(data, company),
+        }
+    }
+}
+
+/// Says who ousted an outpost from where and where it went: back to station column `column`
+/// (0-based), or out of the game when its station had no vacant home space (None); then its
+/// company's share value, if that changed: the oust, where it went and what it cost, said where
+/// it happens.
+pub(crate) fn say_ousted(ctx: &mut Ctx, state: &GameState, oust: Ousted, column: Option<u8>) {
+    let data = ctx.data;
+    let place = Deferred(|| ousted_from(state, oust.from));
+    let company_name = data.company_name(oust.company);
+    let name = &state.seats[oust.by].name;
+    match column {
+        Some(column) => ctx.say(
+            "event.oust",
+            &[
+                ("name", name),
+                ("company", &company_name),
+                ("place", &place),
+                (
+                    "column",
+                    &crate::data::numbering::ordinal(usize::from(column)),
+                ),
+            ],
+        ),
+        None => ctx.say(
+            "event.oust_removed",
+            &[
+                ("name", name),
+                ("company", &company_name),
+                ("place", &place),
+            ],
+        ),
+    }
+    ctx.say_share_value(oust.company, oust.share_value);
+}
+
+/// Says who ousted a shuttle from where and where it went: back to its station's shuttle
+/// column, or out of the game (`returned` false); then its company's share value, as
+/// [`say_ousted`].
+pub(crate) fn say_ousted_shuttle(ctx: &mut Ctx, state: &GameState, oust: Ousted, returned: bool) {
+    let company_name = ctx.data.company_name(oust.company);
+    let place = Deferred(|| ousted_from(state, oust.from));
+    let key = if returned {
+        "event.oust_shuttle"
+    } else {
+        "event.oust_shuttle_removed"
+    };
+    let name = &state.seats[oust.by].name;
+    ctx.say(
+        key,
+        &[
+            ("name", name),
+            ("company", &company_name),
+            ("place", &place),
+        ],
+    );
+    ctx.say_share_value(oust.company, oust.share_value);
+}
+
+/// " from sector 19" / " from Belt space 7" (a name reference), or nothing for 0.
+fn ousted_from(state: &GameState, from: u8) -> String {
+    if from == 0 {
+        String::new()
+    } else if state.belt.is_some() {
+        crate::text::name_ref(
+            "event.ousted_from_belt",
+            &[("space", &from)],
+            &format!(" from Belt space {from}"),
+        )
+    } else {
+        crate::text::name_ref(
+            "event.ousted_from_sector",
+            &[("sector", &from)],
+            &format!(" from sector {from}"),
+        )
+    }
+}
+
+/// A plan on `seat`'s research track by its printed face (the token's plan is the seat's
+/// token's).
+pub(crate) fn plan_ref_label(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    plan: super::state::PlanRef,
+) -> String {
+    use super::state::PlanRef;
+    match plan {
+        PlanRef::Regular(p) => data.plan_label(p),
+        PlanRef::Special(i) => data.special_plan_label(i as usize),
+        PlanRef::Token => state.seats[seat]
+            .token
+            .map(|t| data.token_plan_label(t))
+            .unwrap_or_default(),
+    }
+}
+
+/// What an action is taken with, as its line names it: the card, or the tile.
+pub(crate) fn source_label(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    source: ActionSource,
+    tile: TileKind,
+) -> String {
+    match state.source_card(seat, source) {
+        Some(card) => data.card_label(card),
+        None => {
+            let name = data.tile_name(tile.data_id());
+            crate::text::name_ref("event.the_tile", &[("tile", &name)], "the tile")
+        }
+    }
+}
+
+/// A player's value for a majority space: what the space compares in its action area (Luna's
+/// comes from her majority cards instead).
+pub(crate) fn majority_value(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    compare: crate::data::board::MajorityCompare,
+) -> u32 {
+    use crate::data::board::MajorityCompare;
+    let t = area_totals(data, state, seat, None);
+    match compare {
+        MajorityCompare::ResearchScientistCards => t.research_scientists,
+        MajorityCompare::TitaniumUnits => t.units_of(Resource::Titanium),
+        MajorityCompare::CarbonUnits => t.units_of(Resource::Carbon),
+        MajorityCompare::MineralsUnits => t.units_of(Resource::Minerals),
+        MajorityCompare::EnergyPoints => t.energy,
     }
 }
 
@@ -154,6 +319,19 @@ pub(crate) fn track_step_paying(
     }
     state.seats[seat].track_pos[ci] = (pos + 1) as u8;
     super::missions::note(state, seat, |c| c.track_spaces += 1);
+    // Every space is said where it is moved, so the turn's line ("moves 3 spaces", a run of
+    // these merged) counts exactly the spaces the marker moved: a money barrier is no space,
+    // its price is its own line. Luna's moves are said by her card's line, with their reason.
+    if !state.seats[seat].is_luna() {
+        ctx.say(
+            "event.track_move",
+            &[
+                ("name", &state.seats[seat].name),
+                ("moved", &1),
+                ("company", &data.company_name(company)),
+            ],
+        );
+    }
     if let Some((_, th)) = track.threshold_after(pos) {
         ctx.count("bonus_threshold");
         let others: Vec<usize> = (0..state.seats.len())

@@ -15,6 +15,8 @@ pub(crate) struct Ctx<'a> {
     /// No events: a replay throws them away, and rendering their English text was about a
     /// third of a replay's time.
     quiet: bool,
+    /// The share values last said (see [`Ctx::say_share_values`]); None until watched.
+    shares: Option<[u32; 4]>,
 }
 
 impl<'a> Ctx<'a> {
@@ -24,6 +26,7 @@ impl<'a> Ctx<'a> {
             events: Vec::new(),
             notes: Vec::new(),
             quiet: false,
+            shares: None,
         }
     }
 
@@ -33,6 +36,11 @@ impl<'a> Ctx<'a> {
             quiet: true,
             ..Ctx::new(data)
         }
+    }
+
+    /// Whether events are recorded: a quiet context (a replay) skips building their texts.
+    pub fn speaking(&self) -> bool {
+        !self.quiet
     }
 
     /// A public event: message `key` of the catalog with its arguments.
@@ -70,6 +78,41 @@ impl<'a> Ctx<'a> {
     #[allow(dead_code)]
     pub fn private(&mut self, seat: usize, text: String) {
         self.tell(seat, "event.text", &[("text", &text)]);
+    }
+
+    /// Starts watching the share values: from now on [`Ctx::say_share_values`] says each
+    /// company's change since the last time it spoke.
+    pub fn watch_share_values(&mut self, state: &GameState) {
+        if !self.quiet {
+            self.shares = Some(share_values(self.data, state));
+        }
+    }
+
+    /// Says each company whose share value changed since it was last said ("Share value of
+    /// Minerva Corp.: 2 → 1 CrypCoin"): derived from the stations, so no rule that moves an
+    /// outpost can leave it unsaid (DECISIONS B20). Said step by step; the chat layer reads a
+    /// run of them as one change, after the expansion's line.
+    pub fn say_share_values(&mut self, state: &GameState) {
+        for c in crate::data::Company::ALL {
+            self.say_share_value(c, state.share_value(self.data, c));
+        }
+    }
+
+    /// Says `company`'s share value change since it was last said, to `now`: right after the
+    /// line of the oust or expansion that changed it. A rule that moves several pieces before
+    /// it says them (Luna's expansion) passes the value each piece left, one line per oust.
+    pub fn say_share_value(&mut self, company: crate::data::Company, now: u32) {
+        let Some(was) = self.shares.as_mut() else {
+            return;
+        };
+        let from = std::mem::replace(&mut was[company.index()], now);
+        if from != now {
+            let name = self.data.company_name(company);
+            self.say(
+                "event.share_value",
+                &[("company", &name), ("from", &from), ("to", &now)],
+            );
+        }
     }
 
     /// Records that a rule fired (for `decision_coverage`).
@@ -209,15 +252,23 @@ fn apply_in(
     }
     resolve_dry(ctx, state, seat, d)?;
     ctx.count(d.kind());
+    ctx.watch_share_values(state);
     match state.phase {
         Phase::Setup => setup::perform_decision(ctx, state, seat, d),
         Phase::Planning => planning::perform(ctx, state, seat, d),
         Phase::Action => actions::perform(ctx, state, seat, d),
         Phase::Finished => return Err(RuleError::GameOver),
     }
+    ctx.say_share_values(state);
     run_agenda(ctx, state);
+    ctx.say_share_values(state);
     state.decisions_applied += 1;
     Ok(())
+}
+
+/// The share value of every company, by company index.
+fn share_values(data: &GameData, state: &GameState) -> [u32; 4] {
+    crate::data::Company::ALL.map(|c| state.share_value(data, c))
 }
 
 /// Runs automatic tasks and resolves tasks with a single legal option, until a real choice is
@@ -239,6 +290,7 @@ fn run_agenda_until(ctx: &mut Ctx, state: &mut GameState, stop: impl Fn(&Task) -
             return true;
         }
         if actions::run_auto(ctx, state, &task) {
+            ctx.say_share_values(state);
             continue;
         }
         if matches!(task, Task::ChooseAction { .. }) {
@@ -256,7 +308,8 @@ fn run_agenda_until(ctx: &mut Ctx, state: &mut GameState, stop: impl Fn(&Task) -
         match options.as_slice() {
             [only] => {
                 ctx.count(only.kind());
-                actions::perform(ctx, state, seat, *only)
+                actions::perform(ctx, state, seat, *only);
+                ctx.say_share_values(state);
             }
             _ => return false,
         }
@@ -277,7 +330,10 @@ pub(crate) fn apply_within_turn(
     }
     let mut ctx = Ctx::new(data);
     resolve_dry(&mut ctx, state, seat, d)?;
+    ctx.watch_share_values(state);
     actions::perform(&mut ctx, state, seat, d);
+    ctx.say_share_values(state);
     let ends = run_agenda_until(&mut ctx, state, |t| matches!(t, Task::EndTurn { .. }));
+    ctx.say_share_values(state);
     Ok((ctx.events, ends))
 }

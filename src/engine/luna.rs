@@ -1,7 +1,8 @@
 //! Luna, the automa, as rules of the game: her setup, her cards in the Planning phase, the
 //! majority values that block humans, her turns, and her Preparation phase. Every board choice
 //! the physical game leaves to the players (company rankings, main outpost columns, MIN/MAX
-//! sectors, ousting) is computed here, deterministically. Luna never waits for a decision.
+//! sectors, ousting) is computed here, deterministically (the company rankings and outpost
+//! columns in `choices`). Luna never waits for a decision.
 
 use super::effects;
 use super::flow::Ctx;
@@ -13,6 +14,8 @@ use crate::data::luna::{
 use crate::data::numbering;
 use crate::data::{CardId, Company, GameData, MoonGraph};
 use rand::seq::SliceRandom;
+
+mod choices;
 
 /// Adds Luna's seat (last in seating order, to the right of the first player).
 pub(crate) fn add_seat(ctx: &mut Ctx, state: &mut GameState, level: u8) {
@@ -90,7 +93,7 @@ pub(crate) fn add_seat(ctx: &mut Ctx, state: &mut GameState, level: u8) {
         let pick = rand::Rng::gen_range(&mut state.rng, 0..state.spare_tokens.len());
         let token = state.spare_tokens.remove(pick);
         let t = &data.research.starting_tokens[token];
-        ctx.say("event.luna_token", &[("token", &t.id)]);
+        ctx.say("event.luna_token", &[("token", &data.token_label(token))]);
         for bonus in &t.start_bonus {
             if bonus.track == "tank" {
                 tank(ctx, state, me, bonus.n, None);
@@ -142,6 +145,7 @@ fn draw(ctx: &mut Ctx, state: &mut GameState, seat: usize) -> Option<u8> {
     let l = seats[seat].luna.as_mut()?;
     if l.deck.is_empty() {
         let mut cards = std::mem::take(&mut l.discard);
+        let discarded = cards.len();
         if adds {
             for _ in 0..data.luna_board.deck.reshuffle.grade2_added {
                 if let Some(c) = l.grade2.pop() {
@@ -149,9 +153,14 @@ fn draw(ctx: &mut Ctx, state: &mut GameState, seat: usize) -> Option<u8> {
                 }
             }
         }
+        let added = cards.len() - discarded;
         cards.shuffle(rng);
         l.deck = cards;
         ctx.count("luna_reshuffle");
+        ctx.say(
+            "event.luna_reshuffles",
+            &[("n", &discarded), ("added", &added)],
+        );
     }
     l.deck.pop()
 }
@@ -159,6 +168,7 @@ fn draw(ctx: &mut Ctx, state: &mut GameState, seat: usize) -> Option<u8> {
 /// Planning step a: one face-down card into each ON action slot, left to right.
 pub(crate) fn deal(ctx: &mut Ctx, state: &mut GameState) {
     for seat in luna_seats(state) {
+        let mut dealt = 0;
         for slot in 0..5 {
             if state.seats[seat].slot_on[slot] {
                 if let Some(card) = draw(ctx, state, seat) {
@@ -167,10 +177,12 @@ pub(crate) fn deal(ctx: &mut Ctx, state: &mut GameState) {
                             card,
                             face_up: false,
                         });
+                        dealt += 1;
                     }
                 }
             }
         }
+        ctx.say("event.luna_deals", &[("n", &dealt)]);
     }
 }
 
@@ -218,6 +230,45 @@ pub(crate) fn reveal_majority(ctx: &mut Ctx, state: &mut GameState) {
         for card in drawn {
             reveal(ctx, state, seat, card);
         }
+        say_blocked(ctx, state, seat);
+    }
+}
+
+/// Says which majority bonus spaces Luna's majority cards close this round, and to whom: a
+/// player whose value is lower than hers may not place a marker there (Luna booklet, planning
+/// step b 3). Values only fall during the Action phase (used cards no longer count), so a
+/// space closed now stays closed to that player.
+fn say_blocked(ctx: &mut Ctx, state: &GameState, seat: usize) {
+    let data = ctx.data;
+    let mut closed = Vec::new();
+    for (i, space) in data.board.bonus_spaces.iter().enumerate() {
+        let Some(compare) = space.compare else {
+            continue;
+        };
+        let Some(hers) = majority_value(data, state, seat, compare) else {
+            continue;
+        };
+        let below: Vec<&str> = (0..state.seats.len())
+            .filter(|&s| !state.seats[s].is_luna())
+            .filter(|&s| effects::majority_value(data, state, s, compare) < hers)
+            .map(|s| state.seats[s].name.as_str())
+            .collect();
+        if !below.is_empty() {
+            closed.push(crate::text::name_ref(
+                "event.luna_block_item",
+                &[
+                    ("space", &data.bonus_space_name(i)),
+                    ("value", &hers),
+                    ("names", &below.join(", ")),
+                ],
+                &format!("{} ({hers})", space.id),
+            ));
+        }
+    }
+    if closed.is_empty() {
+        ctx.say("event.luna_blocks_nothing", &[]);
+    } else {
+        ctx.say("event.luna_blocks", &[("spaces", &closed.join("; "))]);
     }
 }
 
@@ -237,8 +288,19 @@ pub(crate) fn majority_value(
     seat: usize,
     compare: MajorityCompare,
 ) -> Option<u32> {
-    let l = luna(state, seat)?;
-    let card = |m: usize| l.majority[m].map(|c| &data.luna_cards.cards[c as usize]);
+    luna_majority_value(data, &luna(state, seat)?.majority, compare)
+}
+
+/// Luna's value for a majority space from the cards in her two majority slots (left, right):
+/// the scientists of both cards for the research scientist space, else the number printed for
+/// the space's icon on the card in the slot that shows it (None while that slot is empty).
+/// The one place this is worked out: the rules and the board image both ask here.
+pub fn luna_majority_value(
+    data: &GameData,
+    majority: &[Option<u8>; 2],
+    compare: MajorityCompare,
+) -> Option<u32> {
+    let card = |m: usize| majority[m].and_then(|c| data.luna_cards.cards.get(c as usize));
     if compare == MajorityCompare::ResearchScientistCards {
         return Some((0..2).filter_map(card).map(|c| c.majority.scientists).sum());
     }
@@ -268,14 +330,19 @@ pub(crate) fn majority_value(
 }
 
 /// Preparation: her majority cards go to her discard pile.
-pub(crate) fn preparation(state: &mut GameState) {
+pub(crate) fn preparation(ctx: &mut Ctx, state: &mut GameState) {
     for seat in luna_seats(state) {
+        let mut discarded = 0;
         if let Some(l) = luna_mut(state, seat) {
             for m in 0..2 {
                 if let Some(c) = l.majority[m].take() {
                     l.discard.push(c);
+                    discarded += 1;
                 }
             }
+        }
+        if discarded > 0 {
+            ctx.say("event.luna_prep", &[("n", &discarded)]);
         }
         state.seats[seat].planned = true;
     }
@@ -304,7 +371,10 @@ pub(crate) fn take_turn(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
             .unwrap_or('b');
         let c = &data.luna_cards.cards[card as usize];
         ctx.count("luna_turn");
-        ctx.say("event.luna_card", &[("card", &c.id), ("slot", &letter)]);
+        ctx.say(
+            "event.luna_card",
+            &[("card", &c.id), ("slot", &numbering::slot(slot))],
+        );
         let mut selected: Vec<Company> = Vec::new();
         for action in &c.actions {
             ctx.count(action.kind());
@@ -386,7 +456,7 @@ fn carry_out(
         LunaAction::GainHelium { n } => tank(ctx, state, seat, *n, None),
         LunaAction::AdvanceResearch { n } => research(ctx, state, seat, *n, None),
         LunaAction::AdvanceCompany { n, company } => {
-            *selected = select(data, state, seat, *company);
+            *selected = state.luna_select(data, seat, *company);
             for c in selected.clone() {
                 // The summary names the rule she applied.
                 let key = match company {
@@ -398,15 +468,22 @@ fn carry_out(
                     CompanySelector::LeadBiggestMarginTwoEach => "event.luna_advances_two_lead",
                     CompanySelector::AllFourEach => "event.luna_advances_all",
                 };
-                ctx.say(
-                    key,
-                    &[
-                        ("n", n),
-                        ("company", &data.company_name(c)),
-                        ("coins", &state.share_value(data, c)),
-                        ("margin", &margin(state, seat, c)),
-                    ],
-                );
+                // The spaces she really moves (past the end of a track she gains coins
+                // instead, said on their own line; at the end already, only that line).
+                let pos = u32::from(state.seats[seat].track_pos[c.index()]);
+                let last = data.tracks.tracks[state.tracks[c.index()]].last_space;
+                let moved = (*n).min(last.saturating_sub(pos));
+                if moved > 0 {
+                    ctx.say(
+                        key,
+                        &[
+                            ("n", &moved),
+                            ("company", &data.company_name(c)),
+                            ("coins", &state.share_value(data, c)),
+                            ("margin", &state.luna_margin(seat, c)),
+                        ],
+                    );
+                }
                 track_move(ctx, state, seat, c, *n);
             }
         }
@@ -416,12 +493,12 @@ fn carry_out(
             sector,
         } => {
             let mut companies = if selected.is_empty() {
-                select(data, state, seat, *company)
+                state.luna_select(data, seat, *company)
             } else {
                 selected.clone()
             };
             // With two companies, the less valuable one first (DECISIONS A13).
-            let ranking = value_ranking(data, state);
+            let ranking = state.luna_value_ranking(data);
             companies.sort_by_key(|c| std::cmp::Reverse(ranking.iter().position(|r| r == c)));
             for c in companies {
                 expand(ctx, state, seat, c, *points, *sector);
@@ -655,135 +732,6 @@ pub(crate) fn track_move(
     }
 }
 
-/// Companies by value, most valuable first: visible coin icons, then vacant home spaces, then
-/// the track ID.
-pub(crate) fn value_ranking(data: &GameData, state: &GameState) -> Vec<Company> {
-    let mut companies = Company::ALL.to_vec();
-    companies.sort_by(|a, b| {
-        let spaces = state.station_shape(data).spaces;
-        let key = |c: &Company| {
-            let vacant: u32 = state.stations[c.index()]
-                .iter()
-                .zip(spaces)
-                .map(|(col, n)| col.vacant_in(n))
-                .sum();
-            (state.share_value(data, *c), vacant)
-        };
-        key(b)
-            .cmp(&key(a))
-            .then_with(|| track_id(data, state, *a).cmp(track_id(data, state, *b)))
-    });
-    companies
-}
-
-fn track_id<'d>(data: &'d GameData, state: &GameState, c: Company) -> &'d str {
-    &data.tracks.tracks[state.tracks[c.index()]].id
-}
-
-/// Luna's margin on a track: her position minus the best other marker (negative = behind).
-fn margin(state: &GameState, seat: usize, c: Company) -> i32 {
-    let mine = state.seats[seat].track_pos[c.index()] as i32;
-    let best = (0..state.seats.len())
-        .filter(|&s| s != seat)
-        .map(|s| state.seats[s].track_pos[c.index()] as i32)
-        .max()
-        .unwrap_or(0);
-    mine - best
-}
-
-/// Tracks ordered by Luna's lead, biggest first (ties: the more valuable).
-fn lead_ranking(data: &GameData, state: &GameState, seat: usize) -> Vec<Company> {
-    let value = value_ranking(data, state);
-    let mut companies = value.clone();
-    companies.sort_by_key(|c| {
-        (
-            std::cmp::Reverse(margin(state, seat, *c)),
-            value.iter().position(|v| v == c),
-        )
-    });
-    companies
-}
-
-/// Tracks ordered by how far Luna is behind, farthest first (ties: the more valuable).
-pub(crate) fn behind_ranking(data: &GameData, state: &GameState, seat: usize) -> Vec<Company> {
-    let value = value_ranking(data, state);
-    let mut companies = value.clone();
-    companies.sort_by_key(|c| (margin(state, seat, *c), value.iter().position(|v| v == c)));
-    companies
-}
-
-fn select(
-    data: &GameData,
-    state: &GameState,
-    seat: usize,
-    selector: CompanySelector,
-) -> Vec<Company> {
-    let value = value_ranking(data, state);
-    match selector {
-        CompanySelector::MostValuable => vec![value[0]],
-        CompanySelector::SecondMostValuable => vec![value[1]],
-        CompanySelector::LeastValuable => vec![value[3]],
-        CompanySelector::MostValuableTwoEach => vec![value[0], value[1]],
-        CompanySelector::LeadBiggestMargin => vec![lead_ranking(data, state, seat)[0]],
-        CompanySelector::LeadBiggestMarginTwoEach => lead_ranking(data, state, seat)[..2].to_vec(),
-        CompanySelector::AllFourEach => Company::ALL.to_vec(),
-    }
-}
-
-/// The main outpost column of a station (index), if it has an outpost to take.
-pub(crate) fn main_column(data: &GameData, state: &GameState, company: Company) -> Option<usize> {
-    column_choice(data, state, company, true)
-}
-
-/// The booklet's main outpost column: of the columns whose final home space is covered, the one
-/// with the most vacant home spaces; only if every final space is vacant, the one with the most
-/// vacant home spaces that shows the fewest coin icons; remaining ties go to the column nearer
-/// the company logo. `taking`: only a column with an outpost left can supply one (an ousted
-/// outpost may return to an emptied column).
-fn column_choice(
-    data: &GameData,
-    state: &GameState,
-    company: Company,
-    taking: bool,
-) -> Option<usize> {
-    let cols = &state.stations[company.index()];
-    // The station's outpost columns on the side in play (the Belt's shuttle column never is).
-    let shape = state.station_shape(data);
-    let vacant = |i: usize| cols[i].vacant_in(shape.spaces[i]);
-    let visible_coins = |i: usize| shape.visible_coins(i, cols[i]);
-    let distance = |i: usize| (i as i32 - shape.logo as i32).abs();
-    // The final home space is the crossed-out bottom space of each column.
-    let final_covered: Vec<usize> = shape
-        .outpost_columns
-        .iter()
-        .copied()
-        .filter(|&i| cols[i].covers_in(shape.spaces[i], shape.spaces[i]))
-        .collect();
-    if !final_covered.is_empty() {
-        return final_covered
-            .into_iter()
-            .min_by_key(|&i| (std::cmp::Reverse(vacant(i)), distance(i)));
-    }
-    shape
-        .outpost_columns
-        .iter()
-        .copied()
-        .filter(|&i| !taking || cols[i].outposts > 0)
-        .min_by_key(|&i| (std::cmp::Reverse(vacant(i)), visible_coins(i), distance(i)))
-}
-
-/// Where an ousted outpost goes for Luna: the lowest vacant space of its main outpost column
-/// (any outpost column with room if that one is full).
-pub(crate) fn return_column(data: &GameData, state: &GameState, company: Company) -> Option<usize> {
-    let cols = &state.stations[company.index()];
-    let shape = state.station_shape(data);
-    let room = |i: usize| cols[i].has_room_in(shape.spaces[i]);
-    match column_choice(data, state, company, false) {
-        Some(i) if room(i) => Some(i),
-        _ => shape.outpost_columns.iter().copied().find(|&i| room(i)),
-    }
-}
-
 pub(crate) fn expand(
     ctx: &mut Ctx,
     state: &mut GameState,
@@ -798,8 +746,11 @@ pub(crate) fn expand(
         return;
     }
     let mut placed = Vec::new();
+    // Said after the expansion's line (and its company's share value): where each went, and
+    // what it cost its company then.
+    let mut ousted = Vec::new();
     for _ in 0..points {
-        let Some(column) = main_column(data, state, company) else {
+        let Some(column) = state.luna_main_column(data, company) else {
             ctx.count("luna_expansion_forfeit");
             break;
         };
@@ -830,7 +781,8 @@ pub(crate) fn expand(
                 .iter()
                 .filter_map(|s| state.sectors[*s as usize - 1])
                 .collect();
-            let victim = behind_ranking(data, state, seat)
+            let victim = state
+                .luna_behind_ranking(data, seat)
                 .into_iter()
                 .find(|c| present.contains(c));
             victim.and_then(|v| {
@@ -847,10 +799,18 @@ pub(crate) fn expand(
         };
         let Some(sector) = target else { break };
         if let Some(other) = state.sectors[sector as usize - 1] {
-            match return_column(data, state, other) {
-                Some(col) => state.stations[other.index()][col].outposts += 1,
-                None => state.removed_outposts[other.index()] += 1,
-            }
+            let column = match state.luna_return_column(data, other) {
+                Some(col) => {
+                    state.stations[other.index()][col].outposts += 1;
+                    Some(col as u8)
+                }
+                None => {
+                    state.removed_outposts[other.index()] += 1;
+                    None
+                }
+            };
+            let oust = effects::Ousted::now(data, state, seat, other, sector);
+            ousted.push((oust, column));
             ctx.count("luna_oust");
         }
         effects::take_outpost(state, company, column);
@@ -866,18 +826,25 @@ pub(crate) fn expand(
                 ("count", &placed.len()),
             ],
         );
+        ctx.say_share_value(company, state.share_value(data, company));
+    }
+    for (oust, column) in ousted {
+        effects::say_ousted(ctx, state, oust, column);
     }
 }
 
 fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, pick: &CardPick) {
     let data = ctx.data;
+    // Why she takes it, for her line: the space her card names for this slot, or the share of
+    // the most valuable company.
+    let mut why = "event.luna_takes_card";
     let spaces: Vec<usize> = match pick {
         CardPick::SlotMatrix { spaces_by_slot, .. } => spaces_by_slot
             .get(&letter)
             .map(|v| v.iter().map(|s| *s as usize).collect())
             .unwrap_or_default(),
         CardPick::MostValuableShare => {
-            let ranking = value_ranking(data, state);
+            let ranking = state.luna_value_ranking(data);
             let best = (1..=12usize)
                 .filter_map(|space| {
                     let card = state.display[space - 1]?;
@@ -888,6 +855,7 @@ fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, p
                     ))
                 })
                 .min();
+            why = "event.luna_takes_share_card";
             best.map(|(_, space)| vec![space]).unwrap_or_default()
         }
     };
@@ -902,9 +870,19 @@ fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, p
             l.reserve_cards.push(card);
         }
         ctx.count("luna_gain_card");
+        let company = data
+            .card(card)
+            .share
+            .map(|c| data.company_name(c))
+            .unwrap_or_default();
         ctx.say(
-            "event.luna_takes_card",
-            &[("card", &data.card_label(card)), ("space", &space)],
+            why,
+            &[
+                ("card", &data.card_label(card)),
+                ("space", &space),
+                ("slot", &slot_number(data, letter)),
+                ("company", &company),
+            ],
         );
     }
 }
@@ -927,7 +905,11 @@ fn discard_plan(ctx: &mut Ctx, state: &mut GameState, letter: char, pick: &PlanP
                     ctx.count("luna_discard_plan");
                     ctx.say(
                         "event.luna_discards_plan",
-                        &[("plan", &data.research.plans[plan as usize].id)],
+                        &[
+                            ("plan", &data.plan_label(plan)),
+                            ("space", &data.board.research_display.spaces[i].id),
+                            ("slot", &slot_number(data, letter)),
+                        ],
                     );
                     super::round::refill_research_display(state, ctx);
                 }
@@ -942,11 +924,24 @@ fn discard_plan(ctx: &mut Ctx, state: &mut GameState, letter: char, pick: &PlanP
                 ctx.count("luna_discard_special");
                 ctx.say(
                     "event.luna_discards_special",
-                    &[("plan", &data.research.special_plans[i].id)],
+                    &[
+                        ("plan", &data.special_plan_label(i)),
+                        ("round", &data.research.special_plans[i].round),
+                    ],
                 );
             }
         }
     }
+}
+
+/// The number players call Luna's action slot `letter` (1–5 from the left).
+fn slot_number(data: &GameData, letter: char) -> usize {
+    data.luna_board
+        .action_slots
+        .order
+        .iter()
+        .position(|l| *l == letter)
+        .map_or(0, numbering::slot)
 }
 
 /// Luna's research score: her track value (she never has special plans).

@@ -29,7 +29,10 @@ pub mod view;
 pub use decision::{ActionSource, BonusRef, Decision, Task};
 pub(crate) use effects::gas_collectors;
 pub use effects::COIN_UNDERFLOW;
-pub use preview::{preview, reveals_hidden, Preview};
+pub use luna::luna_majority_value;
+pub use preview::{
+    preview, preview_batch, reveals_hidden, undo_barrier, undo_refused_after, Preview,
+};
 pub use score::{final_scores, ScoreBreakdown};
 pub use state::{GameState, Phase, SeatKind};
 pub use view::{view, SeatView};
@@ -289,7 +292,7 @@ thread_local! {
 /// (listing the legal decisions, the agenda looking for a task's only option): its refusals'
 /// messages skip formatting their arguments, which most of the time spent finding the legal
 /// decisions went into (most candidates are refused). What is legal does not change.
-pub(crate) fn reasons_unread<T>(f: impl FnOnce() -> T) -> T {
+pub fn reasons_unread<T>(f: impl FnOnce() -> T) -> T {
     /// Puts the previous setting back, also when `f` unwinds.
     struct Restore(bool);
     impl Drop for Restore {
@@ -416,29 +419,4 @@ pub fn apply_batch(
     }
     *state = next;
     Ok(events)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sector_message() -> Message {
-        Message::new("rule.no_such_sector", &[("sector", &7u8)])
-    }
-
-    #[test]
-    fn refusals_keep_their_arguments_outside_a_legality_question() {
-        let formatted = sector_message();
-        assert_eq!(formatted.args, vec![("sector", "7".to_string())]);
-        let unread = reasons_unread(sector_message);
-        assert_eq!(unread.key, "rule.no_such_sector");
-        assert!(unread.args.is_empty(), "{unread:?}");
-        // Nested questions and an unwinding one put the setting back.
-        reasons_unread(|| reasons_unread(|| ()));
-        assert!(reasons_unread(sector_message).args.is_empty());
-        let unwound = std::panic::catch_unwind(|| reasons_unread(|| panic!("inside")));
-        assert!(unwound.is_err());
-        assert_eq!(sector_message(), formatted);
-        assert!(RuleError::Illegal(formatted).to_string().contains('7'));
-    }
 }

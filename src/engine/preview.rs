@@ -133,17 +133,33 @@ pub struct Preview {
     pub ousts: Option<Company>,
     /// A station whose share value changes (the column an outpost leaves or returns to).
     pub share_value: Option<ShareValue>,
-    /// Units, energy or track steps given up.
+    /// The share value of the company whose outpost is ousted, where it changes by the end of
+    /// the choice (the outpost goes home to its station when the expansion ends).
+    #[serde(default)]
+    pub ousted_share_value: Option<ShareValue>,
+    /// Units, energy or track steps given up; dropping out: the unused face-up cards of the
+    /// action area; stopping the upload marker: the plans it could still enter.
     pub forfeits: u32,
+    /// Dropping out: the bonus markers left in the reserve, unplaced this round.
+    #[serde(default)]
+    pub forfeits_markers: u32,
     /// The seat's next question in this turn.
     pub next: Option<Task>,
     /// The decision ends the seat's turn.
     pub ends_turn: bool,
-    /// The decision cannot be taken back (it ends the turn or reveals something hidden).
+    /// `/undo` would refuse to take the decision back ([`undo_barrier`]: it ends the turn or
+    /// reveals something hidden).
     pub irreversible: bool,
     /// The rules allow it, but it gains nothing (a majority space without a tier the seat
-    /// meets, a flip of a screen the upload marker has passed).
+    /// meets, a flip of a screen the upload marker has reached).
     pub gains_nothing: bool,
+    /// The plan reached (`plan`) or covered (`covers`) lies face down: no requirements, no
+    /// reward, whatever its face says.
+    #[serde(default)]
+    pub plan_face_down: bool,
+    /// A flip of the screen the upload marker stands on (not one it has passed).
+    #[serde(default)]
+    pub marker_on_it: bool,
 }
 
 /// The preview of `d` for `seat` (an illegal decision gets the rules' reason, as `apply` would).
@@ -160,15 +176,17 @@ pub fn preview(
     } else {
         after.agenda.last().filter(|t| t.seat() == seat).cloned()
     };
+    let irreversible = undo_refused_after(data, state, seat, &[d])?;
     let mut p = Preview {
         gains: gains(data, state, &after, seat),
         ends_turn,
-        irreversible: ends_turn || reveals_hidden(state, &after),
+        irreversible,
         next,
         ..Preview::default()
     };
     let task = state.agenda.last().filter(|_| state.phase == Phase::Action);
     detail(data, state, &after, seat, task, d, &mut p);
+    p.ousted_share_value = ousted_share_value(data, state, &after, p.ousts);
     let paid = u32::try_from(-p.gains.coins).unwrap_or(0);
     if paid > 0 && !p.costs.iter().any(|c| c.currency == Currency::Coins) {
         p.costs.push(Cost {
@@ -177,12 +195,8 @@ pub fn preview(
             left: after.seats[seat].coins,
         });
     }
-    if let Some(Task::SpendResearch { points, .. }) = &p.next {
-        if !matches!(task, Some(Task::SpendResearch { .. })) {
-            p.gains.research_points = *points;
-        }
-    }
     p.gains_nothing = p.gains_nothing
+        || (matches!(d, Decision::ChooseTier { .. }) && p.gains.is_nothing() && p.next.is_none())
         || (matches!(
             d,
             Decision::PlaceBonus { .. } | Decision::PlaceOneTimeBonus { .. }
@@ -190,6 +204,132 @@ pub fn preview(
             && p.tiers.is_empty()
             && p.next.is_none());
     Ok(p)
+}
+
+/// The preview of a batch of decisions of `seat` played together (one option of a prompt: a
+/// card selection with its action, several steps on one track, the upload marker's advance to
+/// where it stops): the last decision's details where the batch's earlier steps leave the
+/// game, with what the whole batch changes for the seat (its gains, the units and CrypCoin it
+/// spends) and whether `/undo` could take the whole batch back.
+pub fn preview_batch(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    batch: &[Decision],
+) -> Result<Preview, RuleError> {
+    let Some((&last, earlier)) = batch.split_last() else {
+        return Err(RuleError::NotNow(crate::engine::Message::new(
+            "rule.nothing_pending",
+            &[],
+        )));
+    };
+    if earlier.is_empty() {
+        return preview(data, state, seat, last);
+    }
+    let mut mid = state.clone();
+    for d in earlier {
+        flow::apply(data, &mut mid, seat, *d)?;
+    }
+    let mut p = preview(data, &mid, seat, last)?;
+    // What the first step says and the last does not: a sector's cost and structures, the
+    // outpost ousted, what dropping out gives up.
+    let head = preview(data, state, seat, batch[0])?;
+    for c in head.costs {
+        if !p.costs.iter().any(|x| x.currency == c.currency) {
+            p.costs.push(c);
+        }
+    }
+    // An advance's reward is the last plan's alone (a flipped or special plan gives none), so
+    // only an expansion takes the first step's sector rewards.
+    let advances = matches!(batch[0], Decision::Advance | Decision::SkipFlip);
+    if p.rewards.is_empty() && !advances {
+        p.rewards = head.rewards;
+        p.rewards_later |= head.rewards_later;
+    }
+    p.ousts = p.ousts.or(head.ousts);
+    p.share_value = p.share_value.or(head.share_value);
+    p.card = p.card.or(head.card);
+    if batch[0] == Decision::DropOut {
+        p.forfeits = head.forfeits;
+        p.forfeits_markers = head.forfeits_markers;
+    }
+    let mut after = mid.clone();
+    flow::apply_within_turn(data, &mut after, seat, last)?;
+    p.irreversible = undo_refused_after(data, state, seat, batch)?;
+    // A card selection's units: those the action goes on with.
+    if let Some(Task::BuyWithUnits { units, .. } | Task::SpendUnits { units, .. }) =
+        after.agenda.last().filter(|t| t.seat() == seat)
+    {
+        if batch
+            .iter()
+            .any(|d| matches!(d, Decision::SelectCard { .. }))
+        {
+            p.units = Some(*units);
+        }
+    }
+    p.gains = gains(data, state, &after, seat);
+    p.ousted_share_value = ousted_share_value(data, state, &after, p.ousts);
+    // A sector's structures are paid when the expansion ends: by the batch's end, if it ended.
+    if p.rewards_later && matches!(batch[0], Decision::ExpandInto { .. }) {
+        p.rewards_later = expansion_goes_on(&after, seat);
+    }
+    if matches!(last, Decision::ChooseTier { .. }) {
+        p.gains_nothing = p.gains.is_nothing() && p.next.is_none();
+    }
+    // Research points spent by the whole batch, over every pool of points it draws on.
+    let (points_before, points_after) = (
+        research_points_to_use(state, seat),
+        research_points_to_use(&after, seat),
+    );
+    for c in p.costs.iter_mut() {
+        if c.currency == Currency::ResearchPoints {
+            c.amount = points_before.saturating_sub(points_after);
+            c.left = points_after;
+        }
+    }
+    let units: u32 = batch
+        .iter()
+        .filter(|d| matches!(d, Decision::TrackStep { .. }))
+        .count() as u32;
+    p.costs.retain(|c| c.currency != Currency::Coins);
+    for c in p.costs.iter_mut() {
+        if c.currency == Currency::Units && units > 1 {
+            c.amount = units;
+        }
+    }
+    let paid = u32::try_from(-p.gains.coins).unwrap_or(0);
+    if paid > 0 {
+        p.costs.push(Cost {
+            amount: paid,
+            currency: Currency::Coins,
+            left: after.seats[seat].coins,
+        });
+    }
+    Ok(p)
+}
+
+/// Whether `/undo` refuses to take back a batch that turned `before` into `after` (DECISIONS
+/// B6): it revealed hidden or random information or passed the turn ([`reveals_hidden`]). The
+/// one rule for both sides: an option says "cannot be undone" (`Preview::irreversible`, from
+/// [`undo_refused_after`]) exactly when this holds for it, and the chat layer's `/undo`
+/// refuses exactly then.
+pub fn undo_barrier(before: &GameState, after: &GameState) -> bool {
+    reveals_hidden(before, after)
+}
+
+/// Whether `/undo` would refuse to take back `batch` (one option: one decision or several) of
+/// `seat` right after it was played on `state`: the batch played as the store plays it, the
+/// rest of the turn and what follows it included, then [`undo_barrier`]. The one place an
+/// option's "cannot be undone" is decided, for a single decision and a batch alike.
+pub fn undo_refused_after(
+    data: &GameData,
+    state: &GameState,
+    seat: usize,
+    batch: &[Decision],
+) -> Result<bool, RuleError> {
+    let mut after = state.clone();
+    super::apply_batch(data, &mut after, seat, batch)?;
+    Ok(undo_barrier(state, &after))
 }
 
 /// Whether going from `before` to `after` revealed hidden or random information (a card drawn,
@@ -261,7 +401,8 @@ fn gains(data: &GameData, before: &GameState, after: &GameState, seat: usize) ->
             .collect(),
         cards,
         plans: a.acquired.iter().skip(b.acquired.len()).copied().collect(),
-        research_points: 0,
+        research_points: research_points_to_use(after, seat)
+            .saturating_sub(research_points_to_use(before, seat)),
         bonuses: newly(
             a.bonus_pending | a.bonus_active,
             b.bonus_pending | b.bonus_active,
@@ -302,6 +443,9 @@ fn detail(
         currency: Currency::Coins,
         left: s.coins.saturating_sub(amount),
     };
+    // Research points are spent from every pool of them the seat has to use this turn (a plan's
+    // reward and the research scientist's own points come as two).
+    let points_total = research_points_to_use(state, seat);
     match (task, d) {
         (_, Decision::PlaceTile { card }) => {
             p.card = Some(card);
@@ -399,59 +543,69 @@ fn detail(
                 .and_then(|e| e.get(entered.len()).copied())
                 .and_then(|(_, ousted)| ousted)
                 .or_else(|| match d {
-                    Decision::EnterSector { .. } => state.sectors[sector as usize - 1],
+                    Decision::EnterSector { .. } | Decision::ExpandInto { .. } => state
+                        .sectors
+                        .get(usize::from(sector).wrapping_sub(1))
+                        .copied()
+                        .flatten(),
                     _ => None,
                 });
             p.rewards = expansion_gain(data, state, after, *company, entered, &now);
             let asks_column = matches!(p.next, Some(Task::PickColumn { .. }));
-            p.rewards_later = asks_column || entered_after(after, seat).is_some();
+            p.rewards_later = asks_column || expansion_goes_on(after, seat);
             if !asks_column {
                 p.share_value = Some(share_value(data, state, after, *company));
             }
         }
         (Some(Task::Expand { energy, .. }), Decision::StopExpanding) => p.forfeits = *energy,
+        (_, Decision::DropOut) => {
+            p.forfeits = s.up_cards().count() as u32;
+            p.forfeits_markers = u32::from(s.markers_reserve);
+        }
+        (Some(Task::ResearchAdvance { .. }), Decision::StopAdvancing) => {
+            p.forfeits = further_advances(data, state, seat);
+        }
         (_, Decision::FlipPlan { screen }) => {
             p.plan = s.research[screen as usize].map(|placed| placed.plan);
             p.gains_nothing = s.upload.is_some_and(|u| screen <= u);
+            p.marker_on_it = s.upload == Some(screen);
         }
         (_, Decision::Advance) => {
             let next = s.upload.map_or(0, |u| u + 1);
             if let Some(placed) = s.research.get(next as usize).copied().flatten() {
                 p.plan = Some(placed.plan);
+                p.plan_face_down = placed.face_down;
                 if !placed.face_down {
                     p.rewards = plan_rewards(data, state, seat, placed.plan);
                     p.rewards_later = matches!(p.next, Some(Task::ResearchAdvance { .. }));
                 }
             }
         }
-        (Some(Task::SpendResearch { points, .. }), Decision::TakePlan { space }) => {
+        (Some(Task::SpendResearch { .. }), Decision::TakePlan { space }) => {
             let plan = state.research_display[space as usize];
             p.plan = plan.map(PlanRef::Regular);
             if let Some(plan) = plan {
                 let letter = data.research.plans[plan as usize].letter;
                 p.costs.push(points_cost(
                     data.research.acquisition.plan_cost(letter),
-                    *points,
+                    points_total,
                 ));
             }
         }
-        (Some(Task::SpendResearch { points, .. }), Decision::TakeSpecial { index }) => {
+        (Some(Task::SpendResearch { .. }), Decision::TakeSpecial { index }) => {
             p.plan = Some(PlanRef::Special(index));
             p.costs
-                .push(points_cost(data.research.acquisition.special, *points));
+                .push(points_cost(data.research.acquisition.special, points_total));
         }
-        (Some(Task::SpendResearch { points, .. }), Decision::TakeCoin) => {
+        (Some(Task::SpendResearch { .. }), Decision::TakeCoin) => {
             p.costs
-                .push(points_cost(data.research.acquisition.coin, *points));
+                .push(points_cost(data.research.acquisition.coin, points_total));
         }
         (_, Decision::PlacePlan { index, screen }) => {
             p.plan = s.acquired.get(index as usize).copied();
-            p.covers = s
-                .research
-                .get(screen as usize)
-                .copied()
-                .flatten()
-                .map(|placed| placed.plan);
+            let covered = s.research.get(screen as usize).copied().flatten();
+            p.covers = covered.map(|placed| placed.plan);
+            p.plan_face_down = covered.is_some_and(|placed| placed.face_down);
         }
         (Some(Task::ChooseTier { space, .. }), Decision::ChooseTier { tier }) => {
             p.rewards = data.board.bonus_spaces[*space as usize]
@@ -493,12 +647,51 @@ fn detail(
     }
 }
 
+/// How many more plans the seat's upload marker could enter now, one after the other.
+fn further_advances(data: &GameData, state: &GameState, seat: usize) -> u32 {
+    let mut scratch = state.clone();
+    let mut n = 0;
+    while n < 32
+        && matches!(scratch.agenda.last(), Some(Task::ResearchAdvance { .. }))
+        && super::legal_decisions(data, &scratch, seat).contains(&Decision::Advance)
+        && flow::apply(data, &mut scratch, seat, Decision::Advance).is_ok()
+    {
+        n += 1;
+    }
+    n
+}
+
 fn points_cost(amount: u32, points: u32) -> Cost {
     Cost {
         amount,
         currency: Currency::ResearchPoints,
         left: points.saturating_sub(amount),
     }
+}
+
+/// The research points `seat` has to utilize in this turn: every pool of them waiting on the
+/// agenda (a plan's reward and the research scientist's own points come as two), which the
+/// question, the costs and the options that bring points count whole.
+pub fn research_points_to_use(state: &GameState, seat: usize) -> u32 {
+    if state.phase != Phase::Action {
+        return 0;
+    }
+    state
+        .agenda
+        .iter()
+        .map(|t| match t {
+            Task::SpendResearch { seat: s, points } if *s == seat => *points,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Whether the seat's expansion goes on in `state` (its sectors' structures not yet paid).
+fn expansion_goes_on(state: &GameState, seat: usize) -> bool {
+    state
+        .agenda
+        .iter()
+        .any(|t| matches!(t, Task::Expand { seat: s, .. } if *s == seat))
 }
 
 /// The sectors (or Belt spaces) entered so far in the seat's expansion in `state`, if it goes on.
@@ -553,6 +746,18 @@ fn expansion_gain(
         out.push(Reward::CompanyTrack { company, n: icons });
     }
     out
+}
+
+/// The ousted company's share value before and after, where it changed.
+fn ousted_share_value(
+    data: &GameData,
+    before: &GameState,
+    after: &GameState,
+    ousted: Option<Company>,
+) -> Option<ShareValue> {
+    ousted
+        .map(|c| share_value(data, before, after, c))
+        .filter(|v| v.before != v.after)
 }
 
 fn share_value(data: &GameData, before: &GameState, after: &GameState, c: Company) -> ShareValue {

@@ -4,6 +4,7 @@
 use super::decision::Task;
 use super::flow::Ctx;
 use super::state::{GameState, Phase, TileKind, TileState};
+use crate::text::Deferred;
 
 pub(crate) fn start_action_phase(ctx: &mut Ctx, state: &mut GameState) {
     state.phase = Phase::Action;
@@ -72,9 +73,12 @@ fn extra_markers(ctx: &Ctx, active: u32) -> u32 {
         .unwrap_or(0)
 }
 
-/// Fills empty research display spaces from the matching supply (empty supply: stays empty).
-pub(crate) fn refill_research_display(state: &mut GameState, ctx: &Ctx) {
-    for (i, space) in ctx.data.board.research_display.spaces.iter().enumerate() {
+/// Fills empty research display spaces from the matching supply (empty supply: stays empty),
+/// and says which plan went where.
+pub(crate) fn refill_research_display(state: &mut GameState, ctx: &mut Ctx) {
+    let data = ctx.data;
+    let mut filled = Vec::new();
+    for (i, space) in data.board.research_display.spaces.iter().enumerate() {
         if state.research_display[i].is_none() {
             let letter = match space.letter {
                 'A' => 0,
@@ -82,7 +86,17 @@ pub(crate) fn refill_research_display(state: &mut GameState, ctx: &Ctx) {
                 _ => 2,
             };
             state.research_display[i] = state.plan_supply[letter].pop();
+            if let Some(plan) = state.research_display[i].filter(|_| ctx.speaking()) {
+                filled.push(crate::text::name_ref(
+                    "event.refilled_plan",
+                    &[("space", &space.id), ("plan", &data.plan_label(plan))],
+                    &space.id,
+                ));
+            }
         }
+    }
+    if !filled.is_empty() {
+        ctx.say("event.research_refilled", &[("plans", &filled.join(", "))]);
     }
 }
 
@@ -117,11 +131,27 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
     // a) The next special research plan: its coin to the supplement space, then face up.
     let next = state.round as usize; // specials[0] is round 2's plan
     if let Some(special) = state.specials.get_mut(next - 1) {
+        let mut added = 0;
         if special.coin_under {
             special.coin_under = false;
-            state.supplement_coins += data.board.supplement_space.coins_added_per_round;
+            added = data.board.supplement_space.coins_added_per_round;
+            state.supplement_coins += added;
         }
         special.face_up = true;
+        let key = if added > 0 {
+            "event.prep_special"
+        } else {
+            "event.prep_special_no_coin"
+        };
+        ctx.say(
+            key,
+            &[
+                ("plan", &Deferred(|| data.special_plan_label(next - 1))),
+                ("index", &(next - 1)),
+                ("n", &added),
+                ("supplement", &state.supplement_coins),
+            ],
+        );
     }
     // b) Bonus markers return; a marker on a bonus tile space brings its tile. The marker is
     // the reservation: until now the tile may have been in another seat's action area.
@@ -152,8 +182,42 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
         }
     }
     super::missions::preparation(state);
+    ctx.say("event.prep_markers", &[]);
+    for (i, tile) in state.tiles.iter().enumerate() {
+        if let TileState::Held { seat, .. } = tile {
+            let kind = TileKind::ALL[i];
+            ctx.say(
+                "event.gets_tile",
+                &[
+                    ("name", &state.seats[*seat].name),
+                    ("tile", &data.tile_name(kind.data_id())),
+                    ("tile_id", &kind.data_id()),
+                ],
+            );
+        }
+    }
     // c) The card display: discard the right column, slide each row right, refill in order.
+    let discarded = state.discard.len();
     refill_card_display(state, data);
+    let discarded = state.discard.len() - discarded;
+    let cards: Vec<String> = state
+        .display
+        .iter()
+        .enumerate()
+        .filter(|_| ctx.speaking())
+        .filter_map(|(i, c)| {
+            let card = (*c)?;
+            Some(crate::text::name_ref(
+                "event.display_space",
+                &[("space", &(i + 1)), ("card", &data.card_label(card))],
+                &format!("{}", i + 1),
+            ))
+        })
+        .collect();
+    ctx.say(
+        "event.prep_display",
+        &[("discarded", &discarded), ("cards", &cards.join(", "))],
+    );
     state.first_player = state.next_first_player;
     state.round += 1;
     for s in state.seats.iter_mut() {
@@ -161,7 +225,7 @@ fn preparation(ctx: &mut Ctx, state: &mut GameState) {
         s.dropped_out = false;
         s.turns_this_round = 0;
     }
-    super::luna::preparation(state);
+    super::luna::preparation(ctx, state);
     state.phase = Phase::Planning;
     ctx.count("preparation");
     ctx.say(

@@ -364,6 +364,7 @@ pub(crate) fn apply_token(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
         for (card, slot) in cards.into_iter().zip(central) {
             state.seats[seat].hand.retain(|c| *c != card);
             state.seats[seat].resting[slot].push(card);
+            say_rested_starting(ctx, state, seat, card, slot);
         }
     }
     for bonus in &t.start_bonus {
@@ -453,10 +454,7 @@ pub(crate) fn perform_decision(ctx: &mut Ctx, st: &mut GameState, seat: usize, d
             ctx.tell(
                 seat,
                 "event.token_kept",
-                &[(
-                    "token",
-                    &ctx.data.research.starting_tokens[token as usize].id,
-                )],
+                &[("token", &ctx.data.token_label(token as usize))],
             );
             if st.seats.iter().all(|x| x.is_luna() || x.token.is_some()) {
                 // Everyone has chosen: reveal together and carry out step 13.
@@ -468,7 +466,7 @@ pub(crate) fn perform_decision(ctx: &mut Ctx, st: &mut GameState, seat: usize, d
                     apply_token(ctx, st, i);
                     let id = st.seats[i]
                         .token
-                        .map(|t| ctx.data.research.starting_tokens[t].id.clone())
+                        .map(|t| ctx.data.token_label(t))
                         .unwrap_or_default();
                     ctx.say(
                         "event.token_revealed",
@@ -482,10 +480,56 @@ pub(crate) fn perform_decision(ctx: &mut Ctx, st: &mut GameState, seat: usize, d
             seat_state.pending_rest.retain(|c| *c != card);
             seat_state.hand.retain(|c| *c != card);
             seat_state.resting[slot as usize].push(card);
+            say_rested_starting(ctx, st, seat, card, usize::from(slot));
         }
         _ => {}
     }
     if st.seats.iter().all(|s| s.setup_done()) {
         st.phase = Phase::Planning;
+        // Tokens given by seat were never secret, but the set-up kept them out of the public
+        // view until now: they are said with it (drafted ones were said when revealed).
+        if st.options.tokens == TokenSetup::Fixed {
+            for i in (0..st.seats.len()).filter(|i| !st.seats[*i].is_luna()) {
+                let id = st.seats[i]
+                    .token
+                    .map(|t| ctx.data.token_label(t))
+                    .unwrap_or_default();
+                ctx.say(
+                    "event.token_revealed",
+                    &[("name", &st.seats[i].name), ("token", &id)],
+                );
+            }
+        }
+        // The set-up decisions are over: the first round's planning begins.
+        ctx.say(
+            "event.round_begins",
+            &[
+                ("round", &st.round),
+                ("name", &st.seats[st.first_player].name),
+            ],
+        );
     }
+}
+
+/// Says that a starting card went from the hand to resting slot `slot` (0-based): one line per
+/// card, which the chat layer reads as one list.
+fn say_rested_starting(ctx: &mut Ctx, state: &GameState, seat: usize, card: CardId, slot: usize) {
+    let data = ctx.data;
+    let rested = crate::text::Deferred(|| {
+        crate::text::name_ref(
+            "event.rested_card",
+            &[
+                ("card", &data.card_label(card)),
+                ("slot", &crate::data::numbering::slot(slot)),
+            ],
+            &format!(
+                "card on resting slot {}",
+                crate::data::numbering::slot(slot)
+            ),
+        )
+    });
+    ctx.say(
+        "event.rests_starting",
+        &[("name", &state.seats[seat].name), ("cards", &rested)],
+    );
 }

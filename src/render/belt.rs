@@ -6,11 +6,11 @@
 //! flight path) and `stations` (the outer columns hold outposts, the middle one shuttles); a
 //! view without Belt state draws the Belt empty.
 
-use super::board::StationFrame;
 use super::geometry::MoonGeometry;
 use super::icons::{self, Ctx};
 use super::layout::{Colour, Rect};
 use super::paint::{Align, Painter, Role, Weight};
+use super::widgets::{wrap, StationFrame};
 use crate::engine::view::SeatView;
 
 const SPACE_BG: Colour = Colour([0x1F, 0x24, 0x33]);
@@ -22,7 +22,6 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
     p.round_rect(panel, 12.0, SPACE_BG);
     let map = g.map();
     p.round_rect(map, 8.0, Colour([0x2C, 0x33, 0x47]));
-    let ink = ctx.ink();
     let pt = |pos: [i32; 2]| g.px(pos[0] as f32, pos[1] as f32);
     let asteroid_at = |id: u32| belt.asteroid(id).map(|a| pt(a.pos));
     // The threat card's place, drawn only when a threat is in play: the card while it is on
@@ -30,7 +29,6 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
     if let Some(t) = view.threat.as_ref() {
         draw_threat_place(p, ctx, view, g, t);
     }
-    let small = ctx.text().small;
     // Flight paths: asteroid - shuttle space - asteroid, energy icons on the parts.
     for fp in &belt.flight_paths {
         let s = pt(fp.pos);
@@ -61,8 +59,19 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
             energy_mark(p, ctx, ((mid.0 + a.0) / 2.0, (mid.1 + a.1) / 2.0));
         }
     }
-    // Shuttle spaces: the company's colour and letter when a shuttle stands there; the letter
-    // goes where it covers no asteroid, outpost space, reward or other shuttle space.
+    shuttle_spaces(p, ctx, view, g);
+    asteroids(p, ctx, view, g);
+    stations(p, ctx, view, g);
+}
+
+/// Shuttle spaces: the company's colour and letter when a shuttle stands there; the letter
+/// goes where it covers no asteroid, outpost space, reward or other shuttle space.
+fn shuttle_spaces(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry) {
+    let belt = &ctx.data.belt;
+    let bl = &ctx.layout.board.belt;
+    let ink = ctx.ink();
+    let pt = |pos: [i32; 2]| g.px(pos[0] as f32, pos[1] as f32);
+    let small = ctx.text().small;
     let taken_spots = occupied_spots(ctx, g);
     let shuttles = view
         .belt
@@ -111,7 +120,15 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
             }
         }
     }
-    // Asteroids: number, outpost spaces below (outpost tokens where taken), reward beside.
+}
+
+/// Asteroids: number, outpost spaces below (outpost tokens where taken), reward beside.
+fn asteroids(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry) {
+    let belt = &ctx.data.belt;
+    let bl = &ctx.layout.board.belt;
+    let ink = ctx.ink();
+    let pt = |pos: [i32; 2]| g.px(pos[0] as f32, pos[1] as f32);
+    let small = ctx.text().small;
     let outposts = view
         .belt
         .as_ref()
@@ -171,7 +188,14 @@ pub(crate) fn draw(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry
             );
         }
     }
-    // Stations.
+}
+
+/// The four stations: their outpost columns and shuttle column, the company chip and share
+/// value beside each.
+fn stations(p: &mut Painter, ctx: &Ctx, view: &SeatView, g: &MoonGeometry) {
+    let belt = &ctx.data.belt;
+    let ink = ctx.ink();
+    let pt = |pos: [i32; 2]| g.px(pos[0] as f32, pos[1] as f32);
     let layout = &belt.station_layout;
     for st in &belt.stations {
         let rect = g.rect(st.rect.map(|v| v as f32)).inset(3.0);
@@ -285,7 +309,33 @@ fn draw_threat_place(
     g: &MoonGeometry,
     t: &crate::engine::threats::ThreatState,
 ) {
-    let tr = g.rect(ctx.data.belt.threat_space.rect.map(|v| v as f32));
+    let place = g.rect(ctx.data.belt.threat_space.rect.map(|v| v as f32));
+    let small = ctx.text().small;
+    let header = ctx.t("image.threat");
+    // On the board: "Threat" and the card's name, over as many lines as it needs; the card is
+    // drawn a little wider and taller than its place where the name asks for it.
+    let name_lines = match ctx.data.threats.threats.get(t.card as usize) {
+        Some(card) if t.on_board => {
+            let name = ctx.texts.resolve(&card.display_name());
+            wrap(
+                p,
+                ctx,
+                small,
+                Weight::Regular,
+                &name,
+                place.w + 2.0 * THREAT_WIDEN - 10.0,
+            )
+        }
+        _ => Vec::new(),
+    };
+    let widest = name_lines
+        .iter()
+        .map(|l| p.text_width(small, Weight::Regular, l))
+        .chain([p.text_width(small, Weight::Bold, &header)])
+        .fold(0.0, f32::max);
+    let w = (widest + 10.0).max(place.w);
+    let h = (28.0 + 22.0 * name_lines.len() as f32).max(place.h);
+    let tr = Rect::new(place.cx() - w / 2.0, place.cy() - h / 2.0, w, h);
     p.round_box(
         tr,
         6.0,
@@ -293,33 +343,26 @@ fn draw_threat_place(
         ctx.layout.canvas.alert,
         2.0,
     );
-    let small = ctx.text().small;
     if t.on_board {
+        let top = tr.cy() - 11.0 * name_lines.len() as f32;
         p.text(
             tr.cx(),
-            tr.y + 14.0,
+            top,
             small,
             Weight::Bold,
             Colour::WHITE,
             Align::Centre,
-            &ctx.t("image.threat"),
+            &header,
         );
-        let Some(card) = ctx.data.threats.threats.get(t.card as usize) else {
-            return;
-        };
-        // The name, over as many lines as it needs.
-        let name = ctx.texts.resolve(&card.display_name());
-        let lines = p.wrap(small, Weight::Regular, &name, tr.w - 8.0);
-        for (k, line) in lines.iter().enumerate() {
-            p.text_fit(
+        for (k, line) in name_lines.iter().enumerate() {
+            p.text(
                 tr.cx(),
-                tr.y + 36.0 + 22.0 * k as f32,
+                top + 22.0 * (k + 1) as f32,
                 small,
                 Weight::Regular,
                 Colour::WHITE,
                 Align::Centre,
                 line,
-                tr.w - 6.0,
             );
         }
     } else {
@@ -330,7 +373,7 @@ fn draw_threat_place(
             Weight::Regular,
             Colour::WHITE,
             Align::Centre,
-            &ctx.t("image.threat"),
+            &header,
         );
         p.text(
             tr.cx(),
@@ -346,6 +389,9 @@ fn draw_threat_place(
         }
     }
 }
+
+/// How much wider than its place (on each side) the threat card may be drawn for its name.
+const THREAT_WIDEN: f32 = 30.0;
 
 /// The company letter chip beside a shuttle.
 const CHIP: f32 = 18.0;

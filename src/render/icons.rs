@@ -377,6 +377,8 @@ pub enum Piece {
     Muted(String),
     Icon(Icon, String),
     Chip(Colour, String),
+    /// A chip with less room around its word, where a row must be narrow.
+    TightChip(Colour, String),
     Company(Company),
     /// A neutral outpost token.
     Outpost,
@@ -392,6 +394,7 @@ fn piece_width(p: &Painter, ctx: &Ctx, piece: &Piece) -> f32 {
         Piece::Muted(s) => p.text_width(small, Weight::Regular, s),
         Piece::Icon(k, s) => icon_width(p, ctx, *k, ROW_ICON, s),
         Piece::Chip(_, s) => p.text_width(small, Weight::Bold, s) + 10.0,
+        Piece::TightChip(_, s) => p.text_width(small, Weight::Bold, s) + 4.0,
         Piece::Company(_) => ROW_ICON + 2.0,
         Piece::Outpost => ROW_ICON,
         Piece::Gap(g) => *g,
@@ -425,9 +428,14 @@ pub fn draw_row(p: &mut Painter, ctx: &Ctx, x: f32, cy: f32, pieces: &[Piece]) -
                 };
                 icon(p, ctx, *k, cx + iw / 2.0 + shift, cy, ROW_ICON, s);
             }
-            Piece::Chip(colour, s) => {
+            Piece::Chip(colour, s) | Piece::TightChip(colour, s) => {
+                let radius = if matches!(piece, Piece::Chip(..)) {
+                    5.0
+                } else {
+                    3.0
+                };
                 let r = Rect::new(cx, cy - ROW_ICON / 2.0, w, ROW_ICON);
-                p.round_box(r, 5.0, *colour, ctx.ink(), 1.2);
+                p.round_box(r, radius, *colour, ctx.ink(), 1.2);
                 p.text(
                     cx + w / 2.0,
                     cy,
@@ -637,60 +645,13 @@ pub fn card(
         return;
     };
     let ink = ctx.ink();
-    let style = ctx.card_style(Ctx::card_type_id(def));
     let bg = ctx.panel();
     p.round_box(r, 8.0, bg, ink, 2.0);
     let band_h = (r.h * 0.28).clamp(24.0, 34.0);
-    let band = Rect::new(r.x + 2.0, r.y + 2.0, r.w - 4.0, band_h);
-    p.round_rect(band, 6.0, style.colour);
-    p.fill_rect(
-        Rect::new(band.x, band.bottom() - 6.0, band.w, 6.0),
-        style.colour,
-    );
+    card_band(p, ctx, r, def, band_h);
     let small = ctx.text().small;
-    // Starting cards carry the colour symbol; action cards their letter.
-    let mut label_w = band.w - 10.0;
-    match &def.origin {
-        CardOrigin::Starting { colour, .. } => {
-            seat_marker(p, ctx, *colour, band.right() - 9.0, band.cy(), 14.0);
-            label_w -= 16.0;
-        }
-        CardOrigin::Action { letter } if r.w >= 140.0 => {
-            let s = letter.to_string();
-            p.text(
-                band.right() - 6.0,
-                band.cy(),
-                small,
-                Weight::Regular,
-                style.colour.text_on(),
-                Align::Right,
-                &s,
-            );
-            label_w -= 16.0;
-        }
-        _ => {}
-    }
-    // The type's name; on a card too narrow for it, its abbreviation (`image.chip_card.<id>`,
-    // e.g. "Kohlenst."), never a name cut short.
-    let sz = p.size_to_fit(small, Weight::Bold, &style.label, label_w);
-    let label = if p.text_width(sz, Weight::Bold, &style.label) <= label_w {
-        style.label.clone()
-    } else {
-        let id = Ctx::card_type_id(def);
-        ctx.layout_word(&format!("image.chip_card.{id}"), &style.label)
-    };
-    p.text_fit(
-        band.x + 5.0,
-        band.cy(),
-        small,
-        Weight::Bold,
-        style.colour.text_on(),
-        Align::Left,
-        &label,
-        label_w,
-    );
     // Value.
-    let body_top = band.bottom();
+    let body_top = r.y + 2.0 + band_h;
     let foot_h = 28.0;
     let body = Rect::new(
         r.x,
@@ -753,6 +714,65 @@ pub fn card(
     if let Some(cost) = cost {
         coin(p, ctx, r.right() - 16.0, fy, 12.0, &cost.to_string());
     }
+    card_overlay(p, ctx, r, face, band_h);
+}
+
+/// A card's coloured band: the type's name (or its abbreviation on a narrow card) and the
+/// colour symbol of a starting card or the letter of an action card.
+fn card_band(p: &mut Painter, ctx: &Ctx, r: Rect, def: &CardDef, band_h: f32) {
+    let style = ctx.card_style(Ctx::card_type_id(def));
+    let band = Rect::new(r.x + 2.0, r.y + 2.0, r.w - 4.0, band_h);
+    p.round_rect(band, 6.0, style.colour);
+    p.fill_rect(
+        Rect::new(band.x, band.bottom() - 6.0, band.w, 6.0),
+        style.colour,
+    );
+    let small = ctx.text().small;
+    // Starting cards carry the colour symbol; action cards their letter.
+    let mut label_w = band.w - 8.0;
+    match &def.origin {
+        CardOrigin::Starting { colour, .. } => {
+            seat_marker(p, ctx, *colour, band.right() - 9.0, band.cy(), 14.0);
+            label_w -= 14.0;
+        }
+        CardOrigin::Action { letter } if r.w >= 140.0 => {
+            let s = letter.to_string();
+            p.text(
+                band.right() - 6.0,
+                band.cy(),
+                small,
+                Weight::Regular,
+                style.colour.text_on(),
+                Align::Right,
+                &s,
+            );
+            label_w -= 16.0;
+        }
+        _ => {}
+    }
+    // The type's name; on a card too narrow for it, its abbreviation (`image.chip_card.<id>`,
+    // e.g. "Kohlenst."), never a name cut short.
+    let sz = p.size_to_fit(small, Weight::Bold, &style.label, label_w);
+    let label = if p.text_width(sz, Weight::Bold, &style.label) <= label_w {
+        style.label.clone()
+    } else {
+        let id = Ctx::card_type_id(def);
+        ctx.layout_word(&format!("image.chip_card.{id}"), &style.label)
+    };
+    p.text_fit(
+        band.x + 4.0,
+        band.cy(),
+        small,
+        Weight::Bold,
+        style.colour.text_on(),
+        Align::Left,
+        &label,
+        label_w,
+    );
+}
+
+/// What lies over a card face: nothing, a wash and a "used" tag, or the "planned" tag.
+fn card_overlay(p: &mut Painter, ctx: &Ctx, r: Rect, face: CardFace, band_h: f32) {
     match face {
         CardFace::Up => {}
         CardFace::Used => {
@@ -763,7 +783,7 @@ pub fn card(
                     p.fill_rect(Rect::new(r.x + 3.0, y as f32, r.w - 6.0, 2.0), wash);
                 }
             }
-            tag(p, ctx, r.cx(), r.cy(), "used", ctx.muted());
+            tag(p, ctx, r.cx(), r.cy(), &ctx.t("image.used"), ctx.muted());
         }
         CardFace::Planned => {
             tag(
@@ -876,7 +896,20 @@ pub fn plan(p: &mut Painter, ctx: &Ctx, r: Rect, face: &PlanFace, outline: Colou
         }
         requirement_pieces(ctx, rq, &mut req);
     }
-    let qw = row_width(p, ctx, &req);
+    let mut qw = row_width(p, ctx, &req);
+    if qw > r.w - 12.0 {
+        // Too wide for the plan (e.g. "3 same 2 energy", "RS/FS 5 titanium", longer in
+        // German): tight chips and no extra gap between requirements, so the row stays inside.
+        req = req
+            .into_iter()
+            .filter(|piece| !matches!(piece, Piece::Gap(_)))
+            .map(|piece| match piece {
+                Piece::Chip(colour, s) => Piece::TightChip(colour, s),
+                other => other,
+            })
+            .collect();
+        qw = row_width(p, ctx, &req);
+    }
     let x = if qw <= r.w - 12.0 {
         r.x + 6.0
     } else {

@@ -1,7 +1,7 @@
 //! The drawing layout (`assets/layout.toml`): canvas size, panel rectangles, text sizes and
 //! colours. Only picture placement lives here; every game number comes from `GameData`.
 
-use super::RenderError;
+use super::error::RenderError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -410,27 +410,5 @@ impl Layout {
 
     pub fn bonus_label<'a>(&'a self, id: &'a str) -> &'a str {
         self.bonus_labels.get(id).map(String::as_str).unwrap_or(id)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn embedded_layout_loads() {
-        let l = Layout::embedded().expect("layout.toml loads");
-        assert!(l.text.small >= l.canvas.min_text_px);
-    }
-
-    #[test]
-    fn colour_parsing() {
-        assert_eq!(
-            Colour::try_from("#FF8000".to_string()),
-            Ok(Colour([255, 128, 0]))
-        );
-        assert!(Colour::try_from("FF8000".to_string()).is_err());
-        assert!(Colour::try_from("#FF80".to_string()).is_err());
-        assert!(Colour::try_from("#ÄÄÄ".to_string()).is_err());
     }
 }

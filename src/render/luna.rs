@@ -4,12 +4,11 @@
 //! tracks with the Luna tokens, the action cards in her reserve, shares and bonus markers.
 //! Everything here is public (`LunaView`); face-down Luna cards are drawn as backs.
 
-use super::board::{empty_slot, panel};
 use super::icons::{self, Ctx, Icon, Piece};
 use super::layout::{Colour, Rect};
 use super::paint::{Align, Painter, Weight};
-use super::player::{footer, header, step_track, StepTrack};
-use crate::data::board::MajorityCompare;
+use super::seat_frame::{footer, header, step_track, StepTrack};
+use super::widgets::{bonus_space_label, empty_slot, panel};
 use crate::data::luna::{CardPick, CompanySelector, LunaAction, LunaCard, MajorityIcon, PlanPick};
 use crate::engine::view::{LunaView, PublicSeat, SeatView};
 
@@ -147,7 +146,7 @@ fn action_pieces(ctx: &Ctx, a: &LunaAction, letter: char) -> Vec<Piece> {
                     .iter()
                     .find(|b| b.row as usize == *r && b.col as usize == *c)
             }) {
-                Some(space) => pieces.extend(super::board::bonus_space_label(ctx, space)),
+                Some(space) => pieces.extend(bonus_space_label(ctx, space)),
                 None => pieces.push(Piece::Muted("-".into())),
             }
             pieces
@@ -250,50 +249,6 @@ fn slots(p: &mut Painter, ctx: &Ctx, s: &PublicSeat, luna: &LunaView) {
             None if on => empty_slot(p, ctx, card_r, &ctx.t("image.empty")),
             None => {}
         }
-    }
-}
-
-/// Luna's value on a majority space from her majority slots (None: nothing there).
-pub(crate) fn majority_value(ctx: &Ctx, luna: &LunaView, compare: MajorityCompare) -> Option<u32> {
-    let card = |m: usize| {
-        luna.majority
-            .get(m)
-            .copied()
-            .flatten()
-            .and_then(|c| ctx.data.luna_cards.cards.get(c as usize))
-    };
-    if luna.majority.iter().all(Option::is_none) {
-        return None;
-    }
-    if compare == MajorityCompare::ResearchScientistCards {
-        return Some((0..2).filter_map(card).map(|c| c.majority.scientists).sum());
-    }
-    let icon = icon_of(compare)?;
-    let slots = &ctx.data.luna_board.majority_slots;
-    for (m, icons) in [&slots.left_slot, &slots.right_slot]
-        .into_iter()
-        .enumerate()
-    {
-        if let Some(pos) = icons.iter().position(|i| *i == icon) {
-            return card(m).map(|c| {
-                if pos == 0 {
-                    c.majority.left
-                } else {
-                    c.majority.right
-                }
-            });
-        }
-    }
-    None
-}
-
-fn icon_of(c: MajorityCompare) -> Option<MajorityIcon> {
-    match c {
-        MajorityCompare::TitaniumUnits => Some(MajorityIcon::Titanium),
-        MajorityCompare::CarbonUnits => Some(MajorityIcon::Carbon),
-        MajorityCompare::EnergyPoints => Some(MajorityIcon::EnergyPoints),
-        MajorityCompare::MineralsUnits => Some(MajorityIcon::Minerals),
-        MajorityCompare::ResearchScientistCards => None,
     }
 }
 

@@ -7,6 +7,11 @@
 //! data (`moon.toml`, `belt.toml`, `board.toml`, `tracks.toml`, `player-board.toml`) and from
 //! `assets/layout.toml` (placement and colours only).
 //!
+//! The drawers (`board` with `moon`, `belt`, `tracks`, `notes`, `missions`, `scores`; `player`
+//! and `luna` around `seat_frame`) draw with the leaves below them: `widgets` (shared pieces),
+//! `icons` (the picture vocabulary), `paint` (the canvas), `geometry` and `layout`; no drawer
+//! imports another drawer that imports it back.
+//!
 //! Public entry points take the engine's [`SeatView`]: [`board_png`], [`player_png`] and
 //! [`summary_text`]. Public images are drawn from a copy of the view with every private field
 //! removed, so hidden information cannot leak into their pixels. A [`Renderer`] holds the fonts,
@@ -15,52 +20,50 @@
 
 mod belt;
 mod board;
+mod cache;
 pub mod cli;
+mod error;
 pub mod geometry;
 mod icons;
 pub mod layout;
 mod luna;
 mod missions;
+mod moon;
 mod notes;
 mod paint;
+mod palette;
 mod player;
 mod scores;
+mod seat_frame;
 mod summary;
+mod tracks;
+mod widgets;
 
+/// What the test binaries reach below this module's public face (`test-support` only).
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod testing;
+
+pub use error::RenderError;
 pub use layout::Layout;
 pub use paint::{DrawnText, Role};
+
+use cache::{Key, Lru};
 
 use crate::data::{BoardSide, GameData};
 use crate::engine::view::{SeatView, SlotView};
 use crate::engine::GameState;
 use crate::text::{self, Texts};
 use sha2::{Digest, Sha256};
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-
-/// Why an image could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RenderError {
-    #[error("font {font} cannot be read: {message}")]
-    Font { font: String, message: String },
-    #[error("layout.toml: {message}")]
-    Layout { message: String },
-    #[error("there is no seat {0} in this game")]
-    NoSuchSeat(usize),
-    #[error("the private image of seat {seat} needs that seat's own view")]
-    NotOwnView { seat: usize },
-    #[error("the image cannot be encoded as PNG: {0}")]
-    Encode(String),
-    #[error("the view cannot be hashed: {0}")]
-    Hash(String),
-}
 
 /// What one image draws (see [`Renderer::drawn_in`]).
 #[derive(Debug, Clone)]
 pub struct Drawn {
     /// The image's width in pixels (text sizes scale with it when the image is shown smaller).
     pub width: u32,
+    pub height: u32,
     pub texts: Vec<DrawnText>,
     pub marks: Vec<(Role, f32, f32)>,
 }
@@ -84,53 +87,6 @@ pub struct RenderStats {
 enum Kind {
     Board(BoardSide),
     Player { seat: usize, private: bool },
-}
-
-type Key = [u8; 32];
-
-/// A least-recently-used cache of encoded PNGs, bounded by their total size (a board is about
-/// 400 KiB, a player board about 150 KiB).
-struct Lru {
-    budget: usize,
-    bytes: usize,
-    entries: VecDeque<(Key, Arc<Vec<u8>>)>,
-}
-
-impl Lru {
-    fn new(budget: usize) -> Lru {
-        Lru {
-            budget,
-            bytes: 0,
-            entries: VecDeque::new(),
-        }
-    }
-
-    fn get(&mut self, key: &Key) -> Option<Arc<Vec<u8>>> {
-        let i = self.entries.iter().position(|(k, _)| k == key)?;
-        let entry = self.entries.remove(i)?;
-        let png = entry.1.clone();
-        self.entries.push_back(entry);
-        Some(png)
-    }
-
-    fn put(&mut self, key: Key, png: Arc<Vec<u8>>) {
-        if let Some(i) = self.entries.iter().position(|(k, _)| *k == key) {
-            if let Some((_, old)) = self.entries.remove(i) {
-                self.bytes -= old.len();
-            }
-        }
-        if png.len() > self.budget {
-            return;
-        }
-        self.bytes += png.len();
-        self.entries.push_back((key, png));
-        while self.bytes > self.budget {
-            match self.entries.pop_front() {
-                Some((_, old)) => self.bytes -= old.len(),
-                None => break,
-            }
-        }
-    }
 }
 
 /// Fonts, layout and the image cache. Share one per process (it is `Sync`).
@@ -256,13 +212,15 @@ impl Renderer {
         side: BoardSide,
         texts: &Texts,
     ) -> paint::Painter<'_> {
-        let mut p = self.painter(missions::below(&self.layout, view).height);
         let ctx = icons::Ctx {
             data,
             layout: &self.layout,
             texts,
         };
-        board::draw(&mut p, &ctx, view, side);
+        // The strips below the board are as tall as their text needs: measured first.
+        let below = board::below(&self.painter(1), &ctx, view);
+        let mut p = self.painter(below.height);
+        board::draw(&mut p, &ctx, view, side, &below);
         p
     }
 
@@ -443,6 +401,7 @@ impl Renderer {
         let public = public_view(view);
         let drawn = |p: paint::Painter<'_>| Drawn {
             width: p.img.width(),
+            height: p.img.height(),
             texts: p.drawn,
             marks: p.marks,
         };
@@ -566,35 +525,5 @@ pub fn summary_text_in(data: &GameData, view: &SeatView, texts: &Texts) -> Strin
             Ok(l) => summary::board_summary(data, &l, &public_view(view), texts),
             Err(e) => format!("(no summary: {e})"),
         },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Key, Lru};
-    use std::sync::Arc;
-
-    fn key(n: u8) -> Key {
-        [n; 32]
-    }
-
-    #[test]
-    fn the_image_cache_stays_within_its_byte_budget() {
-        let mut lru = Lru::new(1000);
-        lru.put(key(1), Arc::new(vec![0; 400]));
-        lru.put(key(2), Arc::new(vec![0; 400]));
-        assert!(lru.get(&key(1)).is_some(), "1 is now the most recent");
-        lru.put(key(3), Arc::new(vec![0; 400]));
-        assert_eq!(lru.bytes, 800);
-        assert!(lru.get(&key(2)).is_none(), "the least recent went first");
-        assert!(lru.get(&key(1)).is_some() && lru.get(&key(3)).is_some());
-        // Replacing an entry counts its new size only.
-        lru.put(key(3), Arc::new(vec![0; 100]));
-        assert_eq!(lru.bytes, 500);
-        // An image larger than the whole budget is not kept and evicts nothing.
-        lru.put(key(4), Arc::new(vec![0; 1001]));
-        assert!(lru.get(&key(4)).is_none());
-        assert_eq!(lru.bytes, 500);
-        assert_eq!(lru.entries.len(), 2);
     }
 }

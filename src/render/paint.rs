@@ -3,8 +3,8 @@
 //! fonts). Glyph bitmaps are cached per canvas. Every call clips to the canvas; nothing here can
 //! panic on odd coordinates (NaN and infinities are ignored).
 
+use super::error::RenderError;
 use super::layout::{Colour, Rect};
-use super::RenderError;
 use ab_glyph::{point, Font, FontRef, GlyphId, PxScale, ScaleFont};
 use image::RgbImage;
 use std::collections::HashMap;
@@ -735,53 +735,8 @@ impl<'f> Painter<'f> {
         lines
     }
 
-    /// Encodes the canvas as PNG.
+    /// Encodes the canvas as PNG (indexed colour: see `palette`).
     pub fn png(&self) -> Result<Vec<u8>, RenderError> {
-        use image::ImageEncoder;
-        let mut out = Vec::new();
-        image::codecs::png::PngEncoder::new_with_quality(
-            &mut out,
-            image::codecs::png::CompressionType::Fast,
-            image::codecs::png::FilterType::Adaptive,
-        )
-        .write_image(
-            self.img.as_raw(),
-            self.img.width(),
-            self.img.height(),
-            image::ExtendedColorType::Rgb8,
-        )
-        .map_err(|e| RenderError::Encode(e.to_string()))?;
-        Ok(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn text_is_centred_on_cy() {
-        let fonts = Fonts::load().unwrap();
-        let mut p = Painter::new(200, 100, Colour::WHITE, &fonts, 18.0);
-        p.text(
-            10.0,
-            50.0,
-            40.0,
-            Weight::Bold,
-            Colour::BLACK,
-            Align::Left,
-            "HH",
-        );
-        let (mut top, mut bottom) = (u32::MAX, 0);
-        for (_, y, px) in p.img.enumerate_pixels() {
-            if px.0[0] < 128 {
-                top = top.min(y);
-                bottom = bottom.max(y);
-            }
-        }
-        assert!(
-            (top as i32 + bottom as i32 - 100).abs() <= 2,
-            "{top}..{bottom}"
-        );
+        super::palette::encode(&self.img)
     }
 }

@@ -3,9 +3,9 @@
 //! private player summary is asked for by its owner's view. Written in the language of the
 //! catalog it is given (`alt.*` keys; component names through their name references).
 
-use super::board::task_words;
 use super::icons::Ctx;
 use super::layout::Layout;
+use super::widgets::{phase_key, task_words};
 use crate::data::{numbering, CardId, Company, GameData};
 use crate::engine::state::Phase;
 use crate::engine::view::{SeatView, SlotView};
@@ -100,7 +100,7 @@ fn status_line(ctx: &Ctx, view: &SeatView) -> String {
             &[
                 ("round", &view.round),
                 ("rounds", &rounds),
-                ("phase", &t.t(phase_name_key(&view.phase))),
+                ("phase", &t.t(phase_key(&view.phase))),
             ],
         ),
     };
@@ -139,39 +139,10 @@ fn status_line(ctx: &Ctx, view: &SeatView) -> String {
     s
 }
 
-/// The chat catalog's name of a phase ("Action phase" / "Aktionsphase").
-fn phase_name_key(phase: &Phase) -> &'static str {
-    match phase {
-        Phase::Setup => "phase.setup",
-        Phase::Planning => "phase.planning",
-        Phase::Action => "phase.action",
-        Phase::Finished => "phase.finished",
-    }
-}
-
-/// The alt text / text-only status of the main board in the language of `texts`: public
-/// information only.
-pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView, texts: &Texts) -> String {
-    let ctx = Ctx {
-        data,
-        layout,
-        texts,
-    };
-    let t = texts;
-    let mut out = status_line(&ctx, view);
-    out.push('\n');
-    out.push_str(&t.t("alt.share_values"));
-    for c in Company::ALL {
-        let _ = write!(
-            out,
-            " {} ({}) {}",
-            ctx.company_short(c),
-            ctx.company_letter(c),
-            view.share_values.get(c.index()).copied().unwrap_or(0)
-        );
-        out.push(if c == Company::Tawac { '.' } else { ',' });
-    }
-    out.push('\n');
+/// Where the companies' outposts stand: sectors on the Moon; asteroids and shuttle spaces on
+/// the Belt, with the threat card while it is on the board.
+fn outposts(ctx: &Ctx, view: &SeatView, out: &mut String) {
+    let (data, t) = (ctx.data, ctx.texts);
     match view.belt.as_ref() {
         None => {
             out.push_str(&t.t("alt.moon_outposts"));
@@ -248,6 +219,32 @@ pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView, texts: &
             }
         }
     }
+}
+
+/// The alt text / text-only status of the main board in the language of `texts`: public
+/// information only.
+pub fn board_summary(data: &GameData, layout: &Layout, view: &SeatView, texts: &Texts) -> String {
+    let ctx = Ctx {
+        data,
+        layout,
+        texts,
+    };
+    let t = texts;
+    let mut out = status_line(&ctx, view);
+    out.push('\n');
+    out.push_str(&t.t("alt.share_values"));
+    for c in Company::ALL {
+        let _ = write!(
+            out,
+            " {} ({}) {}",
+            ctx.company_short(c),
+            ctx.company_letter(c),
+            view.share_values.get(c.index()).copied().unwrap_or(0)
+        );
+        out.push(if c == Company::Tawac { '.' } else { ',' });
+    }
+    out.push('\n');
+    outposts(&ctx, view, &mut out);
     for i in 0..view.seats.len() {
         out.push_str(&seat_line(&ctx, view, i));
         out.push('\n');
@@ -319,7 +316,7 @@ pub fn player_summary(
     };
     let t = texts;
     let mut out = seat_line(&ctx, view, seat);
-    let shares = super::player::shares(&ctx, view, seat, private);
+    let shares = super::seat_frame::shares(&ctx, view, seat, private);
     out.push('\n');
     out.push_str(&t.t("alt.shares"));
     for c in Company::ALL {

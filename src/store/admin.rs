@@ -1,23 +1,34 @@
 //! What the admin tools need of the store: every game of a server, a game's history checked
-//! move by move (the damage report), a rollback to an earlier move (appended to the log, never
-//! erased; it also brings a damaged game back), and the idle-game watch of the cleanup timer.
+//! move by move (the damage report), export and import (`export`), the file's size; and, of
+//! the game log, a rollback to an earlier move (appended to the log, never erased; it also
+//! brings a damaged game back), under the game's row lock so no move of any process slips in.
 
-use super::games::{game_from_row, read_game, readable_games, GAME_COLUMNS};
-use super::images::insert_image_row;
+use super::db::Db;
+use super::games::{game_from_row, keep_readable, lock_game, read_game, GameLog, GAME_COLUMNS};
 use super::live::{Live, LiveSet};
-use super::moves::{entry_at, insert_entry, read_log};
+use super::moves::{entry_at, game_over, insert_entry, read_log};
 use super::replay::{self, History};
-use super::shards;
-use super::snapshots::{insert_snapshot, prune_snapshots};
+use super::snapshots::current_snapshots;
+use super::sql::args;
 use super::{
-    from_db, json, lock, now_ms, to_db, GameId, GameRecord, GameStatus, LogEntry, Result, Store,
-    StoreError,
+    json, lock, now_ms, GameId, GameRecord, GameStatus, LogEntry, Result, Store, StoreError,
+    WaitPlan,
 };
 use crate::data::GameData;
-use crate::engine::{GameState, Phase, ENGINE_VERSION};
-use rusqlite::{params, Connection};
+use crate::engine::{GameState, Phase};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// The admin tools' role (see [`Store::admin`]).
+#[derive(Clone, Copy)]
+pub struct Admin<'s>(pub(super) &'s Store);
+
+impl Store {
+    /// Listings, history reports, export and import, the file's size.
+    pub fn admin(&self) -> Admin<'_> {
+        Admin(self)
+    }
+}
 
 /// A stored rollback.
 #[derive(Debug, Clone)]
@@ -30,57 +41,46 @@ pub struct RollbackOutcome {
     pub revived: bool,
 }
 
-/// The cleanup timer's view of one idle game (times on the chat layer's clock).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct IdleWatch {
-    pub game: GameId,
-    /// The log version last seen: a move changes it.
-    pub seq: u64,
-    /// Since when the game has been at that version (as far as the timer knows).
-    pub since: i64,
-    /// The warning posted: when, and when the game is deleted unless someone moves.
-    pub warning: Option<(i64, i64)>,
-}
-
-/// The idle watches of this process's shards' games (both backends).
-pub(crate) fn idle_watches_sql(filter: Option<shards::ShardFilter>) -> String {
-    format!(
-        "SELECT w.game_id, w.seq, w.since, w.warned_at, w.delete_at FROM idle_watch w \
-         JOIN games g ON g.id = w.game_id WHERE {} ORDER BY w.game_id",
-        shards::condition(filter, "g.guild")
-    )
-}
-
-impl Store {
+impl Admin<'_> {
     /// Games, most recently active first, running and damaged ones before the rest: those of
     /// `guild` (None: of every server and the local mode), at most `limit`.
     pub fn list_games(&self, guild: Option<u64>, limit: usize) -> Result<Vec<GameRecord>> {
-        self.read(|c| {
-            let sql = format!(
-                "SELECT {GAME_COLUMNS} FROM games WHERE ?1 IS NULL OR guild = ?1 \
-                 ORDER BY status IN ('active', 'damaged') DESC, updated_at DESC, id DESC LIMIT ?2"
-            );
-            let mut stmt = c.prepare(&sql)?;
-            let rows = stmt.query_map(
-                params![guild.map(to_db), i64::try_from(limit).unwrap_or(i64::MAX)],
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE CAST($1 AS BIGINT) IS NULL OR guild = $1 \
+             ORDER BY status IN ('active', 'damaged') DESC, updated_at DESC, id DESC LIMIT $2"
+        );
+        let rows = self.0.db.read(|tx| {
+            tx.query(
+                &sql,
+                args![guild, i64::try_from(limit).unwrap_or(i64::MAX)],
                 game_from_row,
-            )?;
-            readable_games(rows)
-        })
+            )
+        })?;
+        keep_readable(rows)
+    }
+
+    /// Every game in a status, oldest first.
+    pub fn games_with_status(&self, status: GameStatus) -> Result<Vec<GameRecord>> {
+        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE status = $1 ORDER BY id");
+        let rows = self
+            .0
+            .db
+            .read(|tx| tx.query(&sql, args![status.as_str()], game_from_row))?;
+        keep_readable(rows)
     }
 
     /// Replays the game's log from the seed and compares it with its stored snapshots (those
     /// written by this engine): how far its history holds up.
     pub fn history(&self, game: GameId) -> Result<History> {
-        let (record, entries, snapshots) = self.read(|c| {
+        let (record, entries, snapshots) = self.0.db.read(|tx| {
             Ok((
-                read_game(c, game)?,
-                read_log(c, game)?,
-                current_snapshots(c, game)?,
+                read_game(tx, game)?,
+                read_log(tx, game)?,
+                current_snapshots(tx, game)?,
             ))
         })?;
         Ok(replay::check_history(
-            &self.data,
+            &self.0.data,
             &record.options,
             &record.seat_names,
             &entries,
@@ -88,64 +88,111 @@ impl Store {
         ))
     }
 
+    /// The SQLite file's size in pages (`Unsupported` on PostgreSQL).
+    pub fn page_count(&self) -> Result<u64> {
+        match &self.0.db {
+            Db::Sqlite(db) => db.page_count(),
+            Db::Postgres(_) => Err(sqlite_only("the page count")),
+        }
+    }
+
+    /// Caps the SQLite file at `pages` pages (`PRAGMA max_page_count`; None lifts the cap):
+    /// an operator may bound the file this way (the full-disk test uses it).
+    pub fn set_page_limit(&self, pages: Option<u64>) -> Result<()> {
+        match &self.0.db {
+            Db::Sqlite(db) => db.set_page_limit(pages),
+            Db::Postgres(_) => Err(sqlite_only("a page limit")),
+        }
+    }
+}
+
+fn sqlite_only(what: &str) -> StoreError {
+    StoreError::Unsupported(format!(
+        "{what} is an SQLite file's; a PostgreSQL server's size is its own to set"
+    ))
+}
+
+impl GameLog<'_> {
     /// Returns an active or damaged game to its state after log entry `back_to` (0: the set-up)
-    /// by appending a rollback record (ordered by user `by`) with a snapshot of that state, in
-    /// one transaction. The state is a replay from the seed, and `back_to` must be within the
+    /// by appending a rollback record (ordered by user `by`) with a snapshot of that state, and
+    /// `waits` applied to it (who the game waits on from there), in one transaction under the
+    /// game's row lock. The state is a replay from the seed, and `back_to` must be within the
     /// part of the history that replays and agrees with the stored snapshots; a damaged game
-    /// becomes active again.
-    pub fn rollback(&self, game: GameId, back_to: u64, by: u64) -> Result<RollbackOutcome> {
+    /// becomes active again. The game must still be as this process knows it (else `Changed`:
+    /// its copy is reloaded).
+    pub fn rollback(
+        &self,
+        game: GameId,
+        back_to: u64,
+        by: u64,
+        waits: Option<&WaitPlan>,
+    ) -> Result<RollbackOutcome> {
+        let store = self.0;
         let record = self.game(game)?;
         let entry = match record.status {
-            GameStatus::Active => Some(self.live_game(game)?),
+            GameStatus::Active => Some(store.live_game(game)?),
             GameStatus::Damaged => None,
             status => return Err(StoreError::NotActive { game, status }),
         };
-        // Hold the game's lock (if live) so no move slips in between.
+        // Hold the game's live entry so no move of this process slips in between.
         let mut guard = entry.as_ref().map(|e| lock(e));
         if guard.as_deref().is_some_and(|l| l.closed) {
             return Err(StoreError::Conflict(game));
         }
-        let (entries, snapshots) =
-            self.read(|c| Ok((read_log(c, game)?, current_snapshots(c, game)?)))?;
+        let seen = guard.as_deref().map(|l| l.seq);
+        let written = store.db.write(|tx| {
+            let (status, last, _) = lock_game(tx, game)?.ok_or(StoreError::NoSuchGame(game))?;
+            if status != record.status.as_str() || seen.is_some_and(|seq| seq != last) {
+                return Err(StoreError::Changed(game));
+            }
+            let entries = read_log(tx, game)?;
+            let snapshots = current_snapshots(tx, game)?;
+            let plan = plan_rollback(&store.data, &record, back_to, by, &entries, &snapshots)?;
+            let (seq, now) = (plan.seq, entry_at(&plan.rollback));
+            insert_entry(tx, game, &plan.rollback)?;
+            // A damaged game may hold snapshots and images of versions its log never reached.
+            tx.execute(
+                "DELETE FROM snapshots WHERE game_id = $1 AND seq >= $2",
+                args![game, seq],
+            )?;
+            tx.execute(
+                "DELETE FROM board_images WHERE game_id = $1 AND version >= $2",
+                args![game, seq],
+            )?;
+            store.write_state(tx, game, seq, Some(&plan.snapshot), now)?;
+            tx.execute(
+                "UPDATE games SET last_seq = $2, updated_at = $3, status = $4, \
+                 damage_report = NULL WHERE id = $1",
+                args![
+                    game,
+                    seq,
+                    now,
+                    if plan.finished { "finished" } else { "active" }
+                ],
+            )?;
+            if plan.finished {
+                game_over(tx, game)?;
+            } else if let Some(waits) = waits {
+                super::waits::apply_waits(tx, game, &plan.state, waits)?;
+            }
+            Ok(plan)
+        });
         let RollbackPlan {
             seq,
-            rollback,
             state,
-            snapshot,
             finished,
             revived,
-        } = plan_rollback(&self.data, &record, back_to, by, &entries, &snapshots)?;
-        let now = entry_at(&rollback);
-        self.write(|tx| {
-            insert_entry(tx, game, &rollback)?;
-            // A damaged game may hold snapshots and images of versions its log never reached.
-            tx.prepare_cached("DELETE FROM snapshots WHERE game_id = ?1 AND seq >= ?2")?
-                .execute(params![game, to_db(seq)])?;
-            tx.prepare_cached("DELETE FROM board_images WHERE game_id = ?1 AND version >= ?2")?
-                .execute(params![game, to_db(seq)])?;
-            insert_snapshot(tx, game, seq, &snapshot, now)?;
-            prune_snapshots(tx, game, seq, self.options.snapshot_window)?;
-            insert_image_row(tx, game, seq)?;
-            tx.prepare_cached(
-                "UPDATE games SET last_seq = ?2, updated_at = ?3, status = ?4, \
-                 damage_report = NULL WHERE id = ?1",
-            )?
-            .execute(params![
-                game,
-                to_db(seq),
-                now,
-                if finished { "finished" } else { "active" }
-            ])?;
-            Ok(())
-        })
-        .inspect_err(|e| {
-            if let (StoreError::Conflict(_), Some(live)) = (e, guard.as_deref_mut()) {
-                self.evict(game, live);
+            ..
+        } = written.inspect_err(|e| {
+            if let (StoreError::Conflict(_) | StoreError::Changed(_), Some(live)) =
+                (e, guard.as_deref_mut())
+            {
+                store.live.evict(game, live);
             }
         })?;
         let state = Arc::new(state);
         settle_live(
-            &self.live,
+            &store.live,
             game,
             guard.as_deref_mut(),
             &state,
@@ -159,79 +206,22 @@ impl Store {
             revived,
         })
     }
-
-    /// Every idle-game watch (of this process's shards).
-    pub fn idle_watches(&self) -> Result<Vec<IdleWatch>> {
-        self.read(|c| {
-            let mut stmt = c.prepare_cached(&idle_watches_sql(self.options.shards))?;
-            let rows = stmt.query_map([], |r| {
-                let warned: Option<i64> = r.get(3)?;
-                let delete: Option<i64> = r.get(4)?;
-                Ok(IdleWatch {
-                    game: r.get(0)?,
-                    seq: from_db(r.get(1)?),
-                    since: r.get(2)?,
-                    warning: warned.zip(delete),
-                })
-            })?;
-            rows.map(|r| r.map_err(StoreError::from)).collect()
-        })
-    }
-
-    /// Stores (replaces) a game's idle-game watch.
-    pub fn set_idle_watch(&self, watch: &IdleWatch) -> Result<()> {
-        self.write(|tx| {
-            tx.prepare_cached(
-                "INSERT OR REPLACE INTO idle_watch (game_id, seq, since, warned_at, delete_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![
-                watch.game,
-                to_db(watch.seq),
-                watch.since,
-                watch.warning.map(|w| w.0),
-                watch.warning.map(|w| w.1)
-            ])?;
-            Ok(())
-        })
-    }
-
-    /// Forgets a game's idle-game watch.
-    pub fn clear_idle_watch(&self, game: GameId) -> Result<()> {
-        self.write(|tx| {
-            tx.prepare_cached("DELETE FROM idle_watch WHERE game_id = ?1")?
-                .execute([game])?;
-            Ok(())
-        })
-    }
-}
-
-/// The stored snapshots written by this engine, by sequence number (older engines' snapshots
-/// are not comparable with a replay by this one).
-fn current_snapshots(c: &Connection, game: GameId) -> Result<BTreeMap<u64, String>> {
-    let mut stmt = c.prepare_cached(
-        "SELECT seq, state FROM snapshots WHERE game_id = ?1 AND engine_version = ?2",
-    )?;
-    let rows = stmt.query_map(params![game, ENGINE_VERSION], |r| {
-        Ok((from_db(r.get::<_, i64>(0)?), r.get::<_, String>(1)?))
-    })?;
-    rows.map(|r| r.map_err(StoreError::from)).collect()
 }
 
 /// A rollback worked out in memory, not yet stored (either backend).
-pub(super) struct RollbackPlan {
-    pub(super) seq: u64,
-    pub(super) rollback: LogEntry,
-    pub(super) state: GameState,
+struct RollbackPlan {
+    seq: u64,
+    rollback: LogEntry,
+    state: GameState,
     /// The state as JSON, its snapshot.
-    pub(super) snapshot: String,
-    pub(super) finished: bool,
-    pub(super) revived: bool,
+    snapshot: String,
+    finished: bool,
+    revived: bool,
 }
 
 /// Checks a rollback of the game `record` (active or damaged) with log `entries` and stored
 /// `snapshots` to entry `back_to`, and replays the state it returns to from the seed.
-pub(super) fn plan_rollback(
+fn plan_rollback(
     data: &GameData,
     record: &GameRecord,
     back_to: u64,
@@ -290,7 +280,7 @@ pub(super) fn plan_rollback(
 
 /// After a rollback's commit: the game's live entry (`live`, when it was in memory) takes the
 /// new state, or leaves the set when the game is over; a revived game enters it.
-pub(super) fn settle_live(
+fn settle_live(
     set: &LiveSet,
     game: GameId,
     live: Option<&mut Live>,

@@ -63,6 +63,7 @@ pub fn backup(db: &Path, out: &Path, data: Arc<GameData>) -> Result<BackupReport
     };
     let (copy, report) = Store::open(out, data, checked)?;
     let damaged = copy
+        .admin()
         .games_with_status(super::GameStatus::Damaged)
         .map(|g| g.len())
         .unwrap_or(report.damaged.len());

@@ -1,11 +1,29 @@
-//! Campaigns: four chapters played in a row in one channel, each chapter a stored game, and
-//! what each chapter gave (a JSON result the campaign layer defines).
+//! Campaigns and lobbies. A campaign is four chapters played in a row in one channel, each
+//! chapter a stored game, and what each chapter gave (a JSON result the campaign layer
+//! defines). A lobby is a game being gathered (migration `0007_lobbies.sql`): one JSON document
+//! per channel that the chat layer defines, written on every change so a restart keeps it.
 
 use super::error::{Result, StoreError};
-use super::{from_db, now_ms, to_db, FailPoint, GameId, Location, NewGame, Store};
+use super::sql::{args, Row, Tx};
+use super::{now_ms, FailPoint, GameId, Location, NewGame, Store};
 use crate::engine::GameState;
-use rusqlite::Connection;
-use rusqlite::{params, OptionalExtension};
+use std::sync::Arc;
+
+/// The campaigns' and lobbies' role (see [`Store::campaigns`]).
+#[derive(Clone, Copy)]
+pub struct Campaigns<'s>(pub(super) &'s Store);
+
+impl Store {
+    /// Campaigns and lobbies.
+    pub fn campaigns(&self) -> Campaigns<'_> {
+        Campaigns(self)
+    }
+}
+
+/// How a campaign's options are made once its game has an id (see
+/// [`Campaigns::create_campaign_game`]).
+pub type CampaignOptions<'a> =
+    Box<dyn FnOnce(GameId) -> std::result::Result<serde_json::Value, String> + 'a>;
 
 /// A campaign's row id.
 pub type CampaignId = i64;
@@ -54,7 +72,7 @@ pub struct CampaignRecord {
     pub created_at: i64,
 }
 
-/// What a campaign step writes about one chapter (see [`Store::save_campaign`]).
+/// What a campaign step writes about one chapter (see [`Campaigns::save_campaign`]).
 #[derive(Debug, Clone, Copy)]
 pub struct ChapterWrite<'a> {
     pub chapter: u8,
@@ -72,13 +90,15 @@ pub(super) fn check_chapter(chapter: u8) -> Result<()> {
     }
 }
 
-impl Store {
+impl Campaigns<'_> {
     pub fn create_campaign(
         &self,
         location: Location,
         options: &serde_json::Value,
     ) -> Result<CampaignId> {
-        self.write(|tx| insert_campaign(tx, &location, options))
+        self.0
+            .db
+            .write(|tx| insert_campaign(tx, &location, options))
     }
 
     /// Creates a campaign together with its chapter 1 game in one transaction: the campaign's
@@ -86,20 +106,64 @@ impl Store {
     pub fn create_campaign_game(
         &self,
         new: NewGame,
-        options: impl FnOnce(GameId) -> std::result::Result<serde_json::Value, String>,
-    ) -> Result<(CampaignId, GameId, std::sync::Arc<GameState>)> {
+        options: CampaignOptions<'_>,
+    ) -> Result<(CampaignId, GameId, Arc<GameState>)> {
         self.create_game_for_chapter(new, None, 1, options)
+    }
+
+    /// Creates the game of a campaign chapter and saves the campaign's document (made from the
+    /// new game's id) with that chapter's game, in one transaction: a crash leaves either both
+    /// or neither.
+    pub fn create_chapter_game(
+        &self,
+        new: NewGame,
+        campaign: CampaignId,
+        chapter: u8,
+        options: CampaignOptions<'_>,
+    ) -> Result<(GameId, Arc<GameState>)> {
+        let (_, game, state) =
+            self.create_game_for_chapter(new, Some(campaign), chapter, options)?;
+        Ok((game, state))
+    }
+
+    /// Creates a chapter's game and, in the same transaction, the campaign itself (when
+    /// `campaign` is None), its document made from the game's id and the chapter's row.
+    fn create_game_for_chapter(
+        &self,
+        new: NewGame,
+        campaign: Option<CampaignId>,
+        chapter: u8,
+        options: CampaignOptions<'_>,
+    ) -> Result<(CampaignId, GameId, Arc<GameState>)> {
+        check_chapter(chapter)?;
+        let store = self.0;
+        let location = new.location;
+        let mut id = campaign.unwrap_or_default();
+        let (game, state) = store.games().create_game_and(new, |tx, game| {
+            let options = options(game).map_err(StoreError::Invalid)?;
+            if campaign.is_none() {
+                id = insert_campaign(tx, &location, &options)?;
+            }
+            let write = ChapterWrite {
+                chapter,
+                game: Some(game),
+                result: None,
+            };
+            write_campaign(tx, id, &options, CampaignStatus::Active, Some(write))?;
+            store.hit(FailPoint::BeforeCommit)
+        })?;
+        Ok((id, game, state))
     }
 
     /// Records which game plays a chapter.
     pub fn set_chapter_game(&self, campaign: CampaignId, chapter: u8, game: GameId) -> Result<()> {
         check_chapter(chapter)?;
-        self.write(|tx| {
-            tx.prepare_cached(
-                "INSERT INTO campaign_chapters (campaign_id, chapter, game_id) VALUES (?1, ?2, ?3) \
+        self.0.db.write(|tx| {
+            tx.execute(
+                "INSERT INTO campaign_chapters (campaign_id, chapter, game_id) VALUES ($1, $2, $3) \
                  ON CONFLICT (campaign_id, chapter) DO UPDATE SET game_id = excluded.game_id",
-            )?
-            .execute(params![campaign, chapter, game])?;
+                args![campaign, chapter, game],
+            )?;
             Ok(())
         })
     }
@@ -114,20 +178,24 @@ impl Store {
         check_chapter(chapter)?;
         let now = now_ms();
         let text = result.to_string();
-        self.write(|tx| {
-            tx.prepare_cached(
-                "INSERT INTO campaign_chapters (campaign_id, chapter, result, completed_at) VALUES (?1, ?2, ?3, ?4) \
-                 ON CONFLICT (campaign_id, chapter) DO UPDATE SET result = excluded.result, completed_at = excluded.completed_at",
-            )?
-            .execute(params![campaign, chapter, text, now])?;
+        self.0.db.write(|tx| {
+            tx.execute(
+                "INSERT INTO campaign_chapters (campaign_id, chapter, result, completed_at) \
+                 VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (campaign_id, chapter) DO UPDATE SET result = excluded.result, \
+                 completed_at = excluded.completed_at",
+                args![campaign, chapter, &text, now],
+            )?;
             Ok(())
         })
     }
 
     pub fn set_campaign_status(&self, campaign: CampaignId, status: CampaignStatus) -> Result<()> {
-        self.write(|tx| {
-            tx.prepare_cached("UPDATE campaigns SET status = ?2 WHERE id = ?1")?
-                .execute(params![campaign, status.as_str()])?;
+        self.0.db.write(|tx| {
+            tx.execute(
+                "UPDATE campaigns SET status = $2 WHERE id = $1",
+                args![campaign, status.as_str()],
+            )?;
             Ok(())
         })
     }
@@ -146,114 +214,92 @@ impl Store {
         if let Some(c) = &chapter {
             check_chapter(c.chapter)?;
         }
-        self.write(|tx| write_campaign(tx, campaign, options, status, chapter))
-    }
-
-    /// Creates the game of a campaign chapter and saves the campaign's document (made from the
-    /// new game's id) with that chapter's game, in one transaction: a crash leaves either both
-    /// or neither.
-    pub fn create_chapter_game(
-        &self,
-        new: NewGame,
-        campaign: CampaignId,
-        chapter: u8,
-        options: impl FnOnce(GameId) -> std::result::Result<serde_json::Value, String>,
-    ) -> Result<(GameId, std::sync::Arc<GameState>)> {
-        let (_, game, state) =
-            self.create_game_for_chapter(new, Some(campaign), chapter, options)?;
-        Ok((game, state))
-    }
-
-    /// Creates a chapter's game and, in the same transaction, the campaign itself (when
-    /// `campaign` is None), its document made from the game's id and the chapter's row.
-    fn create_game_for_chapter(
-        &self,
-        new: NewGame,
-        campaign: Option<CampaignId>,
-        chapter: u8,
-        options: impl FnOnce(GameId) -> std::result::Result<serde_json::Value, String>,
-    ) -> Result<(CampaignId, GameId, std::sync::Arc<GameState>)> {
-        check_chapter(chapter)?;
-        let location = new.location;
-        let mut id = campaign.unwrap_or_default();
-        let (game, state) = self.create_game_and(new, |tx, game| {
-            let options = options(game).map_err(StoreError::Invalid)?;
-            if campaign.is_none() {
-                id = insert_campaign(tx, &location, &options)?;
-            }
-            let write = ChapterWrite {
-                chapter,
-                game: Some(game),
-                result: None,
-            };
-            write_campaign(tx, id, &options, CampaignStatus::Active, Some(write))?;
-            self.hit(FailPoint::BeforeCommit)
-        })?;
-        Ok((id, game, state))
+        self.0
+            .db
+            .write(|tx| write_campaign(tx, campaign, options, status, chapter))
     }
 
     /// A campaign with its chapters in order; None if there is no such campaign.
     pub fn campaign(&self, campaign: CampaignId) -> Result<Option<CampaignRecord>> {
-        self.read(|c| {
-            let head = c
-                .prepare_cached(
-                    "SELECT guild, channel, status, options, created_at FROM campaigns WHERE id = ?1",
-                )?
-                .query_row([campaign], |r| {
-                    Ok((
-                        r.get::<_, Option<i64>>(0)?,
-                        r.get::<_, i64>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, String>(3)?,
-                        r.get::<_, i64>(4)?,
-                    ))
-                })
-                .optional()?;
-            let Some((guild, channel, status, options, created_at)) = head else {
+        self.0.db.read(|tx| {
+            let head = tx.query_opt(
+                "SELECT guild, channel, status, options, created_at FROM campaigns WHERE id = $1",
+                args![campaign],
+                |r| campaign_head(campaign, r),
+            )?;
+            let Some(mut record) = head else {
                 return Ok(None);
             };
-            let mut stmt = c.prepare_cached(
+            record.chapters = tx.query(
                 "SELECT chapter, game_id, result, completed_at FROM campaign_chapters \
-                 WHERE campaign_id = ?1 ORDER BY chapter",
-            )?;
-            let chapters = stmt
-                .query_map([campaign], |r| {
-                    let result: Option<String> = r.get(2)?;
+                 WHERE campaign_id = $1 ORDER BY chapter",
+                args![campaign],
+                |r| {
                     Ok(ChapterRecord {
-                        chapter: r.get(0)?,
+                        chapter: u8::try_from(r.get::<i64>(0)?).unwrap_or(0),
                         game: r.get(1)?,
-                        result: result.map(json_or_text),
+                        result: r.get::<Option<String>>(2)?.map(json_or_text),
                         completed_at: r.get(3)?,
                     })
-                })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            Ok(Some(campaign_record(
-                campaign,
-                (guild, channel, status, options, created_at),
-                chapters,
-            )))
+                },
+            )?;
+            Ok(Some(record))
         })
     }
 
     /// The newest campaign of a channel, whatever its status (a finished one stays readable).
     pub fn last_campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>> {
-        self.read(|c| {
-            Ok(c.prepare_cached(
-                "SELECT id FROM campaigns WHERE channel = ?1 ORDER BY id DESC LIMIT 1",
-            )?
-            .query_row([to_db(channel)], |r| r.get(0))
-            .optional()?)
+        self.0.db.read(|tx| {
+            tx.query_opt(
+                "SELECT id FROM campaigns WHERE channel = $1 ORDER BY id DESC LIMIT 1",
+                args![channel],
+                |r| r.get(0),
+            )
         })
     }
 
     /// The active campaign of a channel.
     pub fn campaign_in_channel(&self, channel: u64) -> Result<Option<CampaignId>> {
-        self.read(|c| {
-            Ok(c.prepare_cached(
-                "SELECT id FROM campaigns WHERE channel = ?1 AND status = 'active' ORDER BY id DESC LIMIT 1",
-            )?
-            .query_row([to_db(channel)], |r| r.get(0))
-            .optional()?)
+        self.0.db.read(|tx| {
+            tx.query_opt(
+                "SELECT id FROM campaigns WHERE channel = $1 AND status = 'active' \
+                 ORDER BY id DESC LIMIT 1",
+                args![channel],
+                |r| r.get(0),
+            )
+        })
+    }
+
+    /// Saves (or replaces) the lobby of `channel`.
+    pub fn save_lobby(&self, channel: u64, body: &str) -> Result<()> {
+        let now = now_ms();
+        self.0.db.write(|tx| {
+            tx.execute(
+                "INSERT INTO lobbies (channel, body, updated_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (channel) DO UPDATE SET body = excluded.body, \
+                 updated_at = excluded.updated_at",
+                args![channel, body, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Forgets the lobby of `channel` (started, closed or dropped).
+    pub fn delete_lobby(&self, channel: u64) -> Result<()> {
+        self.0.db.write(|tx| {
+            tx.execute("DELETE FROM lobbies WHERE channel = $1", args![channel])?;
+            Ok(())
+        })
+    }
+
+    /// Every stored lobby as (channel, document).
+    pub fn lobbies(&self) -> Result<Vec<(u64, String)>> {
+        self.0.db.read(|tx| {
+            tx.query(
+                "SELECT channel, body FROM lobbies ORDER BY channel",
+                args![],
+                |r| Ok((r.u64(0)?, r.get(1)?)),
+            )
         })
     }
 }
@@ -261,77 +307,71 @@ impl Store {
 /// Writes a campaign's document and status and, when given, a chapter's game and/or result (a
 /// `None` field keeps what is stored), inside the caller's transaction.
 fn write_campaign(
-    tx: &Connection,
+    tx: &mut Tx<'_>,
     campaign: CampaignId,
     options: &serde_json::Value,
     status: CampaignStatus,
     chapter: Option<ChapterWrite<'_>>,
 ) -> Result<()> {
     let now = now_ms();
-    let changed = tx
-        .prepare_cached("UPDATE campaigns SET options = ?2, status = ?3 WHERE id = ?1")?
-        .execute(params![campaign, options.to_string(), status.as_str()])?;
+    let changed = tx.execute(
+        "UPDATE campaigns SET options = $2, status = $3 WHERE id = $1",
+        args![campaign, &options.to_string(), status.as_str()],
+    )?;
     if changed == 0 {
         return Err(StoreError::Invalid(format!("no campaign {campaign}")));
     }
     if let Some(c) = chapter {
         let result = c.result.map(|r| r.to_string());
         let completed = result.as_ref().map(|_| now);
-        tx.prepare_cached(
+        tx.execute(
             "INSERT INTO campaign_chapters (campaign_id, chapter, game_id, result, completed_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5) \
+             VALUES ($1, $2, $3, $4, $5) \
              ON CONFLICT (campaign_id, chapter) DO UPDATE SET \
-             game_id = COALESCE(excluded.game_id, game_id), \
-             result = COALESCE(excluded.result, result), \
-             completed_at = COALESCE(excluded.completed_at, completed_at)",
-        )?
-        .execute(params![campaign, c.chapter, c.game, result, completed])?;
+             game_id = COALESCE(excluded.game_id, campaign_chapters.game_id), \
+             result = COALESCE(excluded.result, campaign_chapters.result), \
+             completed_at = COALESCE(excluded.completed_at, campaign_chapters.completed_at)",
+            args![campaign, c.chapter, c.game, result.as_ref(), completed],
+        )?;
     }
     Ok(())
 }
 
 /// Inserts an active campaign row (inside the caller's transaction); returns its id.
 fn insert_campaign(
-    tx: &Connection,
+    tx: &mut Tx<'_>,
     location: &Location,
     options: &serde_json::Value,
 ) -> Result<CampaignId> {
-    tx.prepare_cached(
-        "INSERT INTO campaigns (guild, channel, status, options, created_at) VALUES (?1, ?2, 'active', ?3, ?4)",
-    )?
-    .execute(params![
-        location.guild.map(to_db),
-        to_db(location.channel),
-        options.to_string(),
-        now_ms()
-    ])?;
-    Ok(tx.last_insert_rowid())
+    tx.query_one(
+        "INSERT INTO campaigns (guild, channel, status, options, created_at) \
+         VALUES ($1, $2, 'active', $3, $4) RETURNING id",
+        args![
+            location.guild,
+            location.channel,
+            &options.to_string(),
+            now_ms()
+        ],
+        |r| r.get(0),
+    )
 }
 
-/// A campaign's row: guild, channel, status, options, created_at.
-pub(super) type CampaignRow = (Option<i64>, i64, String, String, i64);
-
-/// A campaign from its row and chapters (either backend).
-pub(super) fn campaign_record(
-    id: CampaignId,
-    row: CampaignRow,
-    chapters: Vec<ChapterRecord>,
-) -> CampaignRecord {
-    let (guild, channel, status, options, created_at) = row;
-    CampaignRecord {
+/// A campaign's row (guild, channel, status, options, created_at), its chapters not yet read.
+fn campaign_head(id: CampaignId, r: &Row<'_>) -> Result<CampaignRecord> {
+    Ok(CampaignRecord {
         id,
         location: Location {
-            guild: guild.map(from_db),
-            channel: from_db(channel),
+            guild: r.opt_u64(0)?,
+            channel: r.u64(1)?,
         },
-        status: CampaignStatus::parse(&status),
-        options: json_or_text(options),
-        chapters,
-        created_at,
-    }
+        status: CampaignStatus::parse(&r.get::<String>(2)?),
+        options: json_or_text(r.get(3)?),
+        chapters: Vec::new(),
+        created_at: r.get(4)?,
+    })
 }
 
 /// A stored JSON document, or its text when it does not parse (kept readable, not lost).
-pub(super) fn json_or_text(text: String) -> serde_json::Value {
+fn json_or_text(text: String) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
 }

@@ -5,7 +5,7 @@
 use crate::engine::{RuleError, SetupError};
 use std::path::PathBuf;
 
-use super::{FailPoint, GameId, GameStatus};
+use super::types::{FailPoint, GameId, GameStatus};
 
 /// Why a store operation failed. Whenever one is returned from a write, nothing was written.
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +45,13 @@ pub enum StoreError {
     NotOurs { path: PathBuf, reason: String },
     #[error("{path}: cannot open the game database: {message}")]
     Open { path: PathBuf, message: String },
+    /// Another process serves this SQLite file (DECISIONS B22).
+    #[error(
+        "{path}: this game database is in use by another running Skymines process{owner}; run \
+         one bot (or local game) per SQLite file, or use PostgreSQL (database_url) for several \
+         processes. Read-only tools (`skymines backup`, `data check`) still work on it"
+    )]
+    InUse { path: PathBuf, owner: String },
     #[error("migration {name} failed, the database was left at schema version {at}: {message}")]
     Migration {
         name: String,
@@ -63,13 +70,17 @@ pub enum StoreError {
     NothingToUndo { seat: usize },
     #[error("that move cannot be undone: a later move depends on it ({0})")]
     UndoBlocked(String),
+    /// DECISIONS B6: a seat's last move in effect has a later move of another seat (or a
+    /// moderator's rollback) after it, so it is no longer the seat's to take back.
+    #[error("seat {seat}'s last move has a later move of another seat after it")]
+    UndoAfterOthers { seat: usize },
     #[error("seat {0} is not in this game")]
     NoSuchSeat(usize),
     /// A game needs at least one person (DECISIONS B16): a new game of computer players only,
     /// or the last person leaving a running game, is refused. Nothing was written.
     #[error("a game needs at least one person among its players")]
     NoPerson,
-    /// A move worked out on an earlier state of the game ([`crate::store::Store::apply_at`]): the game has
+    /// A move worked out on an earlier state of the game ([`crate::store::GameLog::apply_at`]): the game has
     /// moved on since. Nothing was written.
     #[error("game {0} moved on before this move was stored")]
     MovedOn(GameId),
@@ -109,7 +120,7 @@ pub enum StoreError {
     Changed(GameId),
     #[error("{path}: cannot read the configuration: {message}")]
     Config { path: PathBuf, message: String },
-    /// A test hook fired (see [`super::Store::fail_next`]); the transaction was rolled back.
+    /// A test hook fired (the `test-support` feature's `Store::fail_next`); the transaction was rolled back.
     #[error("injected failure at {0:?}; nothing was saved")]
     Injected(FailPoint),
     #[error("the store's worker thread stopped: {0}")]
@@ -145,17 +156,19 @@ impl StoreError {
 impl StoreError {
     /// A stored value of `game` that does not decode (text that is not UTF-8, a number that
     /// is text, …) makes that one game unreadable (`Corrupt`, saying `what`); every other
-    /// database error stays what it is.
-    pub(crate) fn decoding(game: GameId, what: &str, e: rusqlite::Error) -> StoreError {
-        match e {
-            rusqlite::Error::FromSqlConversionFailure(..)
-            | rusqlite::Error::InvalidColumnType(..)
-            | rusqlite::Error::IntegralValueOutOfRange(..)
-            | rusqlite::Error::Utf8Error(..) => StoreError::Corrupt {
+    /// error stays what it is.
+    pub(crate) fn decoding(self, game: GameId, what: &str) -> StoreError {
+        match self {
+            StoreError::Sqlite(
+                e @ (rusqlite::Error::FromSqlConversionFailure(..)
+                | rusqlite::Error::InvalidColumnType(..)
+                | rusqlite::Error::IntegralValueOutOfRange(..)
+                | rusqlite::Error::Utf8Error(..)),
+            ) => StoreError::Corrupt {
                 game,
                 message: format!("{what} cannot be read: {e}"),
             },
-            other => other.into(),
+            other => other,
         }
     }
 }

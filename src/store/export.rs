@@ -6,15 +6,15 @@
 //! The document holds the seed, from which the deck order follows: exporting a running game is
 //! for the bot's owners only (DECISIONS B4); the chat layer enforces that.
 
+use super::admin::Admin;
 use super::error::{Result, StoreError};
-use super::games::GameRows;
-use super::images::insert_image_row;
-use super::moves::insert_entry;
+use super::games::{insert_game_rows, read_game, read_seats, GameRows};
+use super::moves::{insert_entry, read_log};
 use super::replay;
-use super::snapshots::{insert_snapshot, prune_snapshots};
+use super::snapshots::insert_snapshot;
+use super::sql::Tx;
 use super::{
-    json, now_ms, GameId, GameRecord, GameStatus, Location, LogEntry, Notify, SeatOwner,
-    SeatRecord, Store,
+    json, now_ms, GameId, GameRecord, GameStatus, Location, LogEntry, Notify, SeatOwner, SeatRecord,
 };
 use crate::data::GameData;
 use crate::engine::{GameOptions, GameState, Phase, ENGINE_VERSION};
@@ -77,24 +77,41 @@ pub fn state_digest(state: &GameState) -> String {
         .collect()
 }
 
-impl Store {
-    /// The whole game as one document.
+/// A game's row, seats and log as one consistent document (inside the caller's transaction).
+fn export_rows(tx: &mut Tx<'_>, game: GameId) -> Result<GameExport> {
+    Ok(export_document(
+        read_game(tx, game)?,
+        read_seats(tx, game)?,
+        read_log(tx, game)?,
+    ))
+}
+
+impl Admin<'_> {
+    /// The whole game as one document. An active game is exported under its live lock; when
+    /// another process moved in it meanwhile, the state is the replay of the document's own
+    /// log (and this process's copy, behind, is reloaded on next use).
     pub fn export(&self, game: GameId) -> Result<GameExport> {
-        // An active game is exported under its lock, so log and state agree.
-        let locked = self.with_live(game, |live| {
-            Ok((self.export_rows(game)?, Some(live.state.clone())))
+        let store = self.0;
+        let locked = store.with_live(game, |live| {
+            let doc = store.db.read(|tx| export_rows(tx, game))?;
+            if doc.log.len() as u64 == live.seq {
+                return Ok((doc, Some(live.state.clone())));
+            }
+            store.live.evict(game, live);
+            let state =
+                replay::replay_from_seed(&store.data, &doc.options, &doc.seat_names, &doc.log)
+                    .map_err(|e| StoreError::Corrupt {
+                        game,
+                        message: e.to_string(),
+                    })?;
+            Ok((doc, Some(Arc::new(state))))
         });
         finish_export(locked, || {
-            Ok((self.export_rows(game)?, self.state(game).ok()))
+            Ok((
+                store.db.read(|tx| export_rows(tx, game))?,
+                store.games().state(game).ok(),
+            ))
         })
-    }
-
-    fn export_rows(&self, game: GameId) -> Result<GameExport> {
-        Ok(export_document(
-            self.game(game)?,
-            self.seats(game)?,
-            self.log(game)?,
-        ))
     }
 
     /// Stores an exported game as a new game in `location`, after replaying its log from the
@@ -107,19 +124,21 @@ impl Store {
         location: Location,
         owners: &[SeatOwner],
     ) -> Result<(GameId, Arc<GameState>)> {
+        let store = self.0;
         let PreparedImport {
             state,
             start,
             last_seq,
             status,
             snapshots,
-        } = prepare_import(&self.data, self.options.snapshot_every, doc)?;
+        } = prepare_import(&store.data, store.options.snapshot_every, doc)?;
         let finished = status == GameStatus::Finished;
         let now = now_ms();
         let owner = import_owner(owners);
-        let id = self.write(|tx| {
-            let id = self.insert_game_rows(
+        let id = store.db.write(|tx| {
+            let id = insert_game_rows(
                 tx,
+                &store.data.hash,
                 &GameRows {
                     location: &location,
                     options: &doc.options,
@@ -134,27 +153,28 @@ impl Store {
             for entry in &doc.log {
                 insert_entry(tx, id, entry)?;
             }
-            for (seq, s) in &snapshots {
+            for (seq, s) in snapshots.range(..last_seq) {
                 insert_snapshot(tx, id, *seq, s, now)?;
             }
-            prune_snapshots(tx, id, last_seq, self.options.snapshot_window)?;
-            insert_image_row(tx, id, last_seq)?;
+            // The last move's snapshot, the pruning and the image row, as after a move.
+            let last = snapshots.get(&last_seq).map(String::as_str);
+            store.write_state(tx, id, last_seq, last, now)?;
             Ok(id)
         })?;
         let state = Arc::new(state);
         if !finished {
-            self.insert_live(id, state.clone(), last_seq);
+            store.live.insert(id, state.clone(), last_seq);
         }
         Ok((id, state))
     }
 }
 
 /// An export and the state it ends in (None: it does not replay).
-pub(super) type ExportedRows = (GameExport, Option<Arc<GameState>>);
+type ExportedRows = (GameExport, Option<Arc<GameState>>);
 
 /// The document of a game (either backend) with its final state's digest: `locked`, the export
 /// of an active game made under its live lock; else (an ended or damaged game) `unlocked`.
-pub(super) fn finish_export(
+fn finish_export(
     locked: Result<ExportedRows>,
     unlocked: impl FnOnce() -> Result<ExportedRows>,
 ) -> Result<GameExport> {
@@ -169,11 +189,7 @@ pub(super) fn finish_export(
 
 /// The document of a game from its stored row, seats and log (either backend; the digest is
 /// the caller's, from the state it holds).
-pub(super) fn export_document(
-    rec: GameRecord,
-    seats: Vec<SeatRecord>,
-    log: Vec<LogEntry>,
-) -> GameExport {
+fn export_document(rec: GameRecord, seats: Vec<SeatRecord>, log: Vec<LogEntry>) -> GameExport {
     GameExport {
         format: FORMAT.to_string(),
         format_version: FORMAT_VERSION,
@@ -199,21 +215,21 @@ pub(super) fn export_document(
 }
 
 /// An exported game checked and replayed, ready to be stored (either backend).
-pub(super) struct PreparedImport {
+struct PreparedImport {
     /// The state after the whole log.
-    pub(super) state: GameState,
+    state: GameState,
     /// The set-up state (the seats come from it).
-    pub(super) start: GameState,
-    pub(super) last_seq: u64,
+    start: GameState,
+    last_seq: u64,
     /// Finished when the log ends the game, else active.
-    pub(super) status: GameStatus,
+    status: GameStatus,
     /// The snapshots to store (JSON by sequence number), the last move's among them.
-    pub(super) snapshots: BTreeMap<u64, String>,
+    snapshots: BTreeMap<u64, String>,
 }
 
 /// Checks an exported document and replays its log from the seed (checking the result against
-/// the document's digest): what [`Store::import`] stores.
-pub(super) fn prepare_import(
+/// the document's digest): what [`Admin::import`] stores.
+fn prepare_import(
     data: &GameData,
     snapshot_every: u64,
     doc: &GameExport,
@@ -274,7 +290,7 @@ pub(super) fn prepare_import(
 }
 
 /// Who plays each seat of an imported game: `owners` in seat order, local players past them.
-pub(super) fn import_owner(owners: &[SeatOwner]) -> impl Fn(usize) -> (SeatOwner, Notify) + '_ {
+fn import_owner(owners: &[SeatOwner]) -> impl Fn(usize) -> (SeatOwner, Notify) + '_ {
     |seat: usize| {
         (
             owners.get(seat).copied().unwrap_or(SeatOwner::Local),

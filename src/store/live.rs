@@ -4,8 +4,8 @@
 //! retry. Finished games' states are rebuilt from their snapshots on request.
 
 use super::error::{Result, StoreError};
-use super::games::read_game;
-use super::restore::{read_raw, restore_raw, Restored};
+use super::games::{read_game, GameLog};
+use super::restore::{read_raw_games, restore_raw, Restored};
 use super::{lock, GameId, GameStatus, Store};
 use crate::engine::GameState;
 use std::collections::{HashMap, HashSet};
@@ -20,43 +20,44 @@ pub(super) struct Live {
 }
 
 impl Store {
-    /// Loads one active game that is not in memory (created by another path, or reloaded).
-    fn load_live(&self, game: GameId) -> Result<Arc<Mutex<Live>>> {
-        let raw = self.read_consistent(|c| {
-            let rec = read_game(c, game)?;
+    /// Loads one active game that is not in memory (created or moved by another process, or
+    /// reloaded); a game that does not restore is set aside as damaged.
+    pub(super) fn load_live(&self, game: GameId) -> Result<Arc<Mutex<Live>>> {
+        let raw = self.db.read(|tx| {
+            let rec = read_game(tx, game)?;
             match rec.status {
-                GameStatus::Active => read_raw(c, rec).map(Some),
-                GameStatus::Damaged => Err(StoreError::Damaged {
-                    game,
-                    report: rec.damage_report.unwrap_or_default(),
-                }),
-                status => Err(StoreError::NotActive { game, status }),
+                GameStatus::Active => {}
+                GameStatus::Damaged => {
+                    return Err(StoreError::Damaged {
+                        game,
+                        report: rec.damage_report.unwrap_or_default(),
+                    })
+                }
+                status => return Err(StoreError::NotActive { game, status }),
             }
-        });
-        let raw = match raw {
-            Ok(Some(raw)) => raw,
-            Ok(None) => return Err(StoreError::NoSuchGame(game)),
-            Err(StoreError::Corrupt { message, .. }) => {
-                self.mark_damaged(&[(game, message.clone())])?;
-                return Err(StoreError::Damaged {
-                    game,
-                    report: message,
-                });
-            }
-            Err(e) => return Err(e),
+            read_raw_games(tx, &[game])
+        })?;
+        let verdict = match raw.into_iter().next().map(|(_, raw)| raw) {
+            None => return Err(StoreError::NoSuchGame(game)),
+            Some(Ok(raw)) => match restore_raw(&self.data, &raw, self.options.verify_on_restore) {
+                Restored::Ok { state, .. } => {
+                    return Ok(self.live.insert_loaded(
+                        game,
+                        *state,
+                        raw.record.seq,
+                        visiting(&self.options, &raw.record),
+                    ))
+                }
+                Restored::Damaged(report) => report,
+            },
+            Some(Err(StoreError::Corrupt { message, .. })) => message,
+            Some(Err(e)) => return Err(e),
         };
-        match restore_raw(&self.data, &raw, self.options.verify_on_restore) {
-            Restored::Ok { state, .. } => Ok(self.live.insert_loaded(
-                game,
-                *state,
-                raw.record.seq,
-                self.options.visiting(&raw.record),
-            )),
-            Restored::Damaged(report) => {
-                self.mark_damaged(&[(game, report.clone())])?;
-                Err(StoreError::Damaged { game, report })
-            }
-        }
+        self.mark_damaged(&[(game, verdict.clone())])?;
+        Err(StoreError::Damaged {
+            game,
+            report: verdict,
+        })
     }
 
     pub(super) fn live_game(&self, game: GameId) -> Result<Arc<Mutex<Live>>> {
@@ -74,26 +75,25 @@ impl Store {
     ) -> Result<T> {
         self.live.with(game, || self.load_live(game), f)
     }
+}
 
-    /// Takes a game out of the live set (finished, abandoned, or to be reloaded).
-    pub(super) fn evict(&self, game: GameId, live: &mut Live) {
-        self.live.evict(game, live);
-    }
-
-    /// Puts a game into the live set.
-    pub(super) fn insert_live(&self, game: GameId, state: Arc<GameState>, seq: u64) {
-        self.live.insert(game, state, seq);
-    }
-
+impl GameLog<'_> {
     /// The current state of a game: the live one for active games, else rebuilt from its
     /// latest snapshot (finished, abandoned games).
     pub fn state(&self, game: GameId) -> Result<Arc<GameState>> {
-        match self.with_live(game, |live| Ok(live.state.clone())) {
+        let store = self.0;
+        match store.with_live(game, |live| Ok(live.state.clone())) {
             Err(StoreError::NotActive { .. }) => {}
             other => return other,
         }
-        let raw = self.read_consistent(|c| read_raw(c, read_game(c, game)?))?;
-        match restore_raw(&self.data, &raw, false) {
+        let raw = store
+            .db
+            .read(|tx| read_raw_games(tx, &[game]))?
+            .into_iter()
+            .next()
+            .map(|(_, raw)| raw)
+            .ok_or(StoreError::NoSuchGame(game))??;
+        match restore_raw(&store.data, &raw, false) {
             Restored::Ok { state, .. } => Ok(Arc::new(*state)),
             Restored::Damaged(report) => Err(StoreError::Corrupt {
                 game,
@@ -104,18 +104,19 @@ impl Store {
 
     /// The current state and its version (log sequence number) of an active game.
     pub fn live_state(&self, game: GameId) -> Result<(Arc<GameState>, u64)> {
-        self.with_live(game, |live| Ok((live.state.clone(), live.seq)))
+        self.0
+            .with_live(game, |live| Ok((live.state.clone(), live.seq)))
     }
 
-    /// Whether a game is in memory (active and restored or created).
+    /// Whether a game is in memory (active and restored, loaded or created here).
     pub fn is_live(&self, game: GameId) -> bool {
-        self.live.contains(game)
+        self.0.live.contains(game)
     }
 
     /// The ids of this process's games in memory (the active ones restored or created; not the
     /// games of other shards loaded for a request).
     pub fn live_games(&self) -> Vec<GameId> {
-        self.live.ids()
+        self.0.live.ids()
     }
 }
 
@@ -225,4 +226,12 @@ impl Live {
             closed: false,
         }
     }
+}
+
+/// Whether `game` belongs to another process's shards (it is loaded here only for a request
+/// that came to this process, see [`LiveSet`]).
+fn visiting(options: &super::StoreOptions, game: &super::GameRecord) -> bool {
+    options
+        .shards
+        .is_some_and(|f| !f.holds(game.location.guild))
 }

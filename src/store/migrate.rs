@@ -1,21 +1,30 @@
-//! Schema migrations: the numbered SQL files of `migrations/`, built into the binary, and the
-//! runner that brings a database file up to date at start-up.
+//! Schema migrations: the numbered SQL files, built into the binary, and the runners that bring
+//! a database up to date at start-up. The DDL of the two databases differs (SQLite rebuilds a
+//! table to change a constraint, PostgreSQL alters it; INTEGER against BIGINT, BLOB against
+//! BYTEA), so there are two trees: `migrations/` for SQLite ([`MIGRATIONS`]) and
+//! `migrations/postgres/` ([`PG_MIGRATIONS`]), with the same numbers and names, so a schema
+//! version means the same tables and columns on both (a test checks the two trees reach the
+//! same tables and columns).
 //!
-//! The schema version is SQLite's `PRAGMA user_version` (0 for a new file). The runner reads it
+//! SQLite: the schema version is `PRAGMA user_version` (0 for a new file). The runner reads it
 //! before anything else touches the file: a version newer than this binary knows is refused
 //! with [`StoreError::TooNew`] and the file is not modified (not even switched to WAL). Pending
 //! migrations run in order inside ONE `BEGIN IMMEDIATE` transaction, each followed by its
 //! `user_version` bump, so a failure or a crash leaves the file at its old version.
 //!
-//! To change the schema, add `migrations/000N_what.sql` and one line to [`MIGRATIONS`]; a test
-//! checks the list and the folder agree. EVERY new SQLite migration needs its PostgreSQL twin
-//! with the same number and name in `migrations/postgres/` and a line in
-//! `postgres::migrate::PG_MIGRATIONS` (the same tables in PostgreSQL's types): a test fails
-//! until both lists agree.
+//! PostgreSQL: the version lives in the table `skymines_schema`. Pending migrations run in ONE
+//! transaction under an advisory lock (two processes starting at once migrate once), each
+//! followed by its version bump; a failure leaves the database at its old version. A database
+//! of a newer version, or another program's tables without `skymines_schema`, is refused
+//! untouched.
+//!
+//! To change the schema, add `migrations/000N_what.sql` and its twin
+//! `migrations/postgres/000N_what.sql`, and one line to each list; the tests fail until the
+//! lists, the folders and the tables agree.
 
 use super::error::{Result, StoreError};
 use rusqlite::{Connection, TransactionBehavior};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One schema step.
 #[derive(Debug, Clone, Copy)]
@@ -83,6 +92,16 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 11,
         name: "0011_computer_players.sql",
         sql: include_str!("../../migrations/0011_computer_players.sql"),
+    },
+    Migration {
+        version: 12,
+        name: "0012_outbox_claims.sql",
+        sql: include_str!("../../migrations/0012_outbox_claims.sql"),
+    },
+    Migration {
+        version: 13,
+        name: "0013_shown_lists.sql",
+        sql: include_str!("../../migrations/0013_shown_lists.sql"),
     },
 ];
 
@@ -243,4 +262,131 @@ fn check_list(migrations: &[Migration]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Every PostgreSQL migration, oldest first: the twins of [`MIGRATIONS`].
+pub const PG_MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "0001_initial.sql",
+        sql: include_str!("../../migrations/postgres/0001_initial.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "0002_discord.sql",
+        sql: include_str!("../../migrations/postgres/0002_discord.sql"),
+    },
+    Migration {
+        version: 3,
+        name: "0003_languages.sql",
+        sql: include_str!("../../migrations/postgres/0003_languages.sql"),
+    },
+    Migration {
+        version: 4,
+        name: "0004_seats.sql",
+        sql: include_str!("../../migrations/postgres/0004_seats.sql"),
+    },
+    Migration {
+        version: 5,
+        name: "0005_admin.sql",
+        sql: include_str!("../../migrations/postgres/0005_admin.sql"),
+    },
+    Migration {
+        version: 6,
+        name: "0006_reminder_settings.sql",
+        sql: include_str!("../../migrations/postgres/0006_reminder_settings.sql"),
+    },
+    Migration {
+        version: 7,
+        name: "0007_lobbies.sql",
+        sql: include_str!("../../migrations/postgres/0007_lobbies.sql"),
+    },
+    Migration {
+        version: 8,
+        name: "0008_time_zones.sql",
+        sql: include_str!("../../migrations/postgres/0008_time_zones.sql"),
+    },
+    Migration {
+        version: 9,
+        name: "0009_dm_refusals.sql",
+        sql: include_str!("../../migrations/postgres/0009_dm_refusals.sql"),
+    },
+    Migration {
+        version: 10,
+        name: "0010_status_pins.sql",
+        sql: include_str!("../../migrations/postgres/0010_status_pins.sql"),
+    },
+    Migration {
+        version: 11,
+        name: "0011_computer_players.sql",
+        sql: include_str!("../../migrations/postgres/0011_computer_players.sql"),
+    },
+    Migration {
+        version: 12,
+        name: "0012_outbox_claims.sql",
+        sql: include_str!("../../migrations/postgres/0012_outbox_claims.sql"),
+    },
+    Migration {
+        version: 13,
+        name: "0013_shown_lists.sql",
+        sql: include_str!("../../migrations/postgres/0013_shown_lists.sql"),
+    },
+];
+
+/// Brings the database up to date; returns the version before and after.
+pub(super) fn migrate_postgres(client: &mut postgres::Client, target: &str) -> Result<(u32, u32)> {
+    let latest = PG_MIGRATIONS.last().map_or(0, |m| m.version);
+    let place = || PathBuf::from(target);
+    let mut tx = client.transaction()?;
+    tx.execute(
+        "SELECT pg_advisory_xact_lock($1)",
+        &[&i64::from(APPLICATION_ID)],
+    )?;
+    let known: bool = tx
+        .query_one("SELECT to_regclass('skymines_schema') IS NOT NULL", &[])?
+        .try_get(0)?;
+    if !known {
+        let tables: i64 = tx
+            .query_one(
+                "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()",
+                &[],
+            )?
+            .try_get(0)?;
+        if tables > 0 {
+            return Err(StoreError::NotOurs {
+                path: place(),
+                reason: format!("it already holds {tables} tables of another program"),
+            });
+        }
+        tx.batch_execute(
+            "CREATE TABLE skymines_schema (version BIGINT NOT NULL); \
+             INSERT INTO skymines_schema (version) VALUES (0);",
+        )?;
+    }
+    let from: i64 = tx
+        .query_one("SELECT version FROM skymines_schema", &[])?
+        .try_get(0)?;
+    let from = u32::try_from(from).unwrap_or(u32::MAX);
+    if from > latest {
+        return Err(StoreError::TooNew {
+            path: place(),
+            found: from,
+            supported: latest,
+        });
+    }
+    let mut at = from;
+    for m in PG_MIGRATIONS.iter().filter(|m| m.version > from) {
+        tx.batch_execute(m.sql).map_err(|e| StoreError::Migration {
+            name: format!("postgres/{}", m.name),
+            at: from,
+            message: e.to_string(),
+        })?;
+        tx.execute(
+            "UPDATE skymines_schema SET version = $1",
+            &[&i64::from(m.version)],
+        )?;
+        at = m.version;
+    }
+    tx.commit()?;
+    Ok((from, at))
 }

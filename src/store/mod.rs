@@ -1,7 +1,16 @@
 //! Persistence: every game, seat, move, snapshot, board image, campaign, reminder and queued
-//! message in one SQLite file, so that a restart, a crash, an upgrade or a full disk never loses
-//! a move or corrupts a game. This module owns the database file and the live state of every
-//! active game; the chat layer owns who may do what, the Discord adapter owns sending.
+//! message, in one SQLite file (the embedded default) or on a PostgreSQL server that several
+//! bot processes share, so that a restart, a crash, an upgrade or a full disk never loses a
+//! move or corrupts a game. This module owns the database and the live state of every active
+//! game; the chat layer owns who may do what, the Discord adapter owns sending.
+//!
+//! # Written once, for both databases
+//!
+//! Every operation is one function over the SQL layer ([`sql`]: a transaction of either
+//! client, placeholders written one way, a [`sql::Dialect`] hook for the few statements that
+//! differ: row locks, `SKIP LOCKED`, list parameters). The connections are the databases' own
+//! (`sqlite`: one file, its connection and checkpointer; `postgres`: a pool). The numbered
+//! migrations are two trees where the DDL differs (`migrate`), reaching the same tables.
 //!
 //! # Model
 //!
@@ -10,10 +19,13 @@
 //!   seat taken over carries its new person's name in every state, replayed or restored
 //!   ([`replay::with_seat_names`]).
 //! - A move is ONE transaction: the log entry, the snapshot when one is due, a board-image row
-//!   for the new state version, the outbound notifications and reminders the caller derived
-//!   from the new state ([`Store::apply_with`]), and the game row's new sequence number. If the
+//!   for the new state version, its effects — the notifications and what it implies for the
+//!   schedule ([`MoveEffects`], [`WaitPlan`]: who is waited on since when, the reminders and
+//!   deadlines to set or clear), worked out by the caller before the game's lock is taken —
+//!   and the game row's new sequence number; when the game ends, what its end writes. If the
 //!   process dies or a write fails mid-way, all of it is there or none of it; the in-memory
-//!   state changes only after the commit.
+//!   state changes only after the commit. Undo, rollback, a new game, a resume and a seat
+//!   taken over write their schedule in their own transaction the same way.
 //! - Snapshots (the whole `GameState` as JSON) are written at set-up, every K moves
 //!   ([`StoreOptions::snapshot_every`]), after every undo and when a game ends. The latest
 //!   usable snapshot is authoritative: at start-up each active game is that snapshot plus a
@@ -26,31 +38,38 @@
 //!
 //! # Durability: WAL with `synchronous = NORMAL`
 //!
-//! The file runs in WAL mode with `synchronous = NORMAL` (the default of [`Synchronous`]). A
-//! commit then writes the WAL without waiting for the disk; the WAL is synced at checkpoints.
-//! That is fully durable against everything that kills the bot while the machine stays up (a
-//! crash, SIGKILL, a restart, an upgrade: the kill tests), and WAL never corrupts the file:
-//! after a power cut or kernel crash the file is consistent and at worst the last moves before
-//! the cut roll back, each game still whole (its log, snapshot and messages commit together).
-//! `FULL` syncs the WAL on every commit and would survive a power cut too, but that sync is
-//! the whole cost of a move and depends on the host: on the reference VM a FULL move took a
-//! median of 0.36 ms when the host was quiet and 3.9 ms under load (the flush is rounded to
-//! 4 ms), past the 2 ms budget, while NORMAL stays at ~0.05 ms either way (see
-//! `benches/store.rs`). An operator with fast flushes may choose `Synchronous::Full`.
-//! Checkpoints (copying the WAL into the file, with its flushes) run on a background thread,
-//! never inside a move.
+//! The SQLite file runs in WAL mode with `synchronous = NORMAL` (the default of
+//! [`Synchronous`]). A commit then writes the WAL without waiting for the disk; the WAL is
+//! synced at checkpoints. That is fully durable against everything that kills the bot while
+//! the machine stays up (a crash, SIGKILL, a restart, an upgrade: the kill tests), and WAL
+//! never corrupts the file: after a power cut or kernel crash the file is consistent and at
+//! worst the last moves before the cut roll back, each game still whole (its log, snapshot
+//! and messages commit together). `FULL` syncs the WAL on every commit and would survive a
+//! power cut too, but that sync is the whole cost of a move and depends on the host: on the
+//! reference VM a FULL move took a median of 0.36 ms when the host was quiet and 3.9 ms under
+//! load (the flush is rounded to 4 ms), past the 2 ms budget, while NORMAL stays at ~0.05 ms
+//! either way (see `benches/store.rs`). An operator with fast flushes may choose
+//! `Synchronous::Full`. Checkpoints (copying the WAL into the file, with its flushes) run on a
+//! background thread, never inside a move, except that the WAL has a bound
+//! ([`StoreOptions::wal_limit`], 64 MiB): under sustained writes those checkpoints never
+//! catch up with the log, and the write that leaves it past half the bound empties it.
+//! PostgreSQL keeps the same promises with `synchronous_commit` (see `postgres`).
 //!
 //! # Concurrency
 //!
-//! [`Store`] is synchronous and `Sync`: one SQLite connection behind a mutex (SQLite has one
-//! writer anyway), one mutex per live game held for a whole move, so moves of one game are
-//! serialized and engine work of different games runs in parallel. Lock order: game, then
-//! connection. [`hub::GameHub`] wraps it for async code (per-game async locks, blocking work on
-//! `spawn_blocking`). One process owns a database file; should a second one write to it, every
-//! move's transaction first checks that the game is still as this process saw it (active, not
-//! paused, at the same move: `moves::check_unchanged`); a move against a game another process
-//! ended, paused, rolled back or moved in is refused ([`StoreError::Changed`], nothing saved)
-//! and the game is reloaded.
+//! [`Store`] is synchronous and `Sync`: call it from blocking threads (the Discord adapter
+//! reaches it, and the chat layer, through `discord::lanes`). One mutex per live game
+//! is held for a whole move, so moves of one game are serialized and engine work of different
+//! games runs in parallel; on SQLite one connection behind a mutex (SQLite has one writer
+//! anyway), on PostgreSQL a pool. Lock order: game, then connection. Every move's transaction
+//! first locks the game's row (on PostgreSQL; SQLite's write transaction holds the file) and
+//! checks that the game is still as this process saw it (active, not paused, at the same
+//! move); a move against a game another process ended, paused, rolled back or moved in is
+//! refused ([`StoreError::Changed`], nothing saved) and the game is reloaded. The log's primary
+//! key (game, sequence number) is the second guard: two writers never both store move N.
+//! Reminders and queued messages are claimed by one process at a time (`SKIP LOCKED` and a
+//! lease on PostgreSQL). One process owns an SQLite file; several may share a PostgreSQL
+//! database, each serving its shards' games ([`ShardFilter`]).
 //!
 //! # Damage is one game's
 //!
@@ -61,65 +80,85 @@
 //!
 //! # Layout
 //!
-//! This file holds the public types and [`Store::open`]; each duty has its own module:
-//! `connection` (the SQLite file, transactions, checkpoints), `games` (game and seat rows),
-//! `moves` (the log, moves and undo), `snapshots`, `restore` (start-up and its check against
-//! a replay), `live` (the games in memory), `replay` (rebuilding states from a log), `migrate`,
-//! `images`, `outbox`, `seats`, `lobbies`, `campaigns`, `admin`, `export`, `backup` (copies
-//! while the bot runs), `hub` (async access), `discord`, `languages`, `config`, `shards` (which
-//! games a process serves), `torture`; `backend` (the [`GameStore`] interface over both
-//! backends) and `postgres` (the PostgreSQL backend, one module per duty like these, sharing
-//! their pure code).
+//! This file holds the public types and [`Store`]; each role is a view of the store with one
+//! job, its accessor and its methods written by duty in these modules: `games` (the game log's
+//! rows: creating and ending games), `moves` (moves, undo and the log), `admin` (rollback,
+//! listings, history reports), `export` (export and import), `live` (the games in memory),
+//! `restore` (start-up and its check against a replay), `snapshots`, `schedule` (reminders,
+//! pauses, idle watches, the outbox), `waits` (what a change of who a game waits on writes, in
+//! the change's transaction), `people` (seats, settings, languages, refused DMs), `campaigns`
+//! (campaigns and lobbies), `discord`, `images`, `shown` (the list each user was last shown
+//! in a game, for `/choose N`). Below them, depending on none of them: `sql`
+//! (the SQL layer), `db`, `sqlite` and `postgres` (the two databases), `migrate`, `error` and
+//! `types` (the plain types those layers share). Besides: `replay` (rebuilding states from a
+//! log), `database` (where the configuration says the games live), `backup` (SQLite copies
+//! while the bot runs), `config`, `shards` (which games a process serves),
+//! `torture`. Finished games' results, for players' records and ratings, belong in the game
+//! log: written by `moves::game_over` in the transaction of the move that ends the game.
 
 mod admin;
-pub mod backend;
 pub mod backup;
 mod campaigns;
 pub mod config;
-mod connection;
+mod database;
+mod db;
 mod discord;
 mod error;
 pub mod export;
 mod games;
-pub mod hub;
 mod images;
-mod languages;
 mod live;
-mod lobbies;
 pub mod migrate;
 mod moves;
-mod outbox;
-pub mod postgres;
+mod people;
+mod postgres;
 pub mod replay;
 mod restore;
-mod seats;
+mod schedule;
 pub mod shards;
+mod shown;
 mod snapshots;
+// The SQL layer is the store's own; the test binaries reach it (with the `test-support`
+// feature) to run one statement on both databases.
+#[cfg(feature = "test-support")]
+#[doc(hidden)]
+pub mod sql;
+#[cfg(not(feature = "test-support"))]
+mod sql;
+mod sqlite;
 pub mod torture;
+mod types;
+mod waits;
 
-pub use admin::{IdleWatch, RollbackOutcome};
-pub use backend::{Backend, Database, GameStore};
-pub use campaigns::{CampaignId, CampaignRecord, CampaignStatus, ChapterRecord, ChapterWrite};
-pub use discord::StatusMessage;
+pub use admin::{Admin, RollbackOutcome};
+pub use campaigns::{
+    CampaignId, CampaignOptions, CampaignRecord, CampaignStatus, Campaigns, ChapterRecord,
+    ChapterWrite,
+};
+pub use database::{is_postgres_url, Backend, Database, POSTGRES_MISSING};
+pub use discord::{DiscordFacts, StatusMessage};
 pub use error::{Result, StoreError};
 pub use export::GameExport;
-pub use hub::GameHub;
-pub use outbox::{Outbound, Reminder};
-pub use postgres::PgStore;
-pub use seats::{ArchiveReason, UserSettings};
+pub use games::{ArchiveReason, GameLog};
+pub use images::Images;
+pub use moves::{no_effects, undo_target, Effects, UndoEffects};
+pub use people::{People, UserSettings};
+pub use postgres::redact_url;
+pub use schedule::{IdleWatch, Outbound, Reminder, Schedule};
 pub use shards::ShardFilter;
+pub use types::{
+    FailPoint, GameId, GameStatus, StoreOptions, Synchronous, WaitPlan, DEFAULT_WAL_LIMIT,
+};
 
 use crate::data::GameData;
 use crate::engine::{Decision, Event, GameOptions, GameState};
-use connection::{configure, open_connection, Checkpointer, Conn};
+use db::Db;
 use live::LiveSet;
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// A game's row id.
-pub type GameId = i64;
+use types::lock;
 
 /// Where a game is played. Discord snowflakes are unique across guilds, so the channel alone
 /// identifies the place; local mode uses any number.
@@ -186,61 +225,36 @@ pub struct NewGame {
     /// The players' seats in seat order, at least one a person's (Luna, if any, is added by
     /// the engine).
     pub seats: Vec<NewSeat>,
+    /// The level its computer players play at (`easy`, `normal`, `hard`; None: `normal`).
+    pub bot_level: Option<String>,
+    /// The language of its public replies (a catalog code; None: the configured default).
+    pub language: Option<String>,
+    /// Who it waits on from the start, and their reminders (see [`WaitPlan`]); stored in the
+    /// game's creating transaction.
+    pub waits: Option<WaitPlan>,
 }
 
 impl NewGame {
-    /// A game needs at least one person among its players (DECISIONS B16): every backend
-    /// refuses a new game of computer players only with [`StoreError::NoPerson`].
+    /// A new game at `location` with these options and seats, nothing else set.
+    pub fn new(location: Location, options: GameOptions, seats: Vec<NewSeat>) -> NewGame {
+        NewGame {
+            location,
+            options,
+            seats,
+            bot_level: None,
+            language: None,
+            waits: None,
+        }
+    }
+
+    /// A game needs at least one person among its players (DECISIONS B16): the store refuses
+    /// a new game of computer players only with [`StoreError::NoPerson`].
     pub(crate) fn check_has_person(&self) -> Result<()> {
         if self.seats.iter().any(|s| s.owner.is_person()) {
             Ok(())
         } else {
             Err(StoreError::NoPerson)
         }
-    }
-}
-
-/// A game's life cycle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GameStatus {
-    Active,
-    Finished,
-    Abandoned,
-    /// Set aside at start-up: the stored state disagrees with its log (see the report).
-    Damaged,
-    /// Its channel was deleted or the bot left its server: kept whole and exportable, no longer
-    /// played.
-    Archived,
-}
-
-impl GameStatus {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Active => "active",
-            GameStatus::Finished => "finished",
-            GameStatus::Abandoned => "abandoned",
-            GameStatus::Damaged => "damaged",
-            GameStatus::Archived => "archived",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<GameStatus> {
-        [
-            GameStatus::Active,
-            GameStatus::Finished,
-            GameStatus::Abandoned,
-            GameStatus::Damaged,
-            GameStatus::Archived,
-        ]
-        .into_iter()
-        .find(|g| g.as_str() == s)
-    }
-}
-
-impl std::fmt::Display for GameStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -330,8 +344,8 @@ impl LogEntry {
 pub struct MoveEffects {
     /// Messages to send (the Discord adapter's JSON payloads).
     pub notifications: Vec<serde_json::Value>,
-    /// `Some`: replaces every reminder of the game (seat, kind, due time in Unix ms).
-    pub reminders: Option<Vec<(usize, String, i64)>>,
+    /// What the move implies for the schedule (None: it stays as it is).
+    pub waits: Option<WaitPlan>,
 }
 
 /// A stored move.
@@ -354,71 +368,6 @@ pub struct UndoOutcome {
     /// The reverted batch.
     pub undone: u64,
     pub state: Arc<GameState>,
-}
-
-/// Test hooks: the next write fails at this point inside its transaction, which rolls back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FailPoint {
-    /// After the log entry is inserted, before the snapshot.
-    AfterDecisions,
-    /// After the snapshot (if one is due), before the notifications and the game row.
-    AfterSnapshot,
-    /// Everything written, just before COMMIT.
-    BeforeCommit,
-}
-
-/// `PRAGMA synchronous` in WAL mode (see the module comment for the choice); on PostgreSQL
-/// `synchronous_commit` off (`Normal`) or on (`Full`), the same promises (see `postgres`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Synchronous {
-    #[default]
-    Normal,
-    Full,
-}
-
-/// How the store runs.
-#[derive(Debug, Clone)]
-pub struct StoreOptions {
-    /// K: a snapshot every K moves (at least 1).
-    pub snapshot_every: u64,
-    /// Snapshots more than this many moves older than a new one are deleted (the set-up
-    /// snapshot always stays: undoing further back replays from it); 0 keeps them all.
-    pub snapshot_window: u64,
-    pub synchronous: Synchronous,
-    /// Compare each restored game with a replay from its seed when versions match.
-    pub verify_on_restore: bool,
-    /// Open the file read-only: for inspection tools, and the tests' stand-in for a
-    /// write-protected file (root ignores file modes). Writes fail with `ReadOnly`.
-    pub read_only: bool,
-    pub busy_timeout: Duration,
-    /// Threads restoring games at start-up (0: one per core).
-    pub restore_threads: usize,
-    /// Only the games of these shards (see `shards`): restored, kept live and returned by the
-    /// timers' queries. None: every game (one process).
-    pub shards: Option<ShardFilter>,
-}
-
-impl StoreOptions {
-    /// Whether `game` belongs to another process's shards (it is loaded here only for a
-    /// request that came to this process, see `live::LiveSet`).
-    pub(crate) fn visiting(&self, game: &GameRecord) -> bool {
-        self.shards.is_some_and(|f| !f.holds(game.location.guild))
-    }
-}
-
-impl Default for StoreOptions {
-    fn default() -> StoreOptions {
-        StoreOptions {
-            snapshot_every: 16,
-            snapshot_window: 64,
-            synchronous: Synchronous::Normal,
-            verify_on_restore: true,
-            read_only: false,
-            busy_timeout: Duration::from_secs(5),
-            restore_threads: 0,
-            shards: None,
-        }
-    }
 }
 
 /// What start-up found.
@@ -447,15 +396,8 @@ impl RestoreReport {
     /// what to do. (false, line) is information, (true, line) a warning.
     pub fn startup_lines(&self, path: &Path) -> Vec<(bool, String)> {
         let path = path.display();
-        let mut lines = vec![(
-            false,
-            format!(
-                "database {path}: {} running game(s) restored ({} checked against a replay of their moves), {} set aside as damaged",
-                self.restored,
-                self.verified,
-                self.damaged.len()
-            ),
-        )];
+        // In the order it happened: the schema is upgraded before any game is restored.
+        let mut lines = Vec::new();
         if self.schema_from != self.schema {
             lines.push((
                 false,
@@ -465,6 +407,15 @@ impl RestoreReport {
                 ),
             ));
         }
+        lines.push((
+            false,
+            format!(
+                "database {path}: {} running game(s) restored ({} checked against a replay of their moves), {} set aside as damaged",
+                self.restored,
+                self.verified,
+                self.damaged.len()
+            ),
+        ));
         if self.found_empty {
             lines.push((
                 true,
@@ -489,40 +440,44 @@ impl RestoreReport {
     }
 }
 
-/// The synchronous store: local mode, tests, and the engine room of [`GameHub`].
+/// The store: one set of operations over the SQL layer ([`sql`]) on either database, an SQLite
+/// file ([`Store::open`]) or a PostgreSQL server ([`Store::open_postgres`]), with the live
+/// state of every active game. Synchronous and `Sync`: call it from blocking threads.
+///
+/// Its interface is by role, each a view of the store with one job:
+/// [`games`](Store::games) (the game log: creating games, moves with their effects, undo,
+/// rollback, the states and records), [`schedule`](Store::schedule) (reminders, deadlines,
+/// waiting times, pauses, idle watches and the outbox, claimed by one process),
+/// [`people`](Store::people) (seats, user settings, languages, refused DMs),
+/// [`campaigns`](Store::campaigns) (campaigns and lobbies), [`discord`](Store::discord) (the
+/// Discord adapter's facts: status messages and pins), [`images`](Store::images) (board images)
+/// and [`admin`](Store::admin) (listings, history reports, export and import).
 pub struct Store {
-    path: PathBuf,
+    db: Db,
     data: Arc<GameData>,
     options: StoreOptions,
-    conn: Mutex<Conn>,
     live: LiveSet,
-    fail: Mutex<Option<FailPoint>>,
-    checkpointer: Option<Checkpointer>,
+    fail: FailSwitch,
+    /// The claim on an SQLite file that makes this process its one server (DECISIONS B22; set
+    /// by `Database::open`). Declared last: it is released after the connection closes.
+    owner: Option<std::fs::File>,
 }
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Store")
-            .field("path", &self.path)
-            .field("live_games", &self.live_games().len())
+            .field("database", &self.db.describe())
+            .field("live_games", &self.live.len())
             .finish_non_exhaustive()
     }
 }
 
-/// Locks a mutex; a panic elsewhere while it was held leaves data that is still consistent
-/// (state changes are single assignments after a commit), so poisoning is ignored.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Fires the armed fail point if it is `at` (both backends' test hook).
-fn fire(armed: &Mutex<Option<FailPoint>>, at: FailPoint) -> Result<()> {
-    let mut armed = lock(armed);
-    if *armed == Some(at) {
-        *armed = None;
-        return Err(StoreError::Injected(at));
-    }
-    Ok(())
+/// The armed fail point of the tests' hook ([`Store::fail_next`]); without the `test-support`
+/// feature there is none and [`Store::hit`] is a no-op.
+#[derive(Default)]
+struct FailSwitch {
+    #[cfg(feature = "test-support")]
+    armed: std::sync::Mutex<Option<FailPoint>>,
 }
 
 pub(crate) fn now_ms() -> i64 {
@@ -532,76 +487,63 @@ pub(crate) fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-/// u64 ids and seeds are stored bit for bit in i64 columns.
-fn to_db(v: u64) -> i64 {
-    v as i64
-}
-
-fn from_db(v: i64) -> u64 {
-    v as u64
-}
-
 fn json<T: Serialize + ?Sized>(v: &T) -> String {
     // Serializing plain data structs to a string cannot fail.
     serde_json::to_string(v).unwrap_or_default()
 }
 
 impl Store {
-    /// Opens (or creates) the database, applies pending migrations and restores every active
-    /// game. A file from a newer version, or another program's file, is refused untouched.
+    /// Opens (or creates) the SQLite file, applies pending migrations and restores every
+    /// active game. A file from a newer version, or another program's file, is refused
+    /// untouched.
     pub fn open(
         path: impl AsRef<Path>,
         data: Arc<GameData>,
         options: StoreOptions,
     ) -> Result<(Store, RestoreReport)> {
         let started = Instant::now();
-        let path = path.as_ref().to_path_buf();
-        let mut options = options;
-        options.snapshot_every = options.snapshot_every.max(1);
-        let found_empty = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() == 0);
-        let mut conn = open_connection(&path, &options)?;
-        // Nothing may write before the version check.
-        let from = migrate::check(&conn, &path, migrate::MIGRATIONS)?;
-        configure(&conn, &path, &options)?;
-        let schema = if options.read_only {
-            if from != migrate::latest_version() {
-                return Err(StoreError::ReadOnly);
-            }
-            from
-        } else {
-            migrate::migrate(&mut conn, &path, migrate::MIGRATIONS)?.to
-        };
-        let mut store = Store {
-            path,
-            data,
-            options,
-            conn: Mutex::new(Conn {
-                conn,
-                reopen: false,
-                page_limit: None,
-            }),
-            live: LiveSet::default(),
-            fail: Mutex::new(None),
-            checkpointer: None,
-        };
+        let options = checked(options);
+        let opened = sqlite::SqliteDb::open(path.as_ref(), &options)?;
+        let mut store = Store::new(Db::Sqlite(opened.db), data, options);
         let mut report = store.restore_all()?;
-        if !store.options.read_only {
-            store.checkpointer = Checkpointer::start(&store.path, &store.options);
-            if store.checkpointer.is_none() {
-                // No thread for it: let the writer checkpoint as SQLite does by default.
-                store.read(|c| Ok(c.pragma_update(None, "wal_autocheckpoint", 1000)?))?;
-            }
+        if let Db::Sqlite(db) = &mut store.db {
+            db.start_checkpoints()?;
         }
-        report.schema_from = from;
-        report.schema = schema;
-        report.found_empty = found_empty;
+        report.schema_from = opened.schema_from;
+        report.schema = opened.schema;
+        report.found_empty = opened.found_empty;
         report.elapsed = started.elapsed();
         Ok((store, report))
     }
 
-    /// The database file.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Connects to the PostgreSQL server at `url` (`postgres://…`), applies pending migrations
+    /// and restores every active game (of `options.shards`), as [`Store::open`] does for a
+    /// file. Blocks on the server: call it from a blocking thread.
+    pub fn open_postgres(
+        url: &str,
+        data: Arc<GameData>,
+        options: StoreOptions,
+    ) -> Result<(Store, RestoreReport)> {
+        let started = Instant::now();
+        let options = checked(options);
+        let (db, from, to) = postgres::PgDb::open(url, &options)?;
+        let store = Store::new(Db::Postgres(db), data, options);
+        let mut report = store.restore_all()?;
+        report.schema_from = from;
+        report.schema = to;
+        report.elapsed = started.elapsed();
+        Ok((store, report))
+    }
+
+    fn new(db: Db, data: Arc<GameData>, options: StoreOptions) -> Store {
+        Store {
+            db,
+            data,
+            options,
+            live: LiveSet::default(),
+            fail: FailSwitch::default(),
+            owner: None,
+        }
     }
 
     /// The component data games are played with.
@@ -612,4 +554,39 @@ impl Store {
     pub fn options(&self) -> &StoreOptions {
         &self.options
     }
+
+    /// Where the games live, for messages: the file, or the server without user name or
+    /// password.
+    pub fn describe(&self) -> String {
+        self.db.describe()
+    }
+
+    /// Fires the armed fail point if it is `at` (the tests' hook; a no-op without the
+    /// `test-support` feature).
+    fn hit(&self, at: FailPoint) -> Result<()> {
+        #[cfg(feature = "test-support")]
+        {
+            let mut armed = lock(&self.fail.armed);
+            if *armed == Some(at) {
+                *armed = None;
+                return Err(StoreError::Injected(at));
+            }
+        }
+        #[cfg(not(feature = "test-support"))]
+        let _unused = (at, &self.fail);
+        Ok(())
+    }
+
+    /// Test hook (`test-support` feature): the next write that reaches `at` fails there and
+    /// rolls back.
+    #[cfg(feature = "test-support")]
+    pub fn fail_next(&self, at: FailPoint) {
+        *lock(&self.fail.armed) = Some(at);
+    }
+}
+
+/// The options with K at least 1.
+fn checked(mut options: StoreOptions) -> StoreOptions {
+    options.snapshot_every = options.snapshot_every.max(1);
+    options
 }

@@ -55,28 +55,3 @@ pub(crate) fn condition(filter: Option<ShardFilter>, guild_column: &str) -> Stri
         None => "TRUE".to_string(),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_guild_belongs_to_discords_shard_and_no_guild_to_shard_0() {
-        // Discord's documented example guild: 41771983423143937 >> 22 = 9959216934, even.
-        assert_eq!(41771983423143937u64 >> 22, 9_959_216_934);
-        assert_eq!(shard_of(Some(41771983423143937), 2), 0);
-        assert_eq!(shard_of(Some((9_959_216_935u64 << 22) | 5), 2), 1);
-        assert_eq!(shard_of(None, 8), 0);
-        // The top bit set (a snowflake read back from a signed column) still counts as u64.
-        let high = (1u64 << 63) | (3 << 22);
-        assert_eq!(shard_of(Some(high), 4), (((1u64 << 41) + 3) % 4) as u32);
-        let second = ShardFilter {
-            first: 1,
-            last: 1,
-            total: 2,
-        };
-        assert!(second.holds(Some(1 << 22)));
-        assert!(!second.holds(Some(2 << 22)));
-        assert!(!second.holds(None));
-    }
-}

@@ -3,50 +3,67 @@
 //! pruned (the set-up snapshot always stays). Restore and undo start from the latest usable one.
 
 use super::error::{Result, StoreError};
-use super::{from_db, to_db, GameId};
+use super::sql::{args, Tx};
+use super::GameId;
 use crate::engine::ENGINE_VERSION;
-use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::BTreeMap;
 
-pub(super) fn snapshot_seqs(conn: &Connection, game: GameId) -> Result<Vec<u64>> {
-    let mut stmt = conn.prepare_cached("SELECT seq FROM snapshots WHERE game_id = ?1")?;
-    let rows = stmt.query_map([game], |r| r.get::<_, i64>(0))?;
-    rows.map(|r| {
-        r.map(from_db)
-            .map_err(|e| StoreError::decoding(game, "a snapshot's number", e))
-    })
-    .collect()
+pub(super) fn snapshot_seqs(tx: &mut Tx<'_>, game: GameId) -> Result<Vec<u64>> {
+    tx.query(
+        "SELECT seq FROM snapshots WHERE game_id = $1",
+        args![game],
+        |r| {
+            r.u64(0)
+                .map_err(|e| e.decoding(game, "a snapshot's number"))
+        },
+    )
 }
 
-pub(super) fn read_snapshot(conn: &Connection, game: GameId, seq: u64) -> Result<String> {
-    conn.prepare_cached("SELECT state FROM snapshots WHERE game_id = ?1 AND seq = ?2")?
-        .query_row(params![game, to_db(seq)], |r| r.get(0))
-        .optional()
-        .map_err(|e| StoreError::decoding(game, &format!("the snapshot of move {seq}"), e))?
-        .ok_or_else(|| StoreError::Corrupt {
-            game,
-            message: format!("the snapshot of move {seq} is missing"),
-        })
+pub(super) fn read_snapshot(tx: &mut Tx<'_>, game: GameId, seq: u64) -> Result<String> {
+    tx.query_opt(
+        "SELECT state FROM snapshots WHERE game_id = $1 AND seq = $2",
+        args![game, seq],
+        |r| r.get(0),
+    )
+    .map_err(|e| e.decoding(game, &format!("the snapshot of move {seq}")))?
+    .ok_or_else(|| StoreError::Corrupt {
+        game,
+        message: format!("the snapshot of move {seq} is missing"),
+    })
 }
 
 pub(super) fn insert_snapshot(
-    tx: &Connection,
+    tx: &mut Tx<'_>,
     game: GameId,
     seq: u64,
     state: &str,
     at: i64,
 ) -> Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO snapshots (game_id, seq, engine_version, state, at) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![game, to_db(seq), ENGINE_VERSION, state, at])?;
+    tx.execute(
+        "INSERT INTO snapshots (game_id, seq, engine_version, state, at) VALUES ($1, $2, $3, $4, $5)",
+        args![game, seq, ENGINE_VERSION, state, at],
+    )?;
     Ok(())
 }
 
 /// Deletes the snapshots more than `window` moves before `seq`, except the set-up one.
-pub(super) fn prune_snapshots(tx: &Connection, game: GameId, seq: u64, window: u64) -> Result<()> {
+pub(super) fn prune_snapshots(tx: &mut Tx<'_>, game: GameId, seq: u64, window: u64) -> Result<()> {
     if window > 0 && seq > window {
-        tx.prepare_cached("DELETE FROM snapshots WHERE game_id = ?1 AND seq > 0 AND seq < ?2")?
-            .execute(params![game, to_db(seq - window)])?;
+        tx.execute(
+            "DELETE FROM snapshots WHERE game_id = $1 AND seq > 0 AND seq < $2",
+            args![game, seq - window],
+        )?;
     }
     Ok(())
+}
+
+/// The stored snapshots written by this engine, by sequence number (older engines' snapshots
+/// are not comparable with a replay by this one).
+pub(super) fn current_snapshots(tx: &mut Tx<'_>, game: GameId) -> Result<BTreeMap<u64, String>> {
+    tx.query(
+        "SELECT seq, state FROM snapshots WHERE game_id = $1 AND engine_version = $2",
+        args![game, ENGINE_VERSION],
+        |r| Ok((r.u64(0)?, r.get(1)?)),
+    )
+    .map(|rows| rows.into_iter().collect())
 }

@@ -6,11 +6,10 @@
 //! is killed and started again continues the very same game, and the engine-only reference
 //! after `n` moves is what the store must restore after `n` committed moves.
 
-use super::backend::{Database, GameStore};
 use super::error::Result;
 use super::{
-    GameId, Location, LogEntry, NewGame, NewSeat, Notify, PgStore, RestoreReport, SeatOwner, Store,
-    StoreError, StoreOptions,
+    Database, GameId, Location, LogEntry, NewGame, NewSeat, Notify, SeatOwner, Store, StoreError,
+    StoreOptions,
 };
 use crate::data::GameData;
 use crate::engine::{self, Decision, GameOptions, GameState, Phase, TokenSetup, TrackSetup};
@@ -142,12 +141,7 @@ pub fn reference_trace(data: &GameData, seed: u64, moves: u64) -> Vec<GameState>
 
 /// Finds or creates torture game `seed` (in channel `seed`).
 pub fn torture_game(store: &Store, seed: u64) -> Result<GameId> {
-    torture_game_on(store, seed)
-}
-
-/// [`torture_game`] on either backend.
-pub fn torture_game_on(store: &dyn GameStore, seed: u64) -> Result<GameId> {
-    if let Some(id) = store.game_in_channel(seed)? {
+    if let Some(id) = store.games().game_in_channel(seed)? {
         return Ok(id);
     }
     let options = torture_options(seed);
@@ -159,14 +153,13 @@ pub fn torture_game_on(store: &dyn GameStore, seed: u64) -> Result<GameId> {
             notify: Notify::Ephemeral,
         })
         .collect();
-    let (id, _) = store.create_game(NewGame {
-        location: Location {
-            guild: None,
-            channel: seed,
-        },
-        options,
-        seats,
-    })?;
+    let location = Location {
+        guild: None,
+        channel: seed,
+    };
+    let (id, _) = store
+        .games()
+        .create_game(NewGame::new(location, options, seats))?;
     Ok(id)
 }
 
@@ -177,57 +170,29 @@ pub fn drive(
     game: GameId,
     seed: u64,
     moves: u64,
-    after: impl FnMut(u64),
-) -> Result<u64> {
-    drive_on(store, game, seed, moves, after)
-}
-
-/// [`drive`] on either backend.
-pub fn drive_on(
-    store: &dyn GameStore,
-    game: GameId,
-    seed: u64,
-    moves: u64,
     mut after: impl FnMut(u64),
 ) -> Result<u64> {
+    let games = store.games();
     loop {
-        let (state, seq) = match store.live_state(game) {
+        let (state, seq) = match games.live_state(game) {
             Ok(x) => x,
-            Err(StoreError::NotActive { .. }) => return Ok(store.game(game)?.seq),
+            Err(StoreError::NotActive { .. }) => return Ok(games.game(game)?.seq),
             Err(e) => return Err(e),
         };
         if seq >= moves {
             return Ok(seq);
         }
-        let undoable = match store.last_entry(game)? {
+        let undoable = match games.last_entry(game)? {
             Some(LogEntry::Batch { seat, .. }) => Some(seat),
             _ => None,
         };
         let done = match next_move(store.data(), &state, undoable, seed, seq) {
             None => return Ok(seq),
-            Some(Move::Batch { seat, decisions }) => store.apply(game, seat, &decisions)?.seq,
-            Some(Move::Undo { seat }) => store.undo(game, seat)?.seq,
+            Some(Move::Batch { seat, decisions }) => games.apply(game, seat, &decisions)?.seq,
+            Some(Move::Undo { seat }) => games.undo(game, seat)?.seq,
         };
         after(done);
     }
-}
-
-/// Opens (and restores) the store at `db` on its backend, as a `dyn GameStore`.
-pub fn open_store(
-    db: &Database,
-    data: Arc<GameData>,
-    options: StoreOptions,
-) -> Result<(Box<dyn GameStore>, RestoreReport)> {
-    Ok(match db {
-        Database::Sqlite(path) => {
-            let (store, report) = Store::open(path, data, options)?;
-            (Box::new(store), report)
-        }
-        Database::Postgres(url) => {
-            let (store, report) = PgStore::open(url, data, options)?;
-            (Box::new(store), report)
-        }
-    })
 }
 
 /// `skymines store-torture` (options parsed in `crate::cli`): opens (and restores) the store
@@ -247,18 +212,17 @@ pub fn run(db: &Database, seed: u64, moves: u64, snapshot_every: u64, out: &mut 
         ..StoreOptions::default()
     };
     let run = || -> Result<u64> {
-        let (store, report) = open_store(db, data, options)?;
+        let (store, report) = db.open(data, options)?;
         if let Some((id, why)) = report.damaged.first() {
             return Err(StoreError::Damaged {
                 game: *id,
                 report: why.clone(),
             });
         }
-        let store = store.as_ref();
-        let game = torture_game_on(store, seed)?;
-        let _ = writeln!(out, "ready {}", store.game(game)?.seq);
+        let game = torture_game(&store, seed)?;
+        let _ = writeln!(out, "ready {}", store.games().game(game)?.seq);
         let _ = out.flush();
-        drive_on(store, game, seed, moves, |seq| {
+        drive(&store, game, seed, moves, |seq| {
             let _ = writeln!(out, "move {seq}");
             let _ = out.flush();
         })

@@ -133,6 +133,7 @@ impl Bench {
             })
             .collect();
         self.store
+            .games()
             .create_game(NewGame {
                 location: Location {
                     guild: Some(guild),
@@ -140,6 +141,9 @@ impl Bench {
                 },
                 options,
                 seats,
+                bot_level: None,
+                language: None,
+                waits: None,
             })
             .expect("game")
             .0
@@ -148,20 +152,23 @@ impl Bench {
     /// Drives game `game` (torture seed `seed`) until its log holds `entries` entries.
     fn drive(&self, game: GameId, seed: u64, entries: u64) {
         loop {
-            let (state, seq) = self.store.live_state(game).expect("live");
+            let (state, seq) = self.store.games().live_state(game).expect("live");
             if seq >= entries {
                 return;
             }
-            let undoable = match self.store.last_entry(game).expect("log") {
+            let undoable = match self.store.games().last_entry(game).expect("log") {
                 Some(LogEntry::Batch { seat, .. }) => Some(seat),
                 _ => None,
             };
             match next_move(&data(), &state, undoable, seed, seq).expect("the game goes on") {
                 Move::Batch { seat, decisions } => {
-                    self.store.apply(game, seat, &decisions).expect("move");
+                    self.store
+                        .games()
+                        .apply(game, seat, &decisions)
+                        .expect("move");
                 }
                 Move::Undo { seat } => {
-                    self.store.undo(game, seat).expect("undo");
+                    self.store.games().undo(game, seat).expect("undo");
                 }
             }
         }
@@ -169,14 +176,17 @@ impl Bench {
 
     /// One more legal move of whoever the game waits on.
     fn any_move(&self, game: GameId) {
-        let (state, _) = self.store.live_state(game).expect("live");
+        let (state, _) = self.store.games().live_state(game).expect("live");
         let seat = engine::waiting_on(&state)[0];
         let legal = engine::legal_decisions(&data(), &state, seat);
-        self.store.apply(game, seat, &legal[..1]).expect("a move");
+        self.store
+            .games()
+            .apply(game, seat, &legal[..1])
+            .expect("a move");
     }
 
     fn state(&self, game: GameId) -> GameState {
-        (*self.store.state(game).expect("state")).clone()
+        (*self.store.games().state(game).expect("state")).clone()
     }
 }
 
@@ -220,7 +230,7 @@ fn only_moderators_of_the_games_server_and_owners_may_administer() {
     let bench = Bench::new("perm");
     let game = bench.game(GUILD_A, 500, SEED);
     bench.drive(game, SEED, 6);
-    let before = bench.store.log(game).expect("log");
+    let before = bench.store.games().log(game).expect("log");
     let t = texts();
 
     // Someone without rights: every tool refused, nothing changed.
@@ -269,7 +279,7 @@ fn only_moderators_of_the_games_server_and_owners_may_administer() {
         t.t("admin.error.in_a_server")
     );
     assert_eq!(
-        bench.store.log(game).expect("log"),
+        bench.store.games().log(game).expect("log"),
         before,
         "nothing changed"
     );
@@ -308,7 +318,7 @@ fn the_list_shows_this_servers_games_with_their_state() {
     let running = bench.game(GUILD_A, 500, SEED);
     bench.drive(running, SEED, 5);
     let gone = bench.game(GUILD_A, 501, OTHER_SEED);
-    bench.store.abandon(gone).expect("abandon");
+    bench.store.games().abandon(gone).expect("abandon");
     let elsewhere = bench.game(GUILD_B, 600, SEED);
 
     let replies = bench.say(&moderator(), Some(GUILD_A), "skymines admin list", &[]);
@@ -403,7 +413,7 @@ fn a_rollback_is_recorded_announced_and_replays_the_same_after_a_restart() {
     let t = texts();
 
     // Moves that do not exist are refused; nothing changes.
-    let before = bench.store.log(game).expect("log");
+    let before = bench.store.games().log(game).expect("log");
     let replies = bench.say(
         &moderator(),
         Some(GUILD_A),
@@ -435,7 +445,7 @@ fn a_rollback_is_recorded_announced_and_replays_the_same_after_a_restart() {
         private_text(&replies, &moderator()),
         t.f("admin.error.already_there", &[("move", &30)])
     );
-    assert_eq!(bench.store.log(game).expect("log"), before);
+    assert_eq!(bench.store.games().log(game).expect("log"), before);
 
     // Back to move 12 (asked from another channel of the server).
     let replies = bench.say(
@@ -473,7 +483,7 @@ fn a_rollback_is_recorded_announced_and_replays_the_same_after_a_restart() {
     );
     assert!(private_text(&replies, &moderator()).contains("move 12"));
 
-    let log = bench.store.log(game).expect("log");
+    let log = bench.store.games().log(game).expect("log");
     assert_eq!(log.len(), 31, "appended, nothing erased");
     assert_eq!(log[..30], before[..]);
     assert!(matches!(
@@ -528,7 +538,7 @@ fn a_damaged_game_is_reported_and_a_rollback_makes_it_playable_again() {
     let damaged = bench.open();
     assert_eq!(damaged.len(), 1, "{damaged:?}");
     assert_eq!(damaged[0].0, game);
-    let record = bench.store.game(game).expect("record");
+    let record = bench.store.games().game(game).expect("record");
     assert_eq!(record.status, GameStatus::Damaged);
 
     // The report: the recorded reason, the last good move, what to do.
@@ -564,10 +574,10 @@ fn a_damaged_game_is_reported_and_a_rollback_makes_it_playable_again() {
     assert!(private_text(&replies, &moderator())
         .starts_with(&format!("Cannot go back to move {tampered}")));
     assert_eq!(
-        bench.store.game(game).expect("record").status,
+        bench.store.games().game(game).expect("record").status,
         GameStatus::Damaged
     );
-    assert_eq!(bench.store.log(game).expect("log").len(), 18);
+    assert_eq!(bench.store.games().log(game).expect("log").len(), 18);
 
     // Back to the last good move: playable again, from the state a replay gives.
     let replies = bench.say(
@@ -582,7 +592,7 @@ fn a_damaged_game_is_reported_and_a_rollback_makes_it_playable_again() {
                 "admin.rollback.revived",
                 &[("name", &"Mia"), ("game", &game), ("move", &last_good)]
             )));
-    let record = bench.store.game(game).expect("record");
+    let record = bench.store.games().game(game).expect("record");
     assert_eq!(record.status, GameStatus::Active);
     assert_eq!(record.damage_report, None);
     bench.drive(reference, SEED, last_good);
@@ -594,7 +604,7 @@ fn a_damaged_game_is_reported_and_a_rollback_makes_it_playable_again() {
     let damaged = bench.reopen();
     assert!(damaged.is_empty(), "{damaged:?}");
     assert_eq!(bench.state(game), playing);
-    assert!(bench.store.is_live(game));
+    assert!(bench.store.games().is_live(game));
 }
 
 #[test]
@@ -626,7 +636,7 @@ fn force_skip_plays_the_stalled_seat_safely_and_announces_it() {
             texts().f("admin.error.not_waiting_on", &[("name", &other)])
         );
     }
-    let entries = bench.store.log(game).expect("log").len();
+    let entries = bench.store.games().log(game).expect("log").len();
     let replies = bench.say(
         &moderator(),
         Some(GUILD_A),
@@ -641,7 +651,7 @@ fn force_skip_plays_the_stalled_seat_safely_and_announces_it() {
     assert_eq!(announced.audience, Audience::Public);
     assert_eq!(announced.game(), Some(game));
     assert!(private_text(&replies, &moderator()).contains(&name));
-    let log = bench.store.log(game).expect("log");
+    let log = bench.store.games().log(game).expect("log");
     assert_eq!(log.len(), entries + 1);
     assert!(matches!(&log[entries], LogEntry::Batch { seat: s, .. } if *s == seat));
     let after = bench.state(game);
@@ -654,7 +664,7 @@ fn force_skip_plays_the_stalled_seat_safely_and_announces_it() {
     );
 
     // A finished (here: abandoned) game cannot be skipped.
-    bench.store.abandon(game).expect("abandon");
+    bench.store.games().abandon(game).expect("abandon");
     let replies = bench.say(
         &moderator(),
         Some(GUILD_A),
@@ -723,12 +733,15 @@ fn an_idle_game_is_warned_then_deleted_unless_someone_moves() {
     );
     assert_eq!(replies[0].game(), Some(idle));
     assert_eq!(
-        bench.store.game(idle).expect("record").status,
+        bench.store.games().game(idle).expect("record").status,
         GameStatus::Abandoned
     );
-    assert_eq!(bench.store.game_in_channel(500).expect("lookup"), None);
     assert_eq!(
-        bench.store.game(saved).expect("record").status,
+        bench.store.games().game_in_channel(500).expect("lookup"),
+        None
+    );
+    assert_eq!(
+        bench.store.games().game(saved).expect("record").status,
         GameStatus::Active
     );
 
@@ -810,6 +823,7 @@ fn a_paused_game_is_never_deleted_and_its_idle_time_restarts_on_resume() {
     bench.clock.advance(6 * DAY);
     bench
         .store
+        .schedule()
         .set_paused(game, Some(bench.clock_now()))
         .expect("pause");
     // Weeks of pause: no warning, no deletion.
@@ -818,11 +832,15 @@ fn a_paused_game_is_never_deleted_and_its_idle_time_restarts_on_resume() {
         assert!(bench.chat.tick().is_empty(), "paused games are left alone");
     }
     assert_eq!(
-        bench.store.game(game).expect("record").status,
+        bench.store.games().game(game).expect("record").status,
         GameStatus::Active
     );
     // Resumed: a fresh idle period, so the warning comes 7 days after the resume.
-    bench.store.set_paused(game, None).expect("resume");
+    bench
+        .store
+        .schedule()
+        .set_paused(game, None)
+        .expect("resume");
     assert!(bench.chat.tick().is_empty());
     bench.clock.advance(7 * DAY - 1);
     assert!(

@@ -76,11 +76,13 @@ impl Table {
                 .expect("a waited-on user is a player");
             let store = self.chat.store();
             let game = store
+                .games()
                 .game_in_channel(LOCAL_CHANNEL)
                 .expect("query")
                 .expect("a game");
-            let state = store.state(game).expect("state");
+            let state = store.games().state(game).expect("state");
             let seat = store
+                .people()
                 .seats(game)
                 .expect("seats")
                 .iter()
@@ -91,7 +93,13 @@ impl Table {
             let offered: Vec<Decision> = choices
                 .iter()
                 .map(|c| {
-                    let json = c.custom_id.splitn(4, ':').nth(3).expect("a decision id");
+                    // `d:GAME:VERSION:DECISION`, or the first of an option of several decisions
+                    // `n:GAME:VERSION:N:FIRST`.
+                    let (parts, id) = match c.custom_id.strip_prefix("n:") {
+                        Some(rest) => (4, rest),
+                        None => (3, c.custom_id.strip_prefix("d:").expect("a decision id")),
+                    };
+                    let json = id.splitn(parts, ':').nth(parts - 1).expect("a decision id");
                     serde_json::from_str(json).expect("a decision")
                 })
                 .collect();
@@ -117,10 +125,15 @@ fn level_buttons(replies: &[Reply]) -> Vec<(String, String)> {
 fn results(t: &Table) -> (Vec<ChapterResult>, CampaignStatus) {
     let store = t.chat.store();
     let id = store
+        .campaigns()
         .last_campaign_in_channel(LOCAL_CHANNEL)
         .expect("query")
         .expect("a campaign");
-    let record = store.campaign(id).expect("query").expect("the campaign");
+    let record = store
+        .campaigns()
+        .campaign(id)
+        .expect("query")
+        .expect("the campaign");
     let results = record
         .chapters
         .iter()
@@ -357,12 +370,17 @@ fn a_whole_four_chapter_campaign_through_the_commands() {
     // Each chapter was played with its own options by the same seats.
     let store = t.chat.store();
     let id = store
+        .campaigns()
         .last_campaign_in_channel(LOCAL_CHANNEL)
         .expect("query")
         .expect("campaign");
-    let record = store.campaign(id).expect("query").expect("campaign");
+    let record = store
+        .campaigns()
+        .campaign(id)
+        .expect("query")
+        .expect("campaign");
     for c in &record.chapters {
-        let game = store.game(c.game.expect("a game")).expect("game");
+        let game = store.games().game(c.game.expect("a game")).expect("game");
         assert_eq!(game.options.chapter, Some(c.chapter));
         let fixed =
             campaign::chapter_options(&data, c.chapter, 2, game.options.luna, 0).expect("options");
@@ -411,6 +429,7 @@ fn fails_before_commit(t: &mut Table, user: &str, command: &str) {
     let game = t
         .chat
         .store()
+        .games()
         .game_in_channel(LOCAL_CHANNEL)
         .expect("query");
     assert_eq!(game, None);
@@ -426,7 +445,10 @@ fn a_failed_campaign_start_leaves_neither_campaign_nor_game() {
     fails_before_commit(&mut t, "alice", "/skymines start");
     let store = t.chat.store();
     assert_eq!(
-        store.campaign_in_channel(LOCAL_CHANNEL).expect("query"),
+        store
+            .campaigns()
+            .campaign_in_channel(LOCAL_CHANNEL)
+            .expect("query"),
         None
     );
     let started = public_text(&t.say("alice /skymines start"));
@@ -434,15 +456,20 @@ fn a_failed_campaign_start_leaves_neither_campaign_nor_game() {
         started.contains("Campaign chapter 1/4: Mining the Moon"),
         "{started}"
     );
-    let game = store.game_in_channel(LOCAL_CHANNEL).expect("query");
+    let game = store.games().game_in_channel(LOCAL_CHANNEL).expect("query");
     let (results, status) = results(&t);
     assert!(results.is_empty());
     assert_eq!(status, CampaignStatus::Active);
     let id = store
+        .campaigns()
         .campaign_in_channel(LOCAL_CHANNEL)
         .expect("query")
         .expect("a campaign");
-    let record = store.campaign(id).expect("query").expect("the campaign");
+    let record = store
+        .campaigns()
+        .campaign(id)
+        .expect("query")
+        .expect("the campaign");
     assert_eq!(record.chapters[0].game, game, "chapter 1 records its game");
 }
 
@@ -455,11 +482,13 @@ fn a_campaign_that_does_not_read_gets_an_apology_not_the_details() {
     open_campaign(&mut t, 5);
     let store = t.chat.store();
     let id = store
+        .campaigns()
         .campaign_in_channel(LOCAL_CHANNEL)
         .expect("query")
         .expect("a campaign");
     let (before, status) = results(&t);
     store
+        .campaigns()
         .save_campaign(id, &serde_json::json!({ "chapter": "two" }), status, None)
         .expect("a damaged document is stored");
     for line in [
@@ -600,10 +629,11 @@ fn the_time_anomaly_loop_runs_through_next_and_can_be_ended() {
     assert!(next.contains("Time anomaly loop: game 2"), "{next}");
     let store = t.chat.store();
     let game = store
+        .games()
         .game_in_channel(LOCAL_CHANNEL)
         .expect("query")
         .expect("the loop's game");
-    let state = store.state(game).expect("state");
+    let state = store.games().state(game).expect("state");
     assert_eq!(
         skymines::engine::threats::card(&data, &state).map(|c| c.id.as_str()),
         Some("time_anomaly")

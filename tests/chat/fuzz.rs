@@ -115,6 +115,32 @@ fn digest(db: &Path) -> String {
     out
 }
 
+/// Why `text` (a reply a user reads) is not safe to show, if it is not: a control character
+/// other than the line break, an invisible or direction-changing character, or more than
+/// `QUOTE_LIMIT` characters of one of the long hostile values quoted back.
+fn raw_echo(text: &str) -> Option<String> {
+    if let Some(c) = text.chars().find(|&c| {
+        (c.is_control() && c != '\n')
+            || matches!(c as u32, 0x200B..=0x200F | 0x202A..=0x202E | 0x2066..=0x2069 | 0xFEFF)
+    }) {
+        return Some(format!("raw character U+{:04X}", c as u32));
+    }
+    let limit = skymines::text::QUOTE_LIMIT + 1;
+    for long in [
+        "x".repeat(limit),
+        "é".repeat(limit),
+        "1,".repeat(limit / 2 + 1),
+    ] {
+        if text.contains(&long) {
+            return Some(format!(
+                "a long value quoted ({} characters)",
+                text.chars().count()
+            ));
+        }
+    }
+    None
+}
+
 /// A chat over a fresh database: a running two-player game (alice, bob) in channel 1, a lobby
 /// (carol, dave) in channel 2. alice is an owner.
 fn table(n: usize) -> Table {
@@ -164,6 +190,7 @@ fn every_command_and_option_survives_hostile_values_and_a_refusal_changes_nothin
     let (mut tried, mut refused, mut changed) = (0usize, 0usize, 0usize);
     let mut panics = Vec::new();
     let mut leaks = Vec::new();
+    let mut echoes = Vec::new();
     let mut i = 0usize;
     let mut requests: Vec<Input> = Vec::new();
     for (command, options) in &commands {
@@ -218,6 +245,20 @@ fn every_command_and_option_survives_hostile_values_and_a_refusal_changes_nothin
             "no answer to {:.200?}",
             req.input
         );
+        for reply in &answer.replies {
+            let mut texts = vec![reply.text.as_str()];
+            for c in &reply.choices {
+                texts.push(&c.label);
+                texts.push(&c.description);
+            }
+            for text in texts {
+                if let Some(why) = raw_echo(text) {
+                    let input: String = format!("{:?}", req.input).chars().take(120).collect();
+                    let shown: String = text.chars().take(200).collect();
+                    echoes.push(format!("{why} in the answer to {input}: {shown:?}"));
+                }
+            }
+        }
         if let Input::Command { name, options } = &req.input {
             for (option, value) in options {
                 let typed = catch_unwind(AssertUnwindSafe(|| {
@@ -257,6 +298,8 @@ fn every_command_and_option_survives_hostile_values_and_a_refusal_changes_nothin
     );
     assert!(panics.is_empty(), "panics on: {panics:#?}");
     assert!(leaks.is_empty(), "refusals not private: {leaks:#?}");
+    echoes.truncate(20);
+    assert!(echoes.is_empty(), "raw or long echoes: {echoes:#?}");
     assert!(refused > tried / 2, "{refused} of {tried} refused");
 }
 

@@ -6,12 +6,27 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod account;
 mod admin;
 mod campaign;
 mod catalog;
 mod fuzz;
+mod german;
+mod grammar;
+mod labels;
+mod modules;
+mod numbering;
+mod offers;
+mod ousts;
 mod previews;
+mod prompt_counts;
+mod prompts;
 mod reliability;
+mod texts;
+mod time;
 mod transcripts;
+mod truths;
+mod turn_lines;
+mod undo_notes;
 mod volume;
 mod weeks;

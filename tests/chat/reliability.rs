@@ -59,6 +59,7 @@ fn first_button(chat: &Chat, channel: u64) -> String {
 fn stored_lobbies(db: &Path) -> Vec<u64> {
     let (store, _) = Store::open(db, data(), StoreOptions::default()).expect("store");
     store
+        .campaigns()
         .lobbies()
         .expect("lobbies")
         .into_iter()
@@ -117,7 +118,8 @@ fn on_a_full_disk_every_announced_lobby_is_stored_and_no_refused_one() {
     let (_dir, db) = temp("full");
     let (chat, store) = chat_support::owner_alice_chat_and_store(&db, false);
     store
-        .set_page_limit(Some(store.page_count().expect("pages") + 2))
+        .admin()
+        .set_page_limit(Some(store.admin().page_count().expect("pages") + 2))
         .expect("limit");
     let (mut confirmed, mut refused) = (Vec::new(), 0);
     for channel in 10..5_000u64 {
@@ -176,12 +178,18 @@ fn local_owners_have_the_owners_rights_and_other_names_only_a_players() {
         assert!(a.refused, "{line}: {:?}", a.replies);
     }
     let store = chat.store();
-    assert_eq!(store.game(1).expect("game").status, GameStatus::Active);
+    assert_eq!(
+        store.games().game(1).expect("game").status,
+        GameStatus::Active
+    );
     // alice, a configured owner, may.
     assert!(!say(&chat, "alice /skymines admin list all:yes").refused);
     assert!(!say(&chat, "alice /skymines export").refused);
     assert!(!say(&chat, "alice /skymines abort").refused);
-    assert_ne!(store.game(1).expect("game").status, GameStatus::Active);
+    assert_ne!(
+        store.games().game(1).expect("game").status,
+        GameStatus::Active
+    );
 }
 
 /// Two processes on one database (two stores on one file): the first has the game loaded and
@@ -208,7 +216,7 @@ fn a_move_against_a_game_another_process_changed_is_refused() {
             .refused
     );
     let seqs: Vec<u64> = (1..=3)
-        .map(|g| b.store().log(g).expect("log").len() as u64)
+        .map(|g| b.store().games().log(g).expect("log").len() as u64)
         .collect();
 
     for (i, (channel, line)) in buttons.iter().enumerate() {
@@ -239,12 +247,18 @@ fn a_move_against_a_game_another_process_changed_is_refused() {
     drop(a);
     drop(b);
     let (store, _) = Store::open(&db, data(), StoreOptions::default()).expect("store");
-    assert_eq!(store.game(1).expect("game").status, GameStatus::Abandoned);
-    assert_eq!(store.game(2).expect("game").status, GameStatus::Active);
-    assert!(store.paused_at(2).expect("paused").is_some());
+    assert_eq!(
+        store.games().game(1).expect("game").status,
+        GameStatus::Abandoned
+    );
+    assert_eq!(
+        store.games().game(2).expect("game").status,
+        GameStatus::Active
+    );
+    assert!(store.schedule().paused_at(2).expect("paused").is_some());
     for g in 1..=3i64 {
         assert_eq!(
-            store.log(g).expect("log").len() as u64,
+            store.games().log(g).expect("log").len() as u64,
             seqs[g as usize - 1]
         );
     }

@@ -22,7 +22,7 @@ fn place() -> Location {
     }
 }
 
-fn table(tag: &str) -> Table {
+pub(crate) fn table(tag: &str) -> Table {
     Table::new(
         tag,
         ChatConfig {
@@ -35,7 +35,7 @@ fn table(tag: &str) -> Table {
     )
 }
 
-const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
+pub(crate) const NAMES: [&str; 4] = ["alice", "bob", "carol", "dave"];
 
 /// The local owners of these tables: alice (she chooses the seeds); the others are players.
 fn owners() -> Vec<u64> {
@@ -58,7 +58,7 @@ fn start(t: &mut Table, players: usize, extra: &str, seed: u64) -> Vec<&'static 
 
 /// Plays to the end by choosing among the offered choices at random (like clicking buttons,
 /// typed as `/choose option:N`).
-fn play_out(t: &mut Table, names: &[&str], seed: u64) -> usize {
+pub(crate) fn play_out(t: &mut Table, names: &[&str], seed: u64) -> usize {
     play_until(t, names, seed, |_| false)
 }
 
@@ -258,8 +258,8 @@ fn typed_commands_plan_and_take_a_turn() {
     let reveal = public_text(&r);
     assert!(reveal.contains("alice reveals"), "{reveal}");
     assert!(
-        reveal.contains("diamond-carbon2"),
-        "the reveal shows the cards"
+        reveal.contains("2 carbon") && !reveal.contains("diamond-"),
+        "the reveal shows the cards by their face: {reveal}"
     );
     // bob is not the first player.
     let r = t.say("bob /energy company:minerva");
@@ -630,7 +630,7 @@ fn contains_word(text: &str, word: &str) -> bool {
 }
 
 /// `text` without its `[card-id]` tags (ids are what players type, the same in every language).
-fn without_ids(text: &str) -> String {
+pub(crate) fn without_ids(text: &str) -> String {
     let mut out = String::new();
     let mut depth = 0;
     for c in text.chars() {
@@ -695,8 +695,9 @@ fn component_names_reach_readers_in_their_language_and_never_as_references() {
     }
     let said = everything_said(&t);
     assert!(
-        said.iter().any(|s| s.contains(" carbon [")),
-        "the game names cards"
+        said.iter()
+            .any(|s| s.contains("1 carbon") || s.contains("2 carbon")),
+        "the game names cards by their face"
     );
     for text in &said {
         assert!(!text::has_name_ref(text), "a raw name reference: {text:?}");
@@ -748,7 +749,8 @@ fn refusals_and_questions_of_a_german_game_come_in_german() {
     let text = first_text(&r);
     assert!(
         text.starts_with("`nonsense` ist keine Karte auf deiner Hand. Gültige Werte: ")
-            && text.contains("diamond-")
+            && text.contains("carbon2")
+            && !text.contains("diamond-")
             && text.ends_with('.'),
         "{text}"
     );
@@ -933,8 +935,8 @@ fn the_status_board_image_is_stored_per_state_version_and_read_back() {
     });
     start(&mut t, 1, "luna:2", 40);
     let store = t.store();
-    let game = store.live_games()[0];
-    let (_, version) = store.live_state(game).expect("live");
+    let (game, images) = (store.games().live_games()[0], store.images());
+    let (_, version) = store.games().live_state(game).expect("live");
     let board = |replies: &[Reply]| {
         replies
             .iter()
@@ -948,35 +950,35 @@ fn the_status_board_image_is_stored_per_state_version_and_read_back() {
     };
     let shown = board(&t.say("alice /skymines status"));
     assert_eq!(
-        store.board_png(game, version).expect("read"),
+        images.board_png(game, version).expect("read"),
         Some(shown.clone()),
         "the board of the current version is kept in the database"
     );
     // Stand-in bytes in the database prove the next status reads it instead of drawing.
-    store
+    images
         .store_board_png(game, version, b"stored board")
         .expect("write");
     assert_eq!(board(&t.say("alice /skymines status")), b"stored board");
     // A move makes a new version with its own image.
     t.say("alice /plan cards:carbon2 done:no");
-    let (_, next) = store.live_state(game).expect("live");
+    let (_, next) = store.games().live_state(game).expect("live");
     assert!(next > version);
     let moved = board(&t.say("alice /skymines status"));
     assert_ne!(moved, b"stored board");
     assert_eq!(
-        store.board_png(game, next).expect("read"),
+        images.board_png(game, next).expect("read"),
         Some(moved.clone())
     );
     // The game's language changes: the stored English board is not shown again; the German one
     // is drawn and kept in its place.
-    store
+    images
         .store_board_png(game, version, b"old English board")
         .expect("write");
     t.say("alice /skymines settings game_language:de");
-    assert_eq!(store.board_png(game, version).expect("read"), None);
+    assert_eq!(images.board_png(game, version).expect("read"), None);
     let german = board(&t.say("alice /skymines status"));
     assert_ne!(german, moved, "the board is drawn again in German");
-    assert_eq!(store.board_png(game, next).expect("read"), Some(german));
+    assert_eq!(images.board_png(game, next).expect("read"), Some(german));
 }
 
 #[test]
@@ -1038,7 +1040,7 @@ fn a_lobby_survives_a_restart_and_goes_on() {
         text.contains("#1"),
         "the game starts after two restarts: {text}"
     );
-    let state = t.store().live_state(1).expect("game").0;
+    let state = t.store().games().live_state(1).expect("game").0;
     assert_eq!(state.seats.len(), 3);
     assert_eq!(state.options.seed, 5, "the chosen seed survived");
     // Started lobbies are gone from the store: another restart has nothing to restore.
@@ -1048,16 +1050,17 @@ fn a_lobby_survives_a_restart_and_goes_on() {
         !public_text(&r).contains("(3/3)") && !public_text(&r).contains("joined"),
         "{r:?}"
     );
-    assert!(t.store().lobbies().expect("lobbies").is_empty());
+    assert!(t.store().campaigns().lobbies().expect("lobbies").is_empty());
 }
 
 fn live_state(t: &Table) -> std::sync::Arc<skymines::engine::state::GameState> {
     let store = t.store();
     let game = store
+        .games()
         .game_in_channel(LOCAL_CHANNEL)
         .expect("store")
         .expect("a game");
-    store.state(game).expect("state")
+    store.games().state(game).expect("state")
 }
 
 /// Answers `name`'s questions with option 1 of the list shown to them until the game no longer
@@ -1213,11 +1216,12 @@ fn several_cards_picked_from_the_planning_menu_are_all_planned() {
     let alice = local_user_id("alice");
     let store = t.store();
     let game = store
+        .games()
         .game_in_channel(place().channel)
         .expect("query")
         .expect("a game");
     let mut steps = 0;
-    while store.state(game).expect("state").phase != Phase::Planning {
+    while store.games().state(game).expect("state").phase != Phase::Planning {
         steps += 1;
         assert!(steps < 20, "planning does not start");
         let user = t.waiting()[0];
@@ -1227,7 +1231,7 @@ fn several_cards_picked_from_the_planning_menu_are_all_planned() {
             .expect("a player");
         t.say(&format!("{name} /choose option:1"));
     }
-    let before = store.state(game).expect("state");
+    let before = store.games().state(game).expect("state");
     let seat = before
         .seats
         .iter()
@@ -1250,14 +1254,14 @@ fn several_cards_picked_from_the_planning_menu_are_all_planned() {
     }
     let line = format!("alice /click {} {}", cards[0].custom_id, cards[1].custom_id);
     let replies = t.say(&line);
-    let after = store.state(game).expect("state");
+    let after = store.games().state(game).expect("state");
     let filled: Vec<usize> = (0..5)
         .filter(|&i| after.seats[seat].slots.get(i).is_some_and(|s| s.is_some()))
         .collect();
     assert_eq!(filled, open[..2].to_vec(), "{replies:?}");
     let again = t.say(&line);
     assert_eq!(
-        store.state(game).expect("state").seats[seat].slots,
+        store.games().state(game).expect("state").seats[seat].slots,
         after.seats[seat].slots
     );
     assert!(
@@ -1267,74 +1271,6 @@ fn several_cards_picked_from_the_planning_menu_are_all_planned() {
                 && r.text.contains("out of date")),
         "{again:?}"
     );
-}
-
-/// Issue 19: a German 3-player Belt game with mission cards and a threat card, played to the
-/// end with the follow-ups players use, reads in the German rulebook's words (Setzfeld,
-/// Aufgabe erfüllen, Bedrohung, Einmal-Bonusmarker …) and shows no English word: every reply,
-/// option and option text is read word by word against the English catalog's words.
-#[test]
-fn a_german_belt_game_with_missions_and_a_threat_shows_no_english_word() {
-    let mut t = table("german-belt");
-    t.say("alice /skymines new players:3 seed:5 language:de board:belt missions:yes threats:yes");
-    t.say("bob /skymines join");
-    t.say("carol /skymines join");
-    let r = t.say("alice /skymines start");
-    assert!(public_text(&r).contains("beginnt"), "{r:?}");
-    play_out(&mut t, &NAMES[..3], 5);
-    for line in [
-        "alice /skymines scores",
-        "alice /skymines status",
-        "bob /hand",
-        "bob /skymines log",
-        "alice /skymines help topic:belt",
-        "alice /skymines help topic:threats",
-        "alice /skymines help topic:missions",
-        "alice /skymines help topic:campaign",
-        "bob /skymines settings",
-        "carol /choose option:4",
-    ] {
-        t.say(line);
-    }
-    let english = text_support::english_words();
-    let said: Vec<String> = t
-        .log
-        .iter()
-        .flat_map(|(_, r)| {
-            std::iter::once(r.text.clone()).chain(
-                r.choices
-                    .iter()
-                    .flat_map(|c| [c.label.clone(), c.description.clone()]),
-            )
-        })
-        .collect();
-    for text in &said {
-        if let Some(word) = text_support::english_word_in(&without_ids(text), &english) {
-            panic!("English word {word:?} in a German game: {text:?}");
-        }
-    }
-    let all = said.join("\n");
-    for german in [
-        "Setzfeld",
-        "besetze ein Setzfeld (",
-        "oder beende die Ausbreitung",
-        "Aufgabe erfüllen",
-        "Bedrohung",
-        "Einmal-Bonusmarker",
-        "Shuttlefeld",
-        "Außenpostenfeld",
-        "Schlusswertung",
-    ] {
-        assert!(all.contains(german), "missing {german:?}");
-    }
-    for english in [
-        "Gürtelfeld",
-        "Mission erfüllen",
-        "per ephemeral",
-        "Sektor ein",
-    ] {
-        assert!(!all.contains(english), "{english:?} in the German game");
-    }
 }
 
 /// Issue 19 points 4 and 7: the campaign help says which chapters have success points of their
@@ -1449,7 +1385,7 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
         "{joined:?}"
     );
     assert!(private_to(&joined, "bob").contains("You now play seat 2"));
-    let seats = t.store().seats(live_game(&t)).expect("seats");
+    let seats = t.store().people().seats(live_game(&t)).expect("seats");
     assert_eq!(
         seats[1].owner,
         skymines::store::SeatOwner::Discord(local_user_id("bob"))
@@ -1476,7 +1412,7 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
     // have dropped out, which go out together when a person must act or the phase ends.
     let store = t.store();
     let game = live_game(&t);
-    let export = store.export(game).expect("export");
+    let export = store.admin().export(game).expect("export");
     let data = crate::support::shared_data();
     let mut replay =
         skymines::engine::new_game(&data, &export.options, &export.seat_names).expect("set-up");
@@ -1536,15 +1472,10 @@ fn one_person_and_two_computer_players_play_a_whole_game() {
 /// The channel's game (running or just finished).
 fn live_game(t: &Table) -> skymines::store::GameId {
     let store = t.store();
-    store
-        .game_in_channel(LOCAL_CHANNEL)
-        .expect("store")
-        .or_else(|| {
-            store
-                .last_finished_in_channel(LOCAL_CHANNEL)
-                .expect("store")
-        })
-        .expect("a game")
+    let games = store.games();
+    let now = games.game_in_channel(LOCAL_CHANNEL).expect("store");
+    let last = games.last_finished_in_channel(LOCAL_CHANNEL);
+    now.or_else(|| last.expect("store")).expect("a game")
 }
 
 /// Issue 23: the lobby's "Add a computer player" button (the host's) seats computer players,
@@ -1561,10 +1492,9 @@ fn the_lobby_button_seats_computer_players_and_people_take_their_seats() {
         public_text(&r).contains("alice added a computer player (2/2)."),
         "{r:?}"
     );
-    assert!(r[0]
-        .choices
-        .iter()
-        .any(|c| c.label == "Add a computer player"));
+    // A full lobby shows no Add button (issue 34); Join stays, to take the computer's seat.
+    let labels: Vec<&str> = r[0].choices.iter().map(|c| c.label.as_str()).collect();
+    assert!(!labels.contains(&"Add a computer player") && labels.contains(&"Join"));
     // Full: the game grows by a seat (Luna plays with up to three players)…
     let r = t.say("alice /click l:bot");
     assert!(public_text(&r).contains("(3/3)"), "{r:?}");
@@ -1615,7 +1545,7 @@ fn choose_labelled(t: &Table, name: &str, label: &str) -> String {
 
 /// A 2-player game (seed 42) in `language` where both have planned (alice: carbon2,
 /// titanium2 and her research scientist in slots 2-4) and alice takes the first turn.
-fn at_first_turn(tag: &str, language: &str) -> Table {
+pub(crate) fn at_first_turn(tag: &str, language: &str) -> Table {
     let mut t = table(tag);
     t.say(&format!(
         "alice /skymines new players:2 seed:42 language:{language}"
@@ -1708,7 +1638,7 @@ fn a_flip_option_names_the_plan_it_turns_face_down_with_its_printed_reward() {
         .iter()
         .position(|n| local_user_id(n) == user)
         .expect("a player");
-    let state = t.store().live_state(1).expect("game").0;
+    let state = t.store().games().live_state(1).expect("game").0;
     let data = GameData::embedded().expect("data");
     let token = &data.research.starting_tokens[state.seats[seat].token.expect("a kept token")];
     let en = text::for_language("en");
@@ -1902,7 +1832,8 @@ fn an_empty_plan_is_said_once_and_an_expansion_into_nothing_forfeits_the_energy(
         // alice's plan reads once, as its reveal (not also "has planned (2 cards face down)").
         let about_alice: Vec<&str> = reveal.lines().filter(|l| l.starts_with("alice ")).collect();
         assert_eq!(about_alice.len(), 1, "{reveal}");
-        assert!(about_alice[0].contains("[diamond-energy2]"), "{reveal}");
+        let energy2 = texts.f("card.energy", &[("n", &2)]);
+        assert!(about_alice[0].contains(&energy2), "{reveal}");
         t.say("alice /energy company:tawac");
         let line = choose_labelled(&t, "alice", &texts.t("label.stop_expanding"));
         let turn = public_text(&t.say(&line));

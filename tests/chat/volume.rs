@@ -44,11 +44,14 @@ fn chat(tag: &str) -> (Chat, TempDir) {
 
 fn state(chat: &Chat) -> Option<Arc<GameState>> {
     let store = chat.store();
-    let game = match store.game_in_channel(LOCAL_CHANNEL).ok()? {
+    let game = match store.games().game_in_channel(LOCAL_CHANNEL).ok()? {
         Some(game) => game,
-        None => store.last_finished_in_channel(LOCAL_CHANNEL).ok()??,
+        None => store
+            .games()
+            .last_finished_in_channel(LOCAL_CHANNEL)
+            .ok()??,
     };
-    store.state(game).ok()
+    store.games().state(game).ok()
 }
 
 /// Human turns that ended between two states, and the seats the turn passed to.
@@ -133,7 +136,8 @@ fn play(players: usize, luna: Option<u8>, seed: u64) -> Volume {
                 let ids: Vec<String> = r
                     .choices
                     .iter()
-                    .filter(|c| c.custom_id.starts_with("d:"))
+                    // One decision (`d:`) or an option of several played together (`n:`).
+                    .filter(|c| c.custom_id.starts_with("d:") || c.custom_id.starts_with("n:"))
                     .map(|c| c.custom_id.clone())
                     .collect();
                 if !ids.is_empty() {

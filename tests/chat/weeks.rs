@@ -196,7 +196,11 @@ fn kicks_need_the_host_and_an_inactive_player() {
     let r = t.say("alice /skymines kick");
     assert!(r[0].text.contains("Whom?"), "{}", r[0].text);
     let r = t.say("alice /skymines kick player:zed");
-    assert!(r[0].text.contains("No player called zed"), "{}", r[0].text);
+    assert!(
+        r[0].text.contains("No player called `zed`"),
+        "{}",
+        r[0].text
+    );
     let r = t.say("alice /skymines kick player:alice");
     assert!(r[0].text.contains("/skymines leave"), "{}", r[0].text);
 
@@ -492,15 +496,23 @@ fn a_deleted_channel_archives_its_game_and_export_still_works() {
     assert_eq!(archived.len(), 1);
     let store = t.chat.store();
     let game = archived[0];
-    assert_eq!(store.game(game).expect("kept").status, GameStatus::Archived);
     assert_eq!(
-        store.archived_reason(game).expect("reason").as_deref(),
+        store.games().game(game).expect("kept").status,
+        GameStatus::Archived
+    );
+    assert_eq!(
+        store
+            .games()
+            .archived_reason(game)
+            .expect("reason")
+            .as_deref(),
         Some("channel_deleted")
     );
-    let doc = store.export(game).expect("export works");
+    let doc = store.admin().export(game).expect("export works");
     assert_eq!(doc.status, GameStatus::Archived);
     assert!(!doc.log.is_empty(), "the moves are kept");
     assert!(store
+        .schedule()
         .claim_due_reminders(i64::MAX, 0)
         .expect("reminders")
         .is_empty());
@@ -566,7 +578,8 @@ fn computer_turns_interrupted_by_a_restart_are_played_at_the_next_tick() {
         notify: Notify::Ephemeral,
     };
     let (game, state) = store
-        .create_game_with_bots(
+        .games()
+        .create_game(with_level(
             NewGame {
                 location: place(),
                 options,
@@ -574,29 +587,32 @@ fn computer_turns_interrupted_by_a_restart_are_played_at_the_next_tick() {
                     seat(SeatOwner::Discord(local_user_id("alice")), "alice"),
                     seat(SeatOwner::Vacant, "Computer 1"),
                 ],
+                bot_level: None,
+                language: None,
+                waits: None,
             },
             "easy",
-        )
+        ))
         .expect("game");
     assert!(skymines::engine::waiting_on(&state).contains(&1));
-    let before = store.log(game).expect("log").len();
+    let before = store.games().log(game).expect("log").len();
     // The restart: a new chat layer over the same store.
     let chat = Chat::new(store.clone(), t.clock.clone(), config());
     chat.tick();
-    let state = store.state(game).expect("state");
+    let state = store.games().state(game).expect("state");
     assert!(
         !skymines::engine::waiting_on(&state).contains(&1),
         "the computer player moved"
     );
     assert_eq!(chat.waiting_users(&place()), vec![local_user_id("alice")]);
     assert_eq!(
-        store.log(game).expect("log").len(),
+        store.games().log(game).expect("log").len(),
         before + 1,
         "one stored move"
     );
     // Nothing is left to do: another tick changes nothing.
     chat.tick();
-    assert_eq!(store.log(game).expect("log").len(), before + 1);
+    assert_eq!(store.games().log(game).expect("log").len(), before + 1);
 }
 
 /// Opens the store of `t` afresh under a new chat layer: the bot's restart.
@@ -763,4 +779,10 @@ fn interrupted_turn_is_posted_whole(backing: Backing) {
             "the step before the restart is in the turn's message once: {line}\n{message}"
         );
     }
+}
+
+/// A new game whose computer players play at `level`.
+fn with_level(mut new: skymines::store::NewGame, level: &str) -> skymines::store::NewGame {
+    new.bot_level = Some(level.to_string());
+    new
 }

@@ -7,6 +7,12 @@
 //! seed through the chat layer in this process, one button click per move. The local mode's
 //! per-user rate limit stays on: the driver keeps each player under it.
 //!
+//! After every kill every game also still waits on each of its people with their reminder and
+//! deadline (and on nobody else): a move's consequences for the schedule are stored in the
+//! move's transaction. `a_crash_right_after_any_commit_leaves_every_wait_reminded` stops the
+//! child exactly after each of its commits in turn (the `test-support` feature's crash point),
+//! where a random kill would rarely land.
+//!
 //! `kills_during_a_scripted_game_lose_and_duplicate_nothing` is the bounded version the suite
 //! runs; `many_kills_during_scripted_games` (ignored; `cargo test --release --test cli
 //! local_kill:: -- --ignored`) is the long one.
@@ -17,8 +23,9 @@ use crate::support::{shared_data as data, TempDir};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use skymines::chat::local_user_id;
+use skymines::engine;
 use skymines::local::{parse_line, LOCAL_CHANNEL};
-use skymines::store::{Location, LogEntry, Store, StoreOptions};
+use skymines::store::{GameId, GameStatus, Location, LogEntry, SeatOwner, Store, StoreOptions};
 use std::collections::{HashMap, VecDeque};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -75,6 +82,7 @@ fn script(dir: &Path, seed: u64, max: usize) -> (Vec<String>, Vec<String>, Vec<M
     };
     let store = chat.store();
     let game = store
+        .games()
         .game_in_channel(LOCAL_CHANNEL)
         .expect("lookup")
         .expect("the game");
@@ -94,22 +102,66 @@ fn script(dir: &Path, seed: u64, max: usize) -> (Vec<String>, Vec<String>, Vec<M
             .pending_choices(&place, user)
             .into_iter()
             .map(|c| c.custom_id)
-            .filter(|id| id.starts_with("d:"))
+            // One decision (`d:`) or an option of several played together (`n:`).
+            .filter(|id| id.starts_with("d:") || id.starts_with("n:"))
             .collect();
         assert!(!choices.is_empty(), "{name} is waited on and has a choice");
         let line = format!("{name} /click {}", choices[rng.gen_range(0..choices.len())]);
-        let before = store.log(game).expect("log").len();
+        let before = store.games().log(game).expect("log").len();
         let req = parse_line(&line, &owners).expect("parses").expect("a line");
         assert!(!chat.answer(&req).refused, "{line}");
         assert_eq!(
-            store.log(game).expect("log").len(),
+            store.games().log(game).expect("log").len(),
             before + 1,
             "one click, one move: {line}"
         );
         lines.push(line);
     }
-    let log = moves(&store.log(game).expect("log"));
+    let log = moves(&store.games().log(game).expect("log"));
     (opening, lines, log)
+}
+
+/// The local mode's configuration: alice owns it, and a stalled turn has a deadline.
+const CONFIG: &str = "local_owners = [\"alice\"]\ndeadline_hours = 48\n";
+
+/// The game, if it runs, waits on each of its people with their reminder and deadline, since
+/// when it waits on them, and keeps no reminder of a seat it does not wait on.
+fn assert_waits_reminded(store: &Store, game: GameId, when: &str) {
+    let record = store.games().game(game).expect("the game");
+    if record.status != GameStatus::Active {
+        return;
+    }
+    let state = store.games().state(game).expect("the state");
+    let waited = engine::waiting_on(&state);
+    let seats = store.people().seats(game).expect("the seats");
+    let reminders = store.schedule().reminders(game).expect("the reminders");
+    for seat in &seats {
+        let kinds: Vec<&str> = reminders
+            .iter()
+            .filter(|r| r.seat == seat.seat)
+            .map(|r| r.kind.as_str())
+            .collect();
+        if !waited.contains(&seat.seat) {
+            assert!(
+                kinds.is_empty() && seat.waiting_since.is_none(),
+                "{when}: {} is not waited on but has {kinds:?} (waiting since {:?})",
+                seat.name,
+                seat.waiting_since
+            );
+        } else if matches!(seat.owner, SeatOwner::Discord(_)) {
+            assert_eq!(
+                kinds,
+                ["deadline", "remind"],
+                "{when}: the game waits on {} without their reminder and deadline",
+                seat.name
+            );
+            assert!(
+                seat.waiting_since.is_some(),
+                "{when}: the game waits on {} since an unknown time",
+                seat.name
+            );
+        }
+    }
 }
 
 /// The chat's per-user rate limit (12 commands in 10 s) applies to the interactive local mode:
@@ -127,16 +179,25 @@ struct Local {
 
 impl Local {
     fn start(db: &Path, config: &Path) -> Local {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_skymines"))
+        Local::start_crashing(db, config, None).expect("the first prompt")
+    }
+
+    /// The local mode, aborting right after its `crash_after`th commit when given (None: the
+    /// child is gone before its first prompt).
+    fn start_crashing(db: &Path, config: &Path, crash_after: Option<u64>) -> Option<Local> {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_skymines"));
+        command
             .args(["local", "--no-images", "--db"])
             .arg(db)
             .arg("--config")
             .arg(config)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the local mode starts");
+            .stderr(Stdio::null());
+        if let Some(n) = crash_after {
+            command.env("SKYMINES_TEST_CRASH_AFTER_COMMITS", n.to_string());
+        }
+        let mut child = command.spawn().expect("the local mode starts");
         let stdin = child.stdin.take().expect("stdin");
         let stdout = child.stdout.take().expect("stdout");
         let mut local = Local {
@@ -145,8 +206,13 @@ impl Local {
             stdout,
             sent: HashMap::new(),
         };
-        local.until_prompt().expect("the first prompt");
-        local
+        match local.until_prompt() {
+            Some(_) => Some(local),
+            None => {
+                local.kill();
+                None
+            }
+        }
     }
 
     /// The output up to the next prompt (None: the child is gone).
@@ -182,9 +248,14 @@ impl Local {
 
     /// Says one line and waits for its replies: whether the local mode accepted it.
     fn say(&mut self, line: &str) -> bool {
+        self.try_say(line).expect("the local mode answers")
+    }
+
+    /// [`Local::say`]; None when the child died before it answered.
+    fn try_say(&mut self, line: &str) -> Option<bool> {
         self.send(line);
-        let out = self.until_prompt().expect("the local mode answers");
-        !out.contains("[refused]") && !out.contains("[error]")
+        let out = self.until_prompt()?;
+        Some(!out.contains("[refused]") && !out.contains("[error]"))
     }
 
     fn kill(mut self) {
@@ -214,7 +285,7 @@ fn killed_game(
     let (opening, lines, reference) = script(&dir, seed, max_moves);
     let db = dir.join("killed.db");
     let config = dir.join("config.toml");
-    std::fs::write(&config, "local_owners = [\"alice\"]\n").expect("config");
+    std::fs::write(&config, CONFIG).expect("config");
     let mut figures = Figures::default();
     let mut local = Local::start(&db, &config);
     for line in &opening {
@@ -252,8 +323,13 @@ fn killed_game(
         assert!(report.damaged.is_empty(), "{:?}", report.damaged);
         // The only game of a fresh database (it may have finished with the line in flight).
         let game = 1;
-        assert!(store.game(game).is_ok(), "the game survives");
-        let stored = moves(&store.log(game).expect("log"));
+        assert!(store.games().game(game).is_ok(), "the game survives");
+        assert_waits_reminded(
+            &store,
+            game,
+            &format!("seed {seed}, kill {}", figures.kills),
+        );
+        let stored = moves(&store.games().log(game).expect("log"));
         drop(store);
         figures.lost += confirmed.saturating_sub(stored.len());
         figures.duplicated += stored.len().saturating_sub(confirmed + 1);
@@ -278,7 +354,7 @@ fn killed_game(
     let (store, _) = Store::open(&db, data(), StoreOptions::default()).expect("reopens");
     let game = 1;
     assert_eq!(
-        moves(&store.log(game).expect("log")),
+        moves(&store.games().log(game).expect("log")),
         reference,
         "seed {seed}"
     );
@@ -327,4 +403,58 @@ fn many_kills_during_scripted_games() {
         .collect();
     let sum = report(&figures, started);
     assert_eq!((sum.lost, sum.duplicated), (0, 0));
+}
+
+/// A child that aborts right after its Nth commit, for N from 1 on, across a scripted game:
+/// after each crash every wait has its reminder and deadline, and the moves confirmed are
+/// stored once, in order.
+#[test]
+fn a_crash_right_after_any_commit_leaves_every_wait_reminded() {
+    let (_dir, dir) = temp("commits");
+    let (opening, lines, reference) = script(&dir, 43, 40);
+    let db = dir.join("crashed.db");
+    let config = dir.join("config.toml");
+    std::fs::write(&config, CONFIG).expect("config");
+    let mut local = Local::start(&db, &config);
+    for line in &opening {
+        assert!(local.say(line), "{line}");
+    }
+    local.kill();
+    let mut rng = ChaCha8Rng::seed_from_u64(0xc0ff);
+    let (mut next, mut crashes) = (0usize, 0usize);
+    while next < lines.len() {
+        // Each child stops after 1 to 3 commits: every commit of the game is a crash point
+        // for some child.
+        let crash_after = rng.gen_range(1..=3);
+        if let Some(mut child) = Local::start_crashing(&db, &config, Some(crash_after)) {
+            while next < lines.len() {
+                match child.try_say(&lines[next]) {
+                    Some(accepted) => {
+                        assert!(accepted, "move {} refused", next + 1);
+                        next += 1;
+                    }
+                    None => break,
+                }
+            }
+            child.kill();
+        }
+        crashes += 1;
+        let (store, report) =
+            Store::open(&db, data(), StoreOptions::default()).expect("reopens after the crash");
+        assert!(report.damaged.is_empty(), "{:?}", report.damaged);
+        let stored = moves(&store.games().log(1).expect("log"));
+        assert_eq!(stored[..], reference[..stored.len()], "crash {crashes}");
+        assert!(
+            stored.len() >= next,
+            "crash {crashes}: a confirmed move was lost"
+        );
+        assert_waits_reminded(
+            &store,
+            1,
+            &format!("crash {crashes} (after commit {crash_after})"),
+        );
+        next = stored.len();
+        assert!(crashes < 10 * lines.len(), "no progress");
+    }
+    assert!(crashes >= 10, "{crashes} crashes");
 }

@@ -168,3 +168,39 @@ fn a_backup_from_the_command_line_restores() {
     assert!(text(&out.stderr).contains("1 running game(s) restored"));
     assert!(text(&out.stdout).contains("Round"), "{}", text(&out.stdout));
 }
+
+#[test]
+fn the_terminal_gets_no_control_sequence_and_no_long_echo() {
+    let (_d, dir) = temp("echo");
+    let long = "x".repeat(100_000);
+    let script = format!(
+        "alice /skymines sta\u{1b}[2J\u{1b}]0;pwned\u{7}tus\u{0}\n\
+         alice /skymines settings timezone:{long}\n\
+         \u{1b}[31mmallory /skymines status\n\
+         bob /skymines new players:2 tracks:A1\u{202e},B2\n"
+    );
+    let out = local(&dir, script.as_bytes(), &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for bad in ['\u{1b}', '\u{7}', '\u{0}', '\u{202e}'] {
+        assert!(
+            !stdout.contains(bad),
+            "U+{:04X} reached the terminal: {stdout:?}",
+            bad as u32
+        );
+    }
+    assert!(
+        stdout.contains("\\u{1b}[2J"),
+        "the escape is shown, escaped: {stdout}"
+    );
+    assert!(
+        !stdout.contains(&"x".repeat(skymines::text::QUOTE_LIMIT + 1)),
+        "a 100 KB value was echoed in full: {:.300}",
+        stdout
+    );
+    assert!(
+        stdout.contains(&format!("`{}…`", "x".repeat(skymines::text::QUOTE_LIMIT))),
+        "the value is quoted short: {:.300}",
+        stdout
+    );
+}

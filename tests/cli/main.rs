@@ -8,5 +8,7 @@ mod support;
 
 mod bench_checks;
 mod command_line;
+mod config;
 mod local_kill;
 mod local_mode;
+mod one_process;

@@ -5,7 +5,9 @@
 use crate::support::{data, TempDir};
 use skymines::bots::train::{self, TrainConfig};
 use skymines::bots::{self, Budget, Estimator, Level};
-use skymines::data::estimate::{EstimateFile, FILE};
+use skymines::data::estimate::{
+    feature_names, EstimateFile, FEATURE_COUNT, FILE, SCHEMA_VERSION,
+};
 use skymines::data::GameData;
 use skymines::engine::GameOptions;
 use std::path::{Path, PathBuf};
@@ -221,4 +223,38 @@ fn the_learned_estimate_reads_only_the_seat_view() {
         differed * 10 > checked * 8,
         "only {differed} of {checked} samples differed"
     );
+}
+
+/// The file's text reads back as the same numbers (every float exactly).
+#[test]
+fn the_text_reads_back_the_same_numbers() {
+    let mut file = EstimateFile {
+        schema_version: SCHEMA_VERSION,
+        features: feature_names(),
+        own: (0..FEATURE_COUNT).map(|i| i as f64 / 7.0 - 3.0).collect(),
+        public: (0..FEATURE_COUNT).map(|i| 1e-9 * i as f64).collect(),
+        ..EstimateFile::default()
+    };
+    file.provenance.held_out_rmse_own = 12.345678901234567;
+    file.provenance.command = "skymines train --games 3".to_string();
+    let back = EstimateFile::parse(&file.to_text()).expect("reads back");
+    assert_eq!(back, file);
+}
+
+/// A file trained for other features, or with a weight missing, is refused and says to retrain.
+#[test]
+fn a_file_for_other_features_is_refused() {
+    let mut file = EstimateFile {
+        schema_version: SCHEMA_VERSION,
+        features: feature_names(),
+        own: vec![0.0; FEATURE_COUNT],
+        public: vec![0.0; FEATURE_COUNT],
+        ..EstimateFile::default()
+    };
+    file.features[3] = "something_else".to_string();
+    let err = EstimateFile::parse(&file.to_text()).expect_err("refused");
+    assert!(err.to_string().contains("retrain"), "{err}");
+    file.features = feature_names();
+    file.own.pop();
+    assert!(EstimateFile::parse(&file.to_text()).is_err());
 }

@@ -1337,14 +1337,14 @@ fn dt4_only_one_of_the_two_d2_bonus_spaces_and_not_d2_itself() {
     s.seats[0].coins = 5;
     let ev = act(&mut s, 0, track_space("B-TRACKS-1"));
     assert_eq!(s.seats[0].coins, 4);
-    // The line names the space by its id and says what it does, in the reader's language.
+    // The line names the space by its track (no internal id) and what it does, in either language.
     let placed = ev
         .iter()
         .find(|e| e.key == "event.track_bonus_marker")
         .expect("the placement is announced");
     assert!(
         placed.text().ends_with(
-            "on the track bonus space B-TRACKS-1 (Pay 1: two other company tracks (not D2): +3 on one, +2 on the other.)"
+            "on a bonus space of the Tawac Industries track: “Pay 1: two other company tracks (not D2): +3 on one, +2 on the other.”"
         ),
         "{}",
         placed.text()
@@ -1352,7 +1352,7 @@ fn dt4_only_one_of_the_two_d2_bonus_spaces_and_not_d2_itself() {
     assert!(
         placed
             .render(skymines::text::german())
-            .ends_with("(Zahle 1: zwei andere Unternehmensleisten (nicht D2): +3 auf der einen, +2 auf der anderen.)"),
+            .ends_with("der Leiste von Tawac Industries: „Zahle 1: zwei andere Unternehmensleisten (nicht D2): +3 auf der einen, +2 auf der anderen.“"),
         "{}",
         placed.render(skymines::text::german())
     );

@@ -25,6 +25,8 @@ mod modules_campaign;
 mod modules_missions;
 mod modules_selfplay;
 mod modules_threats;
+mod numbering;
 mod preview;
+mod refusals;
 mod rejections;
 mod selfplay;

@@ -179,6 +179,58 @@ fn ex08_a_flip_names_its_plan_and_a_passed_screen_gains_nothing() {
     );
 }
 
+/// A research scientist reaching a plan that gives research points has both pools to use: the
+/// plan's first, then the card's. The advance that stops there says all of them, a CrypCoin
+/// costs 1 of the whole, and an advance on to a flipped plan promises no plan reward (it was
+/// "then 2 RP", the first plan's, and no word of the card's points).
+#[test]
+fn a_research_scientists_points_and_the_plans_are_counted_together() {
+    let mut s = blank(2);
+    s.seats[0].coins = 5;
+    up(&mut s, 0, 1, research_scientist(2));
+    up(
+        &mut s,
+        0,
+        2,
+        resource_card(skymines::data::Resource::Minerals, 3),
+    );
+    put_plan(&mut s, 0, 1, PlanRef::Regular(plan("A06")));
+    put_plan(&mut s, 0, 2, PlanRef::Regular(plan("A02")));
+    if let Some(placed) = s.seats[0].research[2].as_mut() {
+        placed.face_down = true;
+    }
+    s.seats[0].upload = Some(0);
+    act(
+        &mut s,
+        0,
+        D::UseResearch {
+            source: skymines::engine::ActionSource::Slot(1),
+        },
+    );
+    act(&mut s, 0, D::SkipFlip);
+    let batch = |s: &GameState, ds: &[D]| {
+        engine::preview_batch(data(), s, 0, ds).expect("a legal batch has a preview")
+    };
+    let stop_on_it = batch(&s, &[D::Advance, D::StopAdvancing]);
+    assert_eq!(
+        stop_on_it.gains.research_points, 4,
+        "the plan's 2 and the card's 2: {stop_on_it:?}"
+    );
+    let on_to_flipped = batch(&s, &[D::Advance, D::Advance]);
+    assert!(
+        on_to_flipped.rewards.is_empty(),
+        "a flipped plan gives nothing: {on_to_flipped:?}"
+    );
+    assert_eq!(on_to_flipped.gains.research_points, 2, "the card's alone");
+    act_all(&mut s, 0, &[D::Advance, D::StopAdvancing]);
+    assert_eq!(
+        preview(&s, 0, D::TakeCoin).costs,
+        vec![cost(1, Currency::ResearchPoints, 3)]
+    );
+    let three = batch(&s, &[D::TakeCoin, D::TakeCoin, D::TakeCoin]);
+    assert_eq!(three.costs, vec![cost(3, Currency::ResearchPoints, 1)]);
+}
+
 /// EX-10: with 5 minerals the majority space offers its "4+" and lower tiers with their
 /// rewards; the "4+" tier gives Minerva +3 and tank +1.
 #[test]
@@ -389,7 +441,10 @@ fn check_one(data: &GameData, s: &GameState, seat: usize, d: D) -> Result<(), St
                 (Currency::Units, Some(Task::BuyWithUnits { units, .. }))
                 | (Currency::Units, Some(Task::SpendUnits { units, .. })) => *units,
                 (Currency::Energy, Some(Task::Expand { energy, .. })) => *energy,
-                (Currency::ResearchPoints, Some(Task::SpendResearch { points, .. })) => *points,
+                // Every pool of research points the turn has to use (a plan's and the card's).
+                (Currency::ResearchPoints, Some(Task::SpendResearch { .. })) => {
+                    engine::preview::research_points_to_use(s, seat)
+                }
                 _ => return wrong("the currency of a cost"),
             }
         {

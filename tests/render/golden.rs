@@ -7,8 +7,10 @@
 //! what Discord shows in its preview), made by 2 × 2 box averaging, and compared pixel by pixel
 //! with a small tolerance for floating-point differences between machines.
 //!
-//! Regenerate after an intended change with `UPDATE_GOLDEN=1 cargo test --release --test
-//! render golden::`; a failing comparison writes the new pictures to `target/golden-actual/`.
+//! Regenerate the images after an intended change to the drawing with `UPDATE_GOLDEN=1 cargo
+//! test --release --test render golden::` (the positions stay as stored; a case is played
+//! again only when its JSON file is deleted); a failing comparison writes the new pictures to
+//! `target/golden-actual/`.
 
 use crate::render_support::*;
 use image::RgbImage;
@@ -91,10 +93,14 @@ fn encode_small(img: &RgbImage) -> Vec<u8> {
     out
 }
 
-/// The case's position: simulated when updating, read from its JSON file otherwise.
+/// The case's position, read from its JSON file. Only a case without one is simulated (and
+/// its file written), and only when updating: regenerating the images after a change to the
+/// drawing must not move the positions under them, or the review would compare different
+/// games (the rules engine and the chooser change the game a seed plays). To play a case's
+/// position again on purpose, delete its JSON file and update.
 fn view_of(case: &Case) -> SeatView {
     let path = golden_dir().join(format!("render-{}.json", case.name));
-    if updating() {
+    if updating() && !path.exists() {
         let options = engine::GameOptions {
             players: case.players,
             luna: case.luna,

@@ -8,5 +8,9 @@ mod support;
 mod render_support;
 
 mod golden;
+mod legibility;
+mod palette;
+mod parts;
 mod pixels;
 mod random;
+mod sizes;

@@ -11,28 +11,29 @@
 //! claimed by one process only. And the rest of the store the chat layer and the Discord
 //! adapter use: lobbies, campaigns, seats (vacated, taken, paused, archived), user settings and
 //! languages, Discord's messages, the admin tools (list, history, rollback, idle watches),
-//! export and import, and a computer player's move refused once the game moved on. With
+//! export and import, and a computer player's move refused once the game moved on (lobbies,
+//! campaigns, seats, settings and Discord's facts are in `roles`, over this file's places). With
 //! shard ranges each process restores and claims only its shards' games.
 
 use crate::support::pg::PgTestDb;
 use crate::support::{shared_data as data, TempDir};
 use skymines::engine::{self, Decision};
-use skymines::store::torture::{drive_on, torture_game_on, torture_options};
+use skymines::store::no_effects;
+use skymines::store::torture::{drive, torture_game, torture_options};
 use skymines::store::{
-    replay, ArchiveReason, Backend, CampaignStatus, ChapterWrite, FailPoint, GameExport, GameId,
-    GameStatus, GameStore, IdleWatch, Location, LogEntry, MoveEffects, NewGame, NewSeat, Notify,
-    PgStore, RestoreReport, SeatOwner, ShardFilter, StatusMessage, Store, StoreError, StoreOptions,
-    UserSettings,
+    replay, Backend, FailPoint, GameExport, GameId, GameStatus, IdleWatch, Location, LogEntry,
+    MoveEffects, NewGame, NewSeat, Notify, RestoreReport, SeatOwner, ShardFilter, Store,
+    StoreError, StoreOptions, WaitPlan,
 };
 use std::time::Duration;
 
 /// One database on one backend, opened as often as a test likes (each store a "process").
-enum Place {
+pub(super) enum Place {
     Sqlite(TempDir),
     Postgres(PgTestDb),
 }
 
-fn options(k: u64) -> StoreOptions {
+pub(super) fn options(k: u64) -> StoreOptions {
     StoreOptions {
         snapshot_every: k,
         restore_threads: 2,
@@ -41,25 +42,26 @@ fn options(k: u64) -> StoreOptions {
 }
 
 impl Place {
-    fn open(&self, k: u64) -> (Box<dyn GameStore>, RestoreReport) {
+    pub(super) fn open(&self, k: u64) -> (Box<Store>, RestoreReport) {
         self.open_with(options(k))
     }
 
-    fn open_with(&self, options: StoreOptions) -> (Box<dyn GameStore>, RestoreReport) {
+    pub(super) fn open_with(&self, options: StoreOptions) -> (Box<Store>, RestoreReport) {
         match self {
             Place::Sqlite(dir) => {
                 let (s, r) = Store::open(dir.db(), data(), options).expect("SQLite opens");
                 (Box::new(s), r)
             }
             Place::Postgres(db) => {
-                let (s, r) = PgStore::open(db.url(), data(), options).expect("PostgreSQL opens");
+                let (s, r) =
+                    Store::open_postgres(db.url(), data(), options).expect("PostgreSQL opens");
                 (Box::new(s), r)
             }
         }
     }
 
     /// Runs one statement written in the SQL both backends understand (tampering).
-    fn execute(&self, sql: &str) {
+    pub(super) fn execute(&self, sql: &str) {
         match self {
             Place::Sqlite(dir) => {
                 rusqlite::Connection::open(dir.db())
@@ -76,7 +78,7 @@ impl Place {
         }
     }
 
-    fn name(&self) -> &'static str {
+    pub(super) fn name(&self) -> &'static str {
         match self {
             Place::Sqlite(_) => "sqlite",
             Place::Postgres(_) => "postgres",
@@ -85,27 +87,52 @@ impl Place {
 }
 
 /// SQLite, and PostgreSQL when the server is configured (a fresh database per call).
-fn places(test: &str) -> Vec<Place> {
+pub(super) fn places(test: &str) -> Vec<Place> {
     let mut out = vec![Place::Sqlite(TempDir::new(test))];
     out.extend(PgTestDb::for_test(test).map(Place::Postgres));
     out
 }
 
+/// A plan that gives every seat of a game (of up to five seats) these reminders (kind, due
+/// time) when the game starts waiting on it.
+pub(super) fn every_seat_reminded(times: &[(&str, i64)]) -> WaitPlan {
+    WaitPlan {
+        now: 1,
+        fresh: true,
+        reminders: (0..5)
+            .map(|seat| {
+                let list = times.iter().map(|(k, t)| (k.to_string(), *t)).collect();
+                (seat, list)
+            })
+            .collect(),
+    }
+}
+
+/// A new game whose computer players play at `level`.
+pub(super) fn with_level(mut new: NewGame, level: &str) -> NewGame {
+    new.bot_level = Some(level.to_string());
+    new
+}
+
 /// Every entry numbered 1, 2, … and the state the replay of the log from the seed.
-fn check_log_and_state(store: &dyn GameStore, game: GameId, place: &str) {
-    let log = store.log(game).expect("log");
+pub(super) fn check_log_and_state(store: &Store, game: GameId, place: &str) {
+    let log = store.games().log(game).expect("log");
     let seqs: Vec<u64> = log.iter().map(LogEntry::seq).collect();
     assert_eq!(seqs, (1..=log.len() as u64).collect::<Vec<_>>(), "{place}");
-    let rec = store.game(game).expect("game");
+    let rec = store.games().game(game).expect("game");
     assert_eq!(rec.seq, log.len() as u64, "{place}");
     let replayed =
         replay::replay_from_seed(&data(), &rec.options, &rec.seat_names, &log).expect("replays");
-    assert_eq!(*store.state(game).expect("state"), replayed, "{place}");
+    assert_eq!(
+        *store.games().state(game).expect("state"),
+        replayed,
+        "{place}"
+    );
 }
 
 /// A move of the seat the game waits on.
-fn a_move(store: &dyn GameStore, game: GameId) -> (usize, Vec<Decision>) {
-    let (state, _) = store.live_state(game).expect("live");
+pub(super) fn a_move(store: &Store, game: GameId) -> (usize, Vec<Decision>) {
+    let (state, _) = store.games().live_state(game).expect("live");
     let seat = engine::waiting_on(&state)[0];
     let d = engine::legal_decisions(&data(), &state, seat)[0];
     (seat, vec![d])
@@ -117,31 +144,31 @@ fn moves_are_numbered_snapshotted_and_restored_checked() {
         let name = place.name();
         let (store, report) = place.open(8);
         assert_eq!(report.restored, 0, "{name}");
-        let a = torture_game_on(&*store, 11).expect("game");
-        let b = torture_game_on(&*store, 12).expect("game");
-        assert_eq!(drive_on(&*store, a, 11, 40, |_| {}).expect("plays"), 40);
-        assert_eq!(drive_on(&*store, b, 12, 17, |_| {}).expect("plays"), 17);
-        check_log_and_state(&*store, a, name);
+        let a = torture_game(&store, 11).expect("game");
+        let b = torture_game(&store, 12).expect("game");
+        assert_eq!(drive(&store, a, 11, 40, |_| {}).expect("plays"), 40);
+        assert_eq!(drive(&store, b, 12, 17, |_| {}).expect("plays"), 17);
+        check_log_and_state(&store, a, name);
         let before = (
-            store.live_state(a).expect("a"),
-            store.live_state(b).expect("b"),
+            store.games().live_state(a).expect("a"),
+            store.games().live_state(b).expect("b"),
         );
         drop(store);
         let (store, report) = place.open(8);
         assert_eq!((report.restored, report.verified), (2, 2), "{name}");
         assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
-        assert_eq!(store.live_games(), vec![a, b], "{name}");
+        assert_eq!(store.games().live_games(), vec![a, b], "{name}");
         assert_eq!(
             (
-                store.live_state(a).expect("a"),
-                store.live_state(b).expect("b")
+                store.games().live_state(a).expect("a"),
+                store.games().live_state(b).expect("b")
             ),
             before,
             "{name}"
         );
         // And it plays on from there.
-        assert_eq!(drive_on(&*store, a, 11, 45, |_| {}).expect("plays"), 45);
-        check_log_and_state(&*store, a, name);
+        assert_eq!(drive(&store, a, 11, 45, |_| {}).expect("plays"), 45);
+        check_log_and_state(&store, a, name);
     }
 }
 
@@ -150,23 +177,27 @@ fn undo_is_recorded_replayed_and_restored() {
     for place in places("undo") {
         let name = place.name();
         let (store, _) = place.open(4);
-        let game = torture_game_on(&*store, 21).expect("game");
-        drive_on(&*store, game, 21, 6, |_| {}).expect("plays");
-        let (before, seq) = store.live_state(game).expect("live");
-        let (seat, decisions) = a_move(&*store, game);
-        store.apply(game, seat, &decisions).expect("move");
-        let undo = store.undo(game, seat).expect("undo");
+        let game = torture_game(&store, 21).expect("game");
+        drive(&store, game, 21, 6, |_| {}).expect("plays");
+        let (before, seq) = store.games().live_state(game).expect("live");
+        let (seat, decisions) = a_move(&store, game);
+        store.games().apply(game, seat, &decisions).expect("move");
+        let undo = store.games().undo(game, seat).expect("undo");
         assert_eq!((undo.seq, undo.undone), (seq + 2, seq + 1), "{name}");
         assert_eq!(*undo.state, *before, "{name}: the state before the batch");
         assert!(
-            matches!(store.last_entry(game).expect("last"), Some(LogEntry::Undo { undoes, .. }) if undoes == seq + 1),
+            matches!(store.games().last_entry(game).expect("last"), Some(LogEntry::Undo { undoes, .. }) if undoes == seq + 1),
             "{name}"
         );
-        check_log_and_state(&*store, game, name);
+        check_log_and_state(&store, game, name);
         drop(store);
         let (store, report) = place.open(4);
         assert_eq!(report.verified, 1, "{name}");
-        assert_eq!(*store.live_state(game).expect("live").0, *before, "{name}");
+        assert_eq!(
+            *store.games().live_state(game).expect("live").0,
+            *before,
+            "{name}"
+        );
     }
 }
 
@@ -175,41 +206,60 @@ fn a_failed_write_changes_nothing_and_the_move_then_succeeds() {
     for place in places("failpoints") {
         let name = place.name();
         let (store, _) = place.open(2);
-        let game = torture_game_on(&*store, 31).expect("game");
-        drive_on(&*store, game, 31, 3, |_| {}).expect("plays");
+        let game = torture_game(&store, 31).expect("game");
+        drive(&store, game, 31, 3, |_| {}).expect("plays");
         for at in [
             FailPoint::AfterDecisions,
             FailPoint::AfterSnapshot,
             FailPoint::BeforeCommit,
         ] {
-            let seq = store.live_state(game).expect("live").1;
-            let log = store.log(game).expect("log");
-            let (seat, decisions) = a_move(&*store, game);
+            let seq = store.games().live_state(game).expect("live").1;
+            let log = store.games().log(game).expect("log");
+            let (seat, decisions) = a_move(&store, game);
             store.fail_next(at);
-            let fx = |_: &_, _: &[_]| MoveEffects {
+            let fx = |_: &_, _: &_, _: &[_]| MoveEffects {
                 notifications: vec![serde_json::json!({"text": "moved"})],
-                reminders: Some(vec![(seat, "turn".to_string(), 5)]),
+                waits: Some(every_seat_reminded(&[("turn", 5)])),
             };
-            let err = store.apply_with(game, seat, &decisions, &fx).unwrap_err();
+            let err = store
+                .games()
+                .apply_with(game, seat, &decisions, &fx)
+                .unwrap_err();
             assert!(
                 matches!(err, StoreError::Injected(p) if p == at),
                 "{name}: {err}"
             );
-            assert_eq!(store.log(game).expect("log"), log, "{name}: {at:?}");
-            assert_eq!(store.game(game).expect("row").seq, seq, "{name}: {at:?}");
-            assert_eq!(store.live_state(game).expect("live").1, seq, "{name}");
-            assert!(
-                store.reminders(game).expect("reminders").is_empty(),
+            assert_eq!(store.games().log(game).expect("log"), log, "{name}: {at:?}");
+            assert_eq!(
+                store.games().game(game).expect("row").seq,
+                seq,
+                "{name}: {at:?}"
+            );
+            assert_eq!(
+                store.games().live_state(game).expect("live").1,
+                seq,
                 "{name}"
             );
-            let out = store.apply(game, seat, &decisions).expect("the same move");
+            assert!(
+                store
+                    .schedule()
+                    .reminders(game)
+                    .expect("reminders")
+                    .is_empty(),
+                "{name}"
+            );
+            let out = store
+                .games()
+                .apply(game, seat, &decisions)
+                .expect("the same move");
             assert_eq!(out.seq, seq + 1, "{name}");
         }
         assert!(store
+            .schedule()
             .claim_notifications(10, Duration::from_secs(60))
             .expect("outbox")
             .is_empty());
-        check_log_and_state(&*store, game, name);
+        check_log_and_state(&store, game, name);
     }
 }
 
@@ -218,7 +268,7 @@ fn one_running_game_per_channel() {
     for place in places("channel") {
         let name = place.name();
         let (store, _) = place.open(8);
-        let game = torture_game_on(&*store, 41).expect("game");
+        let game = torture_game(&store, 41).expect("game");
         let options = skymines::store::torture::torture_options(42);
         let seats = (0..options.players)
             .map(|i| skymines::store::NewSeat {
@@ -232,23 +282,32 @@ fn one_running_game_per_channel() {
             })
             .collect();
         let again = skymines::store::NewGame {
-            location: store.game(game).expect("row").location,
+            location: store.games().game(game).expect("row").location,
             options,
             seats,
+            bot_level: None,
+            language: None,
+            waits: None,
         };
-        let busy = store.create_game(again.clone());
+        let busy = store.games().create_game(again.clone());
         assert!(
             matches!(busy, Err(StoreError::ChannelBusy)),
             "{name}: {busy:?}"
         );
-        store.abandon(game).expect("abandon");
-        assert_eq!(store.game(game).expect("row").status, GameStatus::Abandoned);
+        store.games().abandon(game).expect("abandon");
+        assert_eq!(
+            store.games().game(game).expect("row").status,
+            GameStatus::Abandoned
+        );
         assert!(matches!(
-            store.apply(game, 0, &[Decision::PlanDone]),
+            store.games().apply(game, 0, &[Decision::PlanDone]),
             Err(StoreError::NotActive { .. })
         ));
-        let (other, _) = store.create_game(again).expect("the channel is free");
-        let seats = store.seats(other).expect("seats");
+        let (other, _) = store
+            .games()
+            .create_game(again)
+            .expect("the channel is free");
+        let seats = store.people().seats(other).expect("seats");
         assert_eq!(
             seats[0].owner,
             skymines::store::SeatOwner::Discord(7),
@@ -272,17 +331,21 @@ fn notifications_reminders_and_images_commit_with_the_move() {
     for place in places("effects") {
         let name = place.name();
         let (store, _) = place.open(8);
-        let game = torture_game_on(&*store, 51).expect("game");
-        let (seat, decisions) = a_move(&*store, game);
-        let fx = |_: &_, _: &[_]| MoveEffects {
+        let game = torture_game(&store, 51).expect("game");
+        let (seat, decisions) = a_move(&store, game);
+        let fx = |_: &_, _: &_, _: &[_]| MoveEffects {
             notifications: vec![serde_json::json!({"n": 1}), serde_json::json!({"n": 2})],
-            reminders: Some(vec![
-                (seat, "turn".to_string(), 1_000),
-                (seat, "deadline".to_string(), 9_000),
-            ]),
+            waits: Some(every_seat_reminded(&[("turn", 1_000), ("deadline", 9_000)])),
         };
-        let out = store.apply_with(game, seat, &decisions, &fx).expect("move");
+        let out = store
+            .games()
+            .apply_with(game, seat, &decisions, &fx)
+            .expect("move");
+        // The reminders of the seats the move leaves the game waiting on.
+        let waited = engine::waiting_on(&out.state).len();
+        assert!(waited > 0, "{name}");
         let queued = store
+            .schedule()
             .claim_notifications(10, Duration::from_secs(60))
             .expect("claim");
         let payloads: Vec<_> = queued.iter().map(|o| o.payload.clone()).collect();
@@ -291,44 +354,67 @@ fn notifications_reminders_and_images_commit_with_the_move() {
             vec![serde_json::json!({"n": 1}), serde_json::json!({"n": 2})],
             "{name}"
         );
-        store.mark_sent(queued[0].id).expect("sent");
-        assert_eq!(store.reminders(game).expect("reminders").len(), 2, "{name}");
+        store.schedule().mark_sent(queued[0].id).expect("sent");
+        assert_eq!(
+            store.schedule().reminders(game).expect("reminders").len(),
+            2 * waited,
+            "{name}"
+        );
         // Due at 1,000: claimed once, due again after the lease unless set meanwhile.
-        let due = store.claim_due_reminders(1_500, 10_000).expect("claim");
+        let due = store
+            .schedule()
+            .claim_due_reminders(1_500, 10_000)
+            .expect("claim");
         assert_eq!(
             due.iter().map(|r| r.kind.as_str()).collect::<Vec<_>>(),
-            ["turn"],
+            vec!["turn"; waited],
             "{name}"
         );
         assert!(store
+            .schedule()
             .claim_due_reminders(1_600, 10_000)
             .expect("claim")
             .is_empty());
-        let again = store.claim_due_reminders(11_500, 10_000).expect("claim");
+        let again = store
+            .schedule()
+            .claim_due_reminders(11_500, 10_000)
+            .expect("claim");
         assert_eq!(
             again.len(),
-            2,
+            2 * waited,
             "{name}: the lease ran out, the deadline is due"
         );
         // Board images: a row per stored state, filled in by the renderer.
-        let pending = store.pending_renders(10).expect("pending");
+        let pending = store.images().pending_renders(10).expect("pending");
         assert!(
             pending.contains(&(game, 0)) && pending.contains(&(game, out.seq)),
             "{name}"
         );
-        store.store_board_png(game, out.seq, b"png").expect("png");
+        store
+            .images()
+            .store_board_png(game, out.seq, b"png")
+            .expect("png");
         assert_eq!(
-            store.board_png(game, out.seq).expect("png").as_deref(),
+            store
+                .images()
+                .board_png(game, out.seq)
+                .expect("png")
+                .as_deref(),
             Some(&b"png"[..])
         );
         assert!(!store
+            .images()
             .pending_renders(10)
             .expect("pending")
             .contains(&(game, out.seq)));
         // Abandoning the game drops its reminders.
-        store.abandon(game).expect("abandon");
+        store.games().abandon(game).expect("abandon");
         assert!(
-            store.reminders(game).expect("reminders").is_empty(),
+            store
+                .schedule()
+                .reminders(game)
+                .expect("reminders")
+                .is_empty(),
             "{name}"
         );
     }
@@ -339,9 +425,9 @@ fn a_game_whose_row_disagrees_with_its_log_is_set_aside() {
     for place in places("damaged") {
         let name = place.name();
         let (store, _) = place.open(8);
-        let good = torture_game_on(&*store, 61).expect("game");
-        let bad = torture_game_on(&*store, 62).expect("game");
-        drive_on(&*store, bad, 62, 5, |_| {}).expect("plays");
+        let good = torture_game(&store, 61).expect("game");
+        let bad = torture_game(&store, 62).expect("game");
+        drive(&store, bad, 62, 5, |_| {}).expect("plays");
         drop(store);
         place.execute(&format!("UPDATE games SET last_seq = 9 WHERE id = {bad}"));
         let (store, report) = place.open(8);
@@ -352,12 +438,15 @@ fn a_game_whose_row_disagrees_with_its_log_is_set_aside() {
             "{name}: {:?}",
             report.damaged
         );
-        assert_eq!(store.game(bad).expect("row").status, GameStatus::Damaged);
+        assert_eq!(
+            store.games().game(bad).expect("row").status,
+            GameStatus::Damaged
+        );
         assert!(matches!(
-            store.live_state(bad),
+            store.games().live_state(bad),
             Err(StoreError::Damaged { .. })
         ));
-        assert!(store.live_state(good).is_ok());
+        assert!(store.games().live_state(good).is_ok());
     }
 }
 
@@ -368,36 +457,45 @@ fn two_processes_never_both_accept_a_move() {
     for place in places("twoproc") {
         let name = place.name();
         let (a, _) = place.open(8);
-        let game = torture_game_on(&*a, 71).expect("game");
-        drive_on(&*a, game, 71, 3, |_| {}).expect("plays");
+        let game = torture_game(&a, 71).expect("game");
+        drive(&a, game, 71, 3, |_| {}).expect("plays");
         let (b, report) = place.open(8);
         assert_eq!(report.restored, 1, "{name}");
         // Both see move 3; a moves first.
-        let (seat, decisions) = a_move(&*a, game);
-        assert_eq!(a.apply(game, seat, &decisions).expect("a moves").seq, 4);
-        let (seat_b, decisions_b) = a_move(&*b, game);
-        let err = b.apply(game, seat_b, &decisions_b).unwrap_err();
+        let (seat, decisions) = a_move(&a, game);
+        assert_eq!(
+            a.games()
+                .apply(game, seat, &decisions)
+                .expect("a moves")
+                .seq,
+            4
+        );
+        let (seat_b, decisions_b) = a_move(&b, game);
+        let err = b.games().apply(game, seat_b, &decisions_b).unwrap_err();
         assert!(
             matches!(err, StoreError::Changed(g) | StoreError::Conflict(g) if g == game),
             "{name}: {err}"
         );
         assert_eq!(
-            a.log(game).expect("log").len(),
+            a.games().log(game).expect("log").len(),
             4,
             "{name}: nothing of b's was written"
         );
         // b reloaded the game: its retry is move 5, on a's move.
-        let (seat_b, decisions_b) = a_move(&*b, game);
+        let (seat_b, decisions_b) = a_move(&b, game);
         assert_eq!(
-            b.apply(game, seat_b, &decisions_b).expect("retry").seq,
+            b.games()
+                .apply(game, seat_b, &decisions_b)
+                .expect("retry")
+                .seq,
             5,
             "{name}"
         );
         // And a, in turn, is refused once and then follows.
-        let (seat, decisions) = a_move(&*a, game);
-        assert!(a.apply(game, seat, &decisions).is_err(), "{name}");
-        drive_on(&*a, game, 71, 8, |_| {}).expect("a plays on");
-        check_log_and_state(&*a, game, name);
+        let (seat, decisions) = a_move(&a, game);
+        assert!(a.games().apply(game, seat, &decisions).is_err(), "{name}");
+        drive(&a, game, 71, 8, |_| {}).expect("a plays on");
+        check_log_and_state(&a, game, name);
     }
 }
 
@@ -408,8 +506,8 @@ fn several_processes_writing_one_game_lose_and_duplicate_nothing() {
     for place in places("writers") {
         let name = place.name();
         let (first, _) = place.open(8);
-        let game = torture_game_on(&*first, 81).expect("game");
-        let stores: Vec<Box<dyn GameStore>> = (0..4).map(|_| place.open(8).0).collect();
+        let game = torture_game(&first, 81).expect("game");
+        let stores: Vec<Box<Store>> = (0..4).map(|_| place.open(8).0).collect();
         let done: Vec<(u64, usize, Vec<Decision>)> = std::thread::scope(|s| {
             let handles: Vec<_> = stores
                 .iter()
@@ -418,7 +516,7 @@ fn several_processes_writing_one_game_lose_and_duplicate_nothing() {
                     s.spawn(move || {
                         let mut done = Vec::new();
                         for i in 0..25 {
-                            let (state, _) = match store.live_state(game) {
+                            let (state, _) = match store.games().live_state(game) {
                                 Ok(x) => x,
                                 Err(StoreError::NotActive { .. }) => break,
                                 Err(e) => panic!("reading failed: {e}"),
@@ -430,7 +528,7 @@ fn several_processes_writing_one_game_lose_and_duplicate_nothing() {
                                 0 => Decision::PlanDone,
                                 n => legal[(w * 7 + i) % n],
                             };
-                            match store.apply(game, seat, &[d]) {
+                            match store.games().apply(game, seat, &[d]) {
                                 Ok(out) => done.push((out.seq, seat, vec![d])),
                                 Err(
                                     StoreError::Changed(_)
@@ -453,7 +551,7 @@ fn several_processes_writing_one_game_lose_and_duplicate_nothing() {
         });
         let mut done = done;
         done.sort_by_key(|d| d.0);
-        let log = first.log(game).expect("log");
+        let log = first.games().log(game).expect("log");
         assert!(done.len() >= 10, "{name}: only {} moves", done.len());
         assert_eq!(
             done.iter().map(|d| d.0).collect::<Vec<_>>(),
@@ -470,7 +568,7 @@ fn several_processes_writing_one_game_lose_and_duplicate_nothing() {
         drop(first);
         let (store, report) = place.open(8);
         assert_eq!(report.verified, 1, "{name}");
-        check_log_and_state(&*store, game, name);
+        check_log_and_state(&store, game, name);
     }
 }
 
@@ -487,21 +585,24 @@ fn reminders_and_messages_are_claimed_by_one_process() {
         }
         let (b, _) = place.open(8);
         let games: Vec<GameId> = (0..10)
-            .map(|i| torture_game_on(&*a, 90 + i).expect("game"))
+            .map(|i| torture_game(&a, 90 + i).expect("game"))
             .collect();
         for (i, &g) in games.iter().enumerate() {
             for n in 0..10 {
-                a.queue_notification(Some(g), &serde_json::json!({ "g": g, "n": n }))
+                a.schedule()
+                    .queue_notification(Some(g), &serde_json::json!({ "g": g, "n": n }))
                     .expect("queued");
             }
-            a.set_reminder(g, 0, "turn", 100 + i as i64)
+            a.schedule()
+                .set_reminder(g, 0, "turn", 100 + i as i64)
                 .expect("reminder");
-            a.set_reminder(g, 1, "turn", 200 + i as i64)
+            a.schedule()
+                .set_reminder(g, 1, "turn", 200 + i as i64)
                 .expect("reminder");
         }
         let (ids, reminders) = std::thread::scope(|s| {
-            let ha = s.spawn(|| claim_all(&*a));
-            let hb = s.spawn(|| claim_all(&*b));
+            let ha = s.spawn(|| claim_all(&a));
+            let hb = s.spawn(|| claim_all(&b));
             let (ia, ra) = ha.join().expect("a");
             let (ib, rb) = hb.join().expect("b");
             ([ia, ib].concat(), [ra, rb].concat())
@@ -526,12 +627,13 @@ fn reminders_and_messages_are_claimed_by_one_process() {
 }
 
 /// One process's claims: 20 rounds of up to 3 messages and the due reminders.
-fn claim_all(store: &dyn GameStore) -> (Vec<i64>, Vec<(GameId, usize)>) {
+fn claim_all(store: &Store) -> (Vec<i64>, Vec<(GameId, usize)>) {
     let mut ids = Vec::new();
     let mut reminders = Vec::new();
     for _ in 0..20 {
         ids.extend(
             store
+                .schedule()
                 .claim_notifications(3, Duration::from_secs(600))
                 .expect("claim")
                 .into_iter()
@@ -539,6 +641,7 @@ fn claim_all(store: &dyn GameStore) -> (Vec<i64>, Vec<(GameId, usize)>) {
         );
         reminders.extend(
             store
+                .schedule()
                 .claim_due_reminders(1_000, 600_000)
                 .expect("claim")
                 .into_iter()
@@ -549,7 +652,7 @@ fn claim_all(store: &dyn GameStore) -> (Vec<i64>, Vec<(GameId, usize)>) {
 }
 
 /// A game in `guild` (None: outside any guild), in its own channel.
-fn game_in_guild(store: &dyn GameStore, guild: Option<u64>, channel: u64) -> GameId {
+fn game_in_guild(store: &Store, guild: Option<u64>, channel: u64) -> GameId {
     let options = torture_options(channel);
     let seats = skymines::sim::seat_names(options.players)
         .into_iter()
@@ -563,8 +666,11 @@ fn game_in_guild(store: &dyn GameStore, guild: Option<u64>, channel: u64) -> Gam
         location: Location { guild, channel },
         options,
         seats,
+        bot_level: None,
+        language: None,
+        waits: None,
     };
-    store.create_game(new).expect("game").0
+    store.games().create_game(new).expect("game").0
 }
 
 /// With `shards = 2` split over two processes, each restores, and its timers claim, only the
@@ -595,17 +701,20 @@ fn each_shard_range_restores_and_claims_only_its_games() {
         let games: Vec<(GameId, Option<u64>)> = guilds
             .iter()
             .enumerate()
-            .map(|(i, &guild)| (game_in_guild(&*store, guild, 700 + i as u64), guild))
+            .map(|(i, &guild)| (game_in_guild(&store, guild, 700 + i as u64), guild))
             .collect();
         for &(game, _) in &games {
             store
+                .schedule()
                 .set_reminder(game, 0, "remind", 1_000)
                 .expect("reminder");
             store
+                .schedule()
                 .queue_notification(Some(game), &serde_json::json!({ "game": game }))
                 .expect("queued");
         }
         let gameless = store
+            .schedule()
             .queue_notification(None, &serde_json::json!({ "game": null }))
             .expect("queued");
         drop(store);
@@ -623,8 +732,9 @@ fn each_shard_range_restores_and_claims_only_its_games() {
                 .collect();
             assert_eq!(mine.len(), 2, "{name}: two games on each shard");
             assert_eq!(report.restored, 2, "{name} {filter:?}");
-            assert_eq!(store.live_games(), mine, "{name} {filter:?}");
+            assert_eq!(store.games().live_games(), mine, "{name} {filter:?}");
             let due: Vec<GameId> = store
+                .schedule()
                 .claim_due_reminders(2_000, 60_000)
                 .expect("claim")
                 .iter()
@@ -632,6 +742,7 @@ fn each_shard_range_restores_and_claims_only_its_games() {
                 .collect();
             assert_eq!(due, mine, "{name} {filter:?}: its reminders");
             let messages = store
+                .schedule()
                 .claim_notifications(100, Duration::from_secs(60))
                 .expect("claim");
             let mut expected: Vec<Option<GameId>> = mine.iter().copied().map(Some).collect();
@@ -653,9 +764,16 @@ fn each_shard_range_restores_and_claims_only_its_games() {
                 .map(|(game, _)| *game)
                 .find(|game| !mine.contains(game))
                 .expect("a game of the other shard");
-            store.live_state(visitor).expect("loaded for a request");
-            assert!(store.is_live(visitor), "{name} {filter:?}");
-            assert_eq!(store.live_games(), mine, "{name} {filter:?}: not a visitor");
+            store
+                .games()
+                .live_state(visitor)
+                .expect("loaded for a request");
+            assert!(store.games().is_live(visitor), "{name} {filter:?}");
+            assert_eq!(
+                store.games().live_games(),
+                mine,
+                "{name} {filter:?}: not a visitor"
+            );
         }
         claimed_reminders.sort_unstable();
         let all: Vec<GameId> = games.iter().map(|g| g.0).collect();
@@ -665,7 +783,7 @@ fn each_shard_range_restores_and_claims_only_its_games() {
 }
 
 /// A new game in `channel` of `guild` whose seats are Discord users `users` (2 to 4 of them).
-fn discord_new_game(guild: u64, channel: u64, users: &[u64]) -> NewGame {
+pub(super) fn discord_new_game(guild: u64, channel: u64, users: &[u64]) -> NewGame {
     let mut options = torture_options(channel);
     options.players = users.len();
     let seats = users
@@ -683,413 +801,18 @@ fn discord_new_game(guild: u64, channel: u64, users: &[u64]) -> NewGame {
         },
         options,
         seats,
+        bot_level: None,
+        language: None,
+        waits: None,
     }
 }
 
-fn discord_game(store: &dyn GameStore, guild: u64, channel: u64, users: &[u64]) -> GameId {
+pub(super) fn discord_game(store: &Store, guild: u64, channel: u64, users: &[u64]) -> GameId {
     store
+        .games()
         .create_game(discord_new_game(guild, channel, users))
         .expect("a game")
         .0
-}
-
-#[test]
-fn lobbies_are_saved_listed_and_deleted() {
-    for place in places("lobbies") {
-        let name = place.name();
-        let (store, _) = place.open(8);
-        assert!(store.lobbies().expect("none").is_empty(), "{name}");
-        // Snowflakes above i64::MAX come back bit for bit.
-        let big = u64::MAX - 7;
-        store.save_lobby(big, r#"{"seats":1}"#).expect("save");
-        store.save_lobby(5, r#"{"seats":2}"#).expect("save");
-        store.save_lobby(5, r#"{"seats":3}"#).expect("replace");
-        // A restart keeps them; ordered by the stored (signed) channel on both backends.
-        drop(store);
-        let (store, _) = place.open(8);
-        assert_eq!(
-            store.lobbies().expect("list"),
-            vec![
-                (big, r#"{"seats":1}"#.to_string()),
-                (5, r#"{"seats":3}"#.to_string())
-            ],
-            "{name}"
-        );
-        store.delete_lobby(5).expect("delete");
-        store.delete_lobby(6).expect("deleting nothing is fine");
-        assert_eq!(
-            store.lobbies().expect("list"),
-            vec![(big, r#"{"seats":1}"#.to_string())],
-            "{name}"
-        );
-    }
-}
-
-#[test]
-fn campaigns_keep_their_document_chapters_and_status() {
-    use serde_json::json;
-    for place in places("campaigns") {
-        let name = place.name();
-        let (store, _) = place.open(8);
-        let here = Location {
-            guild: Some(9),
-            channel: 300,
-        };
-        // The campaign and its chapter 1 game in one transaction, the document made from the
-        // game's id.
-        let (campaign, game1, _) = store
-            .create_campaign_game(
-                discord_new_game(9, 300, &[1, 2]),
-                Box::new(|g| Ok(json!({ "game": g }))),
-            )
-            .expect("campaign");
-        let rec = store.campaign(campaign).expect("read").expect("stored");
-        assert_eq!(rec.location, here, "{name}");
-        assert_eq!(rec.status, CampaignStatus::Active, "{name}");
-        assert_eq!(rec.options, json!({ "game": game1 }), "{name}");
-        assert_eq!(rec.chapters.len(), 1, "{name}");
-        assert_eq!(
-            (rec.chapters[0].chapter, rec.chapters[0].game),
-            (1, Some(game1)),
-            "{name}"
-        );
-        assert_eq!(rec.chapters[0].result, None, "{name}");
-        assert_eq!(store.campaign_in_channel(300).expect("q"), Some(campaign));
-        // A document that cannot be made stores neither the game nor the campaign.
-        let err = store
-            .create_campaign_game(
-                discord_new_game(9, 301, &[1, 2]),
-                Box::new(|_| Err("no document".to_string())),
-            )
-            .unwrap_err();
-        assert!(matches!(err, StoreError::Invalid(_)), "{name}: {err}");
-        assert_eq!(store.game_in_channel(301).expect("q"), None, "{name}");
-        assert_eq!(store.last_campaign_in_channel(301).expect("q"), None);
-        // Chapter 1 gives a result; chapter 2's game takes the channel.
-        store
-            .record_chapter_result(campaign, 1, &json!({ "won": true }))
-            .expect("result");
-        store.abandon(game1).expect("chapter 1 over");
-        let (game2, _) = store
-            .create_chapter_game(
-                discord_new_game(9, 300, &[1, 2]),
-                campaign,
-                2,
-                Box::new(move |g| Ok(json!({ "game": g, "chapter": 2 }))),
-            )
-            .expect("chapter 2");
-        assert_eq!(
-            store
-                .campaign(campaign)
-                .expect("read")
-                .expect("stored")
-                .options,
-            json!({ "game": game2, "chapter": 2 }),
-            "{name}"
-        );
-        // One step: the document, the status and chapter 2's result (its game kept).
-        store
-            .save_campaign(
-                campaign,
-                &json!({ "done": true }),
-                CampaignStatus::Finished,
-                Some(ChapterWrite {
-                    chapter: 2,
-                    game: None,
-                    result: Some(&json!({ "won": false })),
-                }),
-            )
-            .expect("save");
-        let rec = store.campaign(campaign).expect("read").expect("stored");
-        assert_eq!(rec.status, CampaignStatus::Finished, "{name}");
-        assert_eq!(rec.options, json!({ "done": true }), "{name}");
-        let chapters: Vec<_> = rec
-            .chapters
-            .iter()
-            .map(|c| {
-                (
-                    c.chapter,
-                    c.game,
-                    c.result.clone(),
-                    c.completed_at.is_some(),
-                )
-            })
-            .collect();
-        assert_eq!(
-            chapters,
-            vec![
-                (1, Some(game1), Some(json!({ "won": true })), true),
-                (2, Some(game2), Some(json!({ "won": false })), true),
-            ],
-            "{name}"
-        );
-        assert_eq!(store.campaign_in_channel(300).expect("q"), None, "{name}");
-        assert_eq!(
-            store.last_campaign_in_channel(300).expect("q"),
-            Some(campaign),
-            "{name}"
-        );
-        store
-            .set_chapter_game(campaign, 3, game2)
-            .expect("chapter 3");
-        assert!(matches!(
-            store.set_chapter_game(campaign, 5, game2),
-            Err(StoreError::Invalid(_))
-        ));
-        store
-            .set_campaign_status(campaign, CampaignStatus::Abandoned)
-            .expect("status");
-        let rec = store.campaign(campaign).expect("read").expect("stored");
-        assert_eq!(rec.status, CampaignStatus::Abandoned, "{name}");
-        assert_eq!(rec.chapters[2].game, Some(game2), "{name}");
-        assert!(matches!(
-            store.save_campaign(9999, &json!({}), CampaignStatus::Active, None),
-            Err(StoreError::Invalid(_))
-        ));
-        let other = store
-            .create_campaign(
-                Location {
-                    guild: None,
-                    channel: 302,
-                },
-                &json!({ "n": 1 }),
-            )
-            .expect("campaign");
-        assert_ne!(other, campaign, "{name}");
-        let rec = store.campaign(other).expect("read").expect("stored");
-        assert!(rec.chapters.is_empty(), "{name}");
-        assert_eq!(store.campaign(other + 100).expect("read"), None, "{name}");
-    }
-}
-
-#[test]
-fn seats_fall_vacant_are_taken_paused_and_archived() {
-    for place in places("seats") {
-        let name = place.name();
-        let (store, _) = place.open(8);
-        let game = discord_game(&*store, 7, 400, &[1, 2]);
-        assert_eq!(store.bot_level(game).expect("level"), "normal", "{name}");
-        store.set_reminder(game, 0, "turn", 5).expect("reminder");
-        store.set_reminder(game, 1, "turn", 5).expect("reminder");
-        store
-            .set_waiting_since(game, 0, Some(123))
-            .expect("waiting");
-        assert_eq!(store.waiting_since(game, 0).expect("q"), Some(123));
-        assert_eq!(store.waiting_since(game, 1).expect("q"), None);
-        // Seat 0's player leaves: a computer player takes over, its reminders go.
-        store.vacate_seat(game, 0).expect("vacate");
-        let seats = store.seats(game).expect("seats");
-        assert_eq!(seats[0].owner, SeatOwner::Vacant, "{name}");
-        assert_eq!(seats[0].waiting_since, None, "{name}");
-        let reminders: Vec<usize> = store
-            .reminders(game)
-            .expect("reminders")
-            .iter()
-            .map(|r| r.seat)
-            .collect();
-        assert_eq!(reminders, vec![1], "{name}");
-        assert!(matches!(
-            store.vacate_seat(game, 0),
-            Err(StoreError::NoSuchSeat(0))
-        ));
-        // The last person cannot leave.
-        assert!(
-            matches!(store.vacate_seat(game, 1), Err(StoreError::NoPerson)),
-            "{name}"
-        );
-        assert_eq!(
-            store.seats(game).expect("seats")[1].owner,
-            SeatOwner::Discord(2),
-            "{name}"
-        );
-        // Someone takes the vacant seat; nobody else can then.
-        store.take_seat(game, 0, 3, "three").expect("take");
-        let seats = store.seats(game).expect("seats");
-        assert_eq!(
-            (seats[0].owner, seats[0].name.as_str()),
-            (SeatOwner::Discord(3), "three"),
-            "{name}"
-        );
-        assert!(matches!(
-            store.take_seat(game, 0, 4, "four"),
-            Err(StoreError::NoSuchSeat(0))
-        ));
-        store.set_notify(game, 1, Notify::Dm).expect("notify");
-        assert_eq!(store.seats(game).expect("seats")[1].notify, Notify::Dm);
-        assert!(matches!(
-            store.set_notify(game, 9, Notify::Dm),
-            Err(StoreError::NoSuchSeat(9))
-        ));
-        // A paused game takes no move; resumed, it does.
-        store.set_paused(game, Some(50)).expect("pause");
-        assert_eq!(store.paused_at(game).expect("q"), Some(50), "{name}");
-        let (seat, decisions) = a_move(&*store, game);
-        let err = store.apply(game, seat, &decisions).unwrap_err();
-        assert!(matches!(err, StoreError::Changed(_)), "{name}: {err}");
-        store.set_paused(game, None).expect("resume");
-        assert_eq!(store.paused_at(game).expect("q"), None, "{name}");
-        let (seat, decisions) = a_move(&*store, game);
-        assert_eq!(store.apply(game, seat, &decisions).expect("move").seq, 1);
-        // Computer players at a level; a level the database does not know stores nothing.
-        let bots = store
-            .create_game_with_bots(discord_new_game(7, 401, &[5, 6]), "hard")
-            .expect("bots")
-            .0;
-        assert_eq!(store.bot_level(bots).expect("level"), "hard", "{name}");
-        assert!(store
-            .create_game_with_bots(discord_new_game(7, 402, &[5, 6]), "silly")
-            .is_err());
-        assert_eq!(store.game_in_channel(402).expect("q"), None, "{name}");
-        // Archived: kept, out of memory, no reminders, the channel free.
-        assert_eq!(store.archive_channel(400).expect("archive"), vec![game]);
-        assert_eq!(
-            store.archived_reason(game).expect("q").as_deref(),
-            Some(ArchiveReason::ChannelDeleted.as_str()),
-            "{name}"
-        );
-        assert_eq!(store.game(game).expect("row").status, GameStatus::Archived);
-        assert!(!store.is_live(game), "{name}");
-        assert!(store.reminders(game).expect("reminders").is_empty());
-        assert_eq!(store.game_in_channel(400).expect("q"), None, "{name}");
-        assert!(store.is_live(bots), "{name}");
-        assert_eq!(store.archive_guild(7).expect("archive"), vec![bots]);
-        assert_eq!(
-            store.archived_reason(bots).expect("q").as_deref(),
-            Some(ArchiveReason::GuildRemoved.as_str()),
-            "{name}"
-        );
-        assert!(matches!(
-            store.archive(game, ArchiveReason::GuildRemoved),
-            Err(StoreError::NotActive { .. })
-        ));
-        assert!(matches!(
-            store.set_paused(game, Some(1)),
-            Err(StoreError::NotActive { .. })
-        ));
-        assert_eq!(store.archived_reason(9999).ok(), None, "{name}");
-    }
-}
-
-#[test]
-fn user_settings_and_languages_are_kept() {
-    for place in places("settings") {
-        let name = place.name();
-        let (store, _) = place.open(8);
-        let user = u64::MAX - 3;
-        assert_eq!(
-            store.user_settings(user).expect("q"),
-            UserSettings::default()
-        );
-        let settings = UserSettings {
-            away_until: Some(99),
-            utc_offset_min: -300,
-            time_zone: "Europe/Berlin".parse().ok(),
-            quiet: Some((22, 7)),
-            reminders_off: true,
-            remind_after_min: Some(30),
-        };
-        store.set_user_settings(user, &settings).expect("set");
-        assert_eq!(store.user_settings(user).expect("q"), settings, "{name}");
-        let fewer = UserSettings {
-            utc_offset_min: 60,
-            ..UserSettings::default()
-        };
-        store.set_user_settings(user, &fewer).expect("replace");
-        assert_eq!(store.user_settings(user).expect("q"), fewer, "{name}");
-        let out_of_range = UserSettings {
-            quiet: Some((24, 3)),
-            ..settings
-        };
-        assert!(store.set_user_settings(user, &out_of_range).is_err());
-        assert_eq!(store.user_settings(user).expect("q"), fewer, "{name}");
-        // Languages: a user's, a game's, and a channel's (its latest game's).
-        assert_eq!(store.user_language(user).expect("q"), None);
-        store.set_user_language(user, "de").expect("set");
-        store.set_user_language(user, "en").expect("replace");
-        assert_eq!(store.user_language(user).expect("q").as_deref(), Some("en"));
-        let game = discord_game(&*store, 3, 600, &[1, 2]);
-        assert_eq!(store.game_language(game).expect("q"), None);
-        assert_eq!(store.channel_language(600).expect("q"), None);
-        store.store_board_png(game, 0, b"png").expect("png");
-        store.set_game_language(game, "de").expect("set");
-        // The board showed the old language's words: drawn again.
-        assert_eq!(store.board_png(game, 0).expect("q"), None, "{name}");
-        assert_eq!(store.pending_renders(10).expect("q"), vec![(game, 0)]);
-        store.store_board_png(game, 0, b"png").expect("png");
-        store.set_game_language(game, "de").expect("the same again");
-        assert_eq!(
-            store.board_png(game, 0).expect("q").as_deref(),
-            Some(&b"png"[..]),
-            "{name}: the same language keeps the board"
-        );
-        assert_eq!(store.game_language(game).expect("q").as_deref(), Some("de"));
-        store.abandon(game).expect("abandon");
-        assert_eq!(
-            store.channel_language(600).expect("q").as_deref(),
-            Some("de"),
-            "{name}: the channel keeps its last game's language"
-        );
-        discord_game(&*store, 3, 600, &[1, 2]);
-        assert_eq!(store.channel_language(600).expect("q"), None, "{name}");
-    }
-}
-
-#[test]
-fn discord_status_messages_meta_and_dm_refusals() {
-    for place in places("discord") {
-        let name = place.name();
-        let (store, _) = place.open(8);
-        let game = discord_game(&*store, 3, 700, &[1, 2]);
-        assert_eq!(store.discord_status(game).expect("q"), None);
-        let status = StatusMessage {
-            channel: u64::MAX - 1,
-            message: u64::MAX - 2,
-        };
-        store.set_discord_status(game, status).expect("set");
-        assert_eq!(store.discord_status(game).expect("q"), Some(status));
-        store.set_status_pinned(game, true).expect("pin");
-        assert!(
-            store.pinned_status_of_ended_games().expect("q").is_empty(),
-            "{name}: a running game keeps its pin"
-        );
-        store.abandon(game).expect("abandon");
-        assert_eq!(
-            store.pinned_status_of_ended_games().expect("q"),
-            vec![(game, status)],
-            "{name}"
-        );
-        // A new status message is not pinned.
-        let moved = StatusMessage {
-            channel: 5,
-            message: 6,
-        };
-        store.set_discord_status(game, moved).expect("replace");
-        assert_eq!(store.discord_status(game).expect("q"), Some(moved));
-        assert!(store.pinned_status_of_ended_games().expect("q").is_empty());
-        assert_eq!(store.discord_meta("commands").expect("q"), None);
-        store.set_discord_meta("commands", "a").expect("set");
-        store.set_discord_meta("commands", "b").expect("replace");
-        assert_eq!(
-            store.discord_meta("commands").expect("q").as_deref(),
-            Some("b")
-        );
-        let user = u64::MAX - 9;
-        assert_eq!(store.dm_refused_at(user).expect("q"), None);
-        assert!(store.set_dm_refused(user, true).expect("refused"), "{name}");
-        let first = store.dm_refused_at(user).expect("q").expect("a time");
-        std::thread::sleep(Duration::from_millis(5));
-        assert!(
-            !store.set_dm_refused(user, true).expect("again"),
-            "{name}: nothing changes"
-        );
-        assert_eq!(store.dm_refused_at(user).expect("q"), Some(first), "{name}");
-        assert!(store.set_dm_refused(user, false).expect("open again"));
-        assert_eq!(store.dm_refused_at(user).expect("q"), None, "{name}");
-        assert!(
-            !store.set_dm_refused(user, false).expect("nothing"),
-            "{name}"
-        );
-    }
 }
 
 #[test]
@@ -1097,62 +820,66 @@ fn admin_lists_checks_history_rolls_back_and_watches_idle_games() {
     for place in places("admin") {
         let name = place.name();
         let (store, _) = place.open(4);
-        let game = torture_game_on(&*store, 81).expect("game");
-        drive_on(&*store, game, 81, 12, |_| {}).expect("plays");
-        let running = discord_game(&*store, 5, 501, &[1, 2]);
-        let ended = discord_game(&*store, 5, 502, &[1, 2]);
-        store.abandon(ended).expect("abandon");
+        let game = torture_game(&store, 81).expect("game");
+        drive(&store, game, 81, 12, |_| {}).expect("plays");
+        let running = discord_game(&store, 5, 501, &[1, 2]);
+        let ended = discord_game(&store, 5, 502, &[1, 2]);
+        store.games().abandon(ended).expect("abandon");
         let ids = |list: Vec<skymines::store::GameRecord>| -> Vec<GameId> {
             list.iter().map(|g| g.id).collect()
         };
         assert_eq!(
-            ids(store.list_games(Some(5), 10).expect("list")),
+            ids(store.admin().list_games(Some(5), 10).expect("list")),
             vec![running, ended],
             "{name}"
         );
-        let all = ids(store.list_games(None, 10).expect("list"));
+        let all = ids(store.admin().list_games(None, 10).expect("list"));
         assert_eq!(all.len(), 3, "{name}");
         assert_eq!(all[2], ended, "{name}: running games first");
-        assert_eq!(store.list_games(None, 1).expect("list").len(), 1);
-        let history = store.history(game).expect("history");
+        assert_eq!(store.admin().list_games(None, 1).expect("list").len(), 1);
+        let history = store.admin().history(game).expect("history");
         assert_eq!(
             (history.entries, history.last_good, history.problem),
             (12, 12, None),
             "{name}"
         );
         assert!(matches!(
-            store.rollback(game, 12, 77),
+            store.games().rollback(game, 12, 77, None),
             Err(StoreError::NothingToRollBack { .. })
         ));
         assert!(matches!(
-            store.rollback(game, 99, 77),
+            store.games().rollback(game, 99, 77, None),
             Err(StoreError::NoSuchMove { .. })
         ));
         assert!(matches!(
-            store.rollback(ended, 0, 77),
+            store.games().rollback(ended, 0, 77, None),
             Err(StoreError::NotActive { .. })
         ));
-        let rec = store.game(game).expect("row");
-        let log = store.log(game).expect("log");
+        let rec = store.games().game(game).expect("row");
+        let log = store.games().log(game).expect("log");
         let at_five = replay::replay_from_seed(&data(), &rec.options, &rec.seat_names, &log[..5])
             .expect("replays");
-        let out = store.rollback(game, 5, 77).expect("rollback");
+        let out = store.games().rollback(game, 5, 77, None).expect("rollback");
         assert_eq!((out.seq, out.back_to, out.revived), (13, 5, false));
         assert_eq!(*out.state, at_five, "{name}");
-        assert_eq!(store.live_state(game).expect("live").1, 13, "{name}");
+        assert_eq!(
+            store.games().live_state(game).expect("live").1,
+            13,
+            "{name}"
+        );
         assert!(matches!(
-            store.last_entry(game).expect("last"),
+            store.games().last_entry(game).expect("last"),
             Some(LogEntry::Rollback {
                 back_to: 5,
                 by: 77,
                 ..
             })
         ));
-        check_log_and_state(&*store, game, name);
-        drive_on(&*store, game, 81, 16, |_| {}).expect("plays on");
-        check_log_and_state(&*store, game, name);
+        check_log_and_state(&store, game, name);
+        drive(&store, game, 81, 16, |_| {}).expect("plays on");
+        check_log_and_state(&store, game, name);
         // Idle watches.
-        assert!(store.idle_watches().expect("q").is_empty());
+        assert!(store.schedule().idle_watches().expect("q").is_empty());
         let mut first = IdleWatch {
             game,
             seq: 3,
@@ -1165,18 +892,25 @@ fn admin_lists_checks_history_rolls_back_and_watches_idle_games() {
             since: 20,
             warning: Some((30, 40)),
         };
-        store.set_idle_watch(&second).expect("watch");
-        store.set_idle_watch(&first).expect("watch");
+        store.schedule().set_idle_watch(&second).expect("watch");
+        store.schedule().set_idle_watch(&first).expect("watch");
         first.warning = Some((50, 60));
-        store.set_idle_watch(&first).expect("replace");
-        assert_eq!(store.idle_watches().expect("q"), vec![first, second]);
-        store.clear_idle_watch(game).expect("clear");
-        assert_eq!(store.idle_watches().expect("q"), vec![second], "{name}");
+        store.schedule().set_idle_watch(&first).expect("replace");
+        assert_eq!(
+            store.schedule().idle_watches().expect("q"),
+            vec![first, second]
+        );
+        store.schedule().clear_idle_watch(game).expect("clear");
+        assert_eq!(
+            store.schedule().idle_watches().expect("q"),
+            vec![second],
+            "{name}"
+        );
         drop(store);
         // After a restart: the rolled-back game restores and checks out.
         let (store, report) = place.open(4);
         assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
-        check_log_and_state(&*store, game, name);
+        check_log_and_state(&store, game, name);
     }
 }
 
@@ -1185,20 +919,23 @@ fn a_rollback_brings_a_damaged_game_back() {
     for place in places("revive") {
         let name = place.name();
         let (store, _) = place.open(8);
-        let game = torture_game_on(&*store, 62).expect("game");
-        drive_on(&*store, game, 62, 5, |_| {}).expect("plays");
+        let game = torture_game(&store, 62).expect("game");
+        drive(&store, game, 62, 5, |_| {}).expect("plays");
         drop(store);
         place.execute(&format!("UPDATE games SET last_seq = 9 WHERE id = {game}"));
         let (store, report) = place.open(8);
         assert_eq!(report.damaged.len(), 1, "{name}");
-        let history = store.history(game).expect("history");
+        let history = store.admin().history(game).expect("history");
         assert_eq!(history.entries, 5, "{name}");
-        let out = store.rollback(game, 4, 1).expect("rollback");
+        let out = store.games().rollback(game, 4, 1, None).expect("rollback");
         assert_eq!((out.seq, out.revived), (6, true), "{name}");
-        assert_eq!(store.game(game).expect("row").status, GameStatus::Active);
-        assert!(store.is_live(game), "{name}");
-        assert_eq!(store.live_state(game).expect("live").1, 6, "{name}");
-        check_log_and_state(&*store, game, name);
+        assert_eq!(
+            store.games().game(game).expect("row").status,
+            GameStatus::Active
+        );
+        assert!(store.games().is_live(game), "{name}");
+        assert_eq!(store.games().live_state(game).expect("live").1, 6, "{name}");
+        check_log_and_state(&store, game, name);
     }
 }
 
@@ -1208,11 +945,11 @@ fn an_export_imports_as_the_same_game_on_either_backend() {
     for place in places("export") {
         let name = place.name();
         let (store, _) = place.open(4);
-        let game = torture_game_on(&*store, 91).expect("game");
-        drive_on(&*store, game, 91, 20, |_| {}).expect("plays");
-        let doc = store.export(game).expect("export");
-        assert_eq!(doc.log, store.log(game).expect("log"), "{name}");
-        let state = store.state(game).expect("state");
+        let game = torture_game(&store, 91).expect("game");
+        drive(&store, game, 91, 20, |_| {}).expect("plays");
+        let doc = store.admin().export(game).expect("export");
+        assert_eq!(doc.log, store.games().log(game).expect("log"), "{name}");
+        let state = store.games().state(game).expect("state");
         assert_eq!(
             doc.state_sha256.as_deref(),
             Some(skymines::store::export::state_digest(&state).as_str()),
@@ -1232,6 +969,7 @@ fn an_export_imports_as_the_same_game_on_either_backend() {
                 channel,
             };
             let (id, imported) = store
+                .admin()
                 .import(doc, here, &[SeatOwner::Discord(11)])
                 .expect("import");
             assert_eq!(
@@ -1239,20 +977,26 @@ fn an_export_imports_as_the_same_game_on_either_backend() {
                 doc.state_sha256.clone().expect("digest"),
                 "{name}"
             );
-            assert_eq!(store.log(id).expect("log"), doc.log, "{name}");
-            assert_eq!(store.game(id).expect("row").status, GameStatus::Active);
+            assert_eq!(store.games().log(id).expect("log"), doc.log, "{name}");
             assert_eq!(
-                store.seats(id).expect("seats")[0].owner,
+                store.games().game(id).expect("row").status,
+                GameStatus::Active
+            );
+            assert_eq!(
+                store.people().seats(id).expect("seats")[0].owner,
                 SeatOwner::Discord(11),
                 "{name}"
             );
-            assert_eq!(store.seats(id).expect("seats")[1].owner, SeatOwner::Local);
-            check_log_and_state(&*store, id, name);
+            assert_eq!(
+                store.people().seats(id).expect("seats")[1].owner,
+                SeatOwner::Local
+            );
+            check_log_and_state(&store, id, name);
             assert!(matches!(
-                store.import(doc, here, &[]),
+                store.admin().import(doc, here, &[]),
                 Err(StoreError::ChannelBusy)
             ));
-            let again = store.export(id).expect("export");
+            let again = store.admin().export(id).expect("export");
             assert_eq!(
                 (again.log.clone(), again.state_sha256.clone()),
                 (doc.log.clone(), doc.state_sha256.clone()),
@@ -1267,10 +1011,14 @@ fn an_export_imports_as_the_same_game_on_either_backend() {
             channel: 9100,
         };
         assert!(matches!(
-            store.import(&forged, here, &[]),
+            store.admin().import(&forged, here, &[]),
             Err(StoreError::BadExport(_))
         ));
-        assert_eq!(store.game_in_channel(9100).expect("q"), None, "{name}");
+        assert_eq!(
+            store.games().game_in_channel(9100).expect("q"),
+            None,
+            "{name}"
+        );
         drop(store);
         let (_, report) = place.open(4);
         assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
@@ -1285,35 +1033,51 @@ fn a_move_worked_out_on_an_old_state_is_refused() {
     for place in places("applyat") {
         let name = place.name();
         let (a, _) = place.open(8);
-        let game = torture_game_on(&*a, 95).expect("game");
-        drive_on(&*a, game, 95, 3, |_| {}).expect("plays");
-        let (seat, decisions) = a_move(&*a, game);
-        let seq = a.live_state(game).expect("live").1;
+        let game = torture_game(&a, 95).expect("game");
+        drive(&a, game, 95, 3, |_| {}).expect("plays");
+        let (seat, decisions) = a_move(&a, game);
+        let seq = a.games().live_state(game).expect("live").1;
         assert!(matches!(
-            a.apply_at(game, seat, &decisions, seq - 1),
+            a.games().apply_at(game, seat, &decisions, seq - 1, &no_effects),
             Err(StoreError::MovedOn(g)) if g == game
         ));
-        assert_eq!(a.log(game).expect("log").len() as u64, seq, "{name}");
+        assert_eq!(
+            a.games().log(game).expect("log").len() as u64,
+            seq,
+            "{name}"
+        );
         // Another process moves first.
         let (b, _) = place.open(8);
-        let (seat_b, decisions_b) = a_move(&*b, game);
-        b.apply(game, seat_b, &decisions_b).expect("b moves");
-        let err = a.apply_at(game, seat, &decisions, seq).unwrap_err();
+        let (seat_b, decisions_b) = a_move(&b, game);
+        b.games()
+            .apply(game, seat_b, &decisions_b)
+            .expect("b moves");
+        let err = a
+            .games()
+            .apply_at(game, seat, &decisions, seq, &no_effects)
+            .unwrap_err();
         assert!(
             matches!(err, StoreError::MovedOn(g) if g == game),
             "{name}: {err}"
         );
-        assert_eq!(a.log(game).expect("log").len() as u64, seq + 1, "{name}");
-        // a reloaded the game: a move worked out on the fresh state is accepted.
-        let fresh = a.live_state(game).expect("live").1;
-        assert_eq!(fresh, seq + 1, "{name}");
-        let (seat, decisions) = a_move(&*a, game);
         assert_eq!(
-            a.apply_at(game, seat, &decisions, fresh).expect("move").seq,
+            a.games().log(game).expect("log").len() as u64,
+            seq + 1,
+            "{name}"
+        );
+        // a reloaded the game: a move worked out on the fresh state is accepted.
+        let fresh = a.games().live_state(game).expect("live").1;
+        assert_eq!(fresh, seq + 1, "{name}");
+        let (seat, decisions) = a_move(&a, game);
+        assert_eq!(
+            a.games()
+                .apply_at(game, seat, &decisions, fresh, &no_effects)
+                .expect("move")
+                .seq,
             seq + 2,
             "{name}"
         );
-        check_log_and_state(&*a, game, name);
+        check_log_and_state(&a, game, name);
     }
 }
 
@@ -1336,77 +1100,94 @@ fn a_seat_taken_over_carries_its_new_name_through_restart_undo_rollback_and_expo
             name: "Computer 1".to_string(),
             notify: Notify::Ephemeral,
         };
-        let (game, state) = store.create_game_with_bots(new, "easy").expect("a game");
+        let (game, state) = store
+            .games()
+            .create_game(with_level(new, "easy"))
+            .expect("a game");
         assert_eq!(names(&state), ["user1", "Computer 1"], "{name}");
         // Five moves, snapshotted every two with the computer player's name.
         for _ in 0..5 {
-            let (seat, decisions) = a_move(&*store, game);
-            store.apply(game, seat, &decisions).expect("move");
+            let (seat, decisions) = a_move(&store, game);
+            store.games().apply(game, seat, &decisions).expect("move");
         }
         let Some(LogEntry::Batch {
             seat: last_mover, ..
-        }) = store.last_entry(game).expect("q")
+        }) = store.games().last_entry(game).expect("q")
         else {
             panic!("{name}: the last entry is a move");
         };
         store
+            .images()
             .store_board_png(game, 5, b"png")
             .expect("a drawn board");
 
         store
-            .take_seat(game, 1, 2, "bob")
+            .people()
+            .take_seat(game, 1, 2, "bob", None)
             .expect("bob takes seat 2");
-        let (state, seq) = store.live_state(game).expect("live");
+        let (state, seq) = store.games().live_state(game).expect("live");
         assert_eq!(
             (names(&state), seq),
             (vec!["user1".into(), "bob".into()], 5),
             "{name}"
         );
-        assert_eq!(store.game(game).expect("row").seat_names, ["user1", "bob"]);
-        assert_eq!(store.seats(game).expect("seats")[1].name, "bob", "{name}");
         assert_eq!(
-            store.board_png(game, 5).expect("q"),
+            store.games().game(game).expect("row").seat_names,
+            ["user1", "bob"]
+        );
+        assert_eq!(
+            store.people().seats(game).expect("seats")[1].name,
+            "bob",
+            "{name}"
+        );
+        assert_eq!(
+            store.images().board_png(game, 5).expect("q"),
             None,
             "{name}: drawn again"
         );
-        check_log_and_state(&*store, game, name);
+        check_log_and_state(&store, game, name);
         // A restart before any new snapshot: the latest one holds the old name.
         drop(store);
         let (store, report) = place.open(2);
         assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
         assert_eq!(report.verified, 1, "{name}");
         assert_eq!(
-            store.live_state(game).expect("live"),
+            store.games().live_state(game).expect("live"),
             (state, seq),
             "{name}"
         );
 
         // An undo across the take-over rebuilds from a snapshot with the old name.
-        let undo = store.undo(game, last_mover).expect("undo");
+        let undo = store.games().undo(game, last_mover).expect("undo");
         assert_eq!(names(&undo.state), ["user1", "bob"], "{name}");
-        check_log_and_state(&*store, game, name);
+        check_log_and_state(&store, game, name);
         for _ in 0..3 {
-            let (seat, decisions) = a_move(&*store, game);
-            store.apply(game, seat, &decisions).expect("move");
+            let (seat, decisions) = a_move(&store, game);
+            store.games().apply(game, seat, &decisions).expect("move");
         }
-        let before = store.live_state(game).expect("live");
+        let before = store.games().live_state(game).expect("live");
 
         drop(store);
         let (store, report) = place.open(2);
         assert!(report.damaged.is_empty(), "{name}: {:?}", report.damaged);
         assert_eq!(report.verified, 1, "{name}");
-        assert_eq!(store.live_state(game).expect("live"), before, "{name}");
-        let history = store.history(game).expect("history");
+        assert_eq!(
+            store.games().live_state(game).expect("live"),
+            before,
+            "{name}"
+        );
+        let history = store.admin().history(game).expect("history");
         assert_eq!(history.problem, None, "{name}");
         assert_eq!(history.last_good, history.entries, "{name}");
 
-        let doc = store.export(game).expect("export");
+        let doc = store.admin().export(game).expect("export");
         assert_eq!(doc.seat_names, ["user1", "bob"], "{name}");
         let elsewhere = Location {
             guild: Some(3),
             channel: 601,
         };
         let (copy, imported) = store
+            .admin()
             .import(
                 &doc,
                 elsewhere,
@@ -1414,10 +1195,10 @@ fn a_seat_taken_over_carries_its_new_name_through_restart_undo_rollback_and_expo
             )
             .expect("import");
         assert_eq!(names(&imported), ["user1", "bob"], "{name}");
-        check_log_and_state(&*store, copy, name);
+        check_log_and_state(&store, copy, name);
 
-        let out = store.rollback(game, 3, 77).expect("rollback");
+        let out = store.games().rollback(game, 3, 77, None).expect("rollback");
         assert_eq!(names(&out.state), ["user1", "bob"], "{name}");
-        check_log_and_state(&*store, game, name);
+        check_log_and_state(&store, game, name);
     }
 }

@@ -58,9 +58,9 @@ fn backups_made_during_play_restore_to_a_consistent_state() {
             Store::open(copy, data(), StoreOptions::default()).expect("a backup opens");
         assert_eq!(report.restored, 2);
         for (i, &game) in games.iter().enumerate() {
-            let (state, seq) = restored.live_state(game).expect("state");
+            let (state, seq) = restored.games().live_state(game).expect("state");
             assert_eq!(*state, traces[i][seq as usize], "copy {copy:?} game {game}");
-            assert_eq!(restored.log(game).expect("log").len() as u64, seq);
+            assert_eq!(restored.games().log(game).expect("log").len() as u64, seq);
             seen.push(seq);
         }
     }
@@ -80,7 +80,7 @@ fn backups_made_during_play_restore_to_a_consistent_state() {
     for (i, (&game, &seed)) in games.iter().zip(seeds.iter()).enumerate() {
         drive(&store, game, seed, moves, |_| {}).expect("plays on");
         assert_eq!(
-            *store.live_state(game).expect("state").0,
+            *store.games().live_state(game).expect("state").0,
             traces[i][moves as usize]
         );
     }

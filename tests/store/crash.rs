@@ -14,8 +14,8 @@ use crate::support::store::*;
 use crate::support::{shared_data as data, TempDir};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use skymines::store::torture::{drive_on, open_store, reference_trace, torture_game_on};
-use skymines::store::{Database, FailPoint, GameStore, RestoreReport, StoreError};
+use skymines::store::torture::{drive, reference_trace, torture_game};
+use skymines::store::{Database, FailPoint, RestoreReport, Store, StoreError};
 use std::io::{BufRead, BufReader};
 use std::ops::Range;
 use std::process::{Command, Stdio};
@@ -51,8 +51,10 @@ impl Target {
         }
     }
 
-    fn open(&self, k: u64) -> (Box<dyn GameStore>, RestoreReport) {
-        open_store(&self.database(), data(), options(k)).expect("the store opens")
+    fn open(&self, k: u64) -> (std::sync::Arc<Store>, RestoreReport) {
+        self.database()
+            .open(data(), options(k))
+            .expect("the store opens")
     }
 }
 
@@ -123,12 +125,12 @@ fn sigkilled_runs_restore_to_their_last_committed_move(pg: Option<&str>) {
                 "seed {seed}: {:?}",
                 report.damaged
             );
-            let Some(game) = store.game_in_channel(seed).expect("lookup") else {
+            let Some(game) = store.games().game_in_channel(seed).expect("lookup") else {
                 continue; // killed before the game was created
             };
             assert_eq!((report.restored, report.verified), (1, 1), "seed {seed}");
-            let (state, now) = store.live_state(game).expect("state");
-            assert_eq!(store.log(game).expect("log").len() as u64, now);
+            let (state, now) = store.games().live_state(game).expect("state");
+            assert_eq!(store.games().log(game).expect("log").len() as u64, now);
             assert!(now >= seq, "seed {seed}: committed moves never disappear");
             assert_eq!(*state, trace[now as usize], "seed {seed} after {now} moves");
             if now > seq && now < goal {
@@ -139,11 +141,11 @@ fn sigkilled_runs_restore_to_their_last_committed_move(pg: Option<&str>) {
         // And it plays on to the end like an uninterrupted run.
         let (store, _) = target.open(k);
         let store = store.as_ref();
-        let game = torture_game_on(store, seed).expect("game");
+        let game = torture_game(store, seed).expect("game");
         let end = rounds * per_round;
-        drive_on(store, game, seed, end, |_| {}).expect("drive");
+        drive(store, game, seed, end, |_| {}).expect("drive");
         assert_eq!(
-            *store.live_state(game).expect("state").0,
+            *store.games().live_state(game).expect("state").0,
             trace[end as usize]
         );
     }
@@ -183,9 +185,9 @@ fn injected_failures_and_reopening_lose_nothing(pg: Option<&str>, seeds: Range<u
         let trace = reference_trace(&data(), seed, moves);
         assert_eq!(trace.len() as u64, moves + 1);
         let (mut store, _) = target.open(k);
-        let game = torture_game_on(store.as_ref(), seed).expect("game");
+        let game = torture_game(store.as_ref(), seed).expect("game");
         loop {
-            let (before, seq) = store.live_state(game).expect("state");
+            let (before, seq) = store.games().live_state(game).expect("state");
             assert_eq!(
                 *before, trace[seq as usize],
                 "seed {seed} after {seq} moves"
@@ -201,10 +203,10 @@ fn injected_failures_and_reopening_lose_nothing(pg: Option<&str>, seeds: Range<u
                     other => panic!("seed {seed}: expected the injected failure, got {other:?}"),
                 }
                 failures += 1;
-                let (after, seq_after) = store.live_state(game).expect("state");
+                let (after, seq_after) = store.games().live_state(game).expect("state");
                 assert_eq!((seq_after, *after == *before), (seq, true), "seed {seed}");
-                assert_eq!(store.log(game).expect("log").len() as u64, seq);
-                assert_eq!(store.game(game).expect("game").seq, seq);
+                assert_eq!(store.games().log(game).expect("log").len() as u64, seq);
+                assert_eq!(store.games().game(game).expect("game").seq, seq);
             }
             if rng.gen_ratio(1, 5) {
                 drop(store);
@@ -224,7 +226,7 @@ fn injected_failures_and_reopening_lose_nothing(pg: Option<&str>, seeds: Range<u
                 .expect("the move is stored");
             assert_eq!(done, seq + 1);
             if matches!(
-                store.last_entry(game).expect("last"),
+                store.games().last_entry(game).expect("last"),
                 Some(skymines::store::LogEntry::Undo { .. })
             ) {
                 undos += 1;
@@ -234,7 +236,7 @@ fn injected_failures_and_reopening_lose_nothing(pg: Option<&str>, seeds: Range<u
         let (store, report) = target.open(k);
         assert_eq!(report.verified, 1);
         assert_eq!(
-            *store.live_state(game).expect("state").0,
+            *store.games().live_state(game).expect("state").0,
             trace[moves as usize],
             "seed {seed}"
         );

@@ -35,34 +35,37 @@ fn a_read_only_database_refuses_writes_and_changes_nothing() {
     };
     let (store, report) = Store::open(dir.db(), data(), ro).expect("opens read-only");
     assert_eq!((report.restored, report.verified), (1, 1));
-    assert_eq!(*store.live_state(game).expect("state").0, trace[20]);
+    assert_eq!(*store.games().live_state(game).expect("state").0, trace[20]);
     for _ in 0..3 {
         let err = step(&store, game, seed)
             .expect("a move")
             .expect_err("read-only");
         assert!(matches!(err, StoreError::ReadOnly), "{err}");
         readable(&err, "read-only");
-        assert_eq!(*store.live_state(game).expect("state").0, trace[20]);
+        assert_eq!(*store.games().live_state(game).expect("state").0, trace[20]);
     }
     assert!(matches!(
-        store.queue_notification(Some(game), &serde_json::json!({})),
+        store
+            .schedule()
+            .queue_notification(Some(game), &serde_json::json!({})),
         Err(StoreError::ReadOnly)
     ));
     assert!(matches!(
-        store.set_reminder(game, 0, "turn", 5),
+        store.schedule().set_reminder(game, 0, "turn", 5),
         Err(StoreError::ReadOnly)
     ));
-    // Any seat's undo: refused by the rules (nothing to undo, later moves depend on it) or,
-    // once it gets to writing, read-only; never applied.
+    // Any seat's undo: refused by the rules (nothing to undo, later moves depend on it or come
+    // from another seat) or, once it gets to writing, read-only; never applied.
     for seat in 0..trace[20].seats.len() {
-        match store.undo(game, seat) {
+        match store.games().undo(game, seat) {
             Err(StoreError::ReadOnly)
             | Err(StoreError::NothingToUndo { .. })
-            | Err(StoreError::UndoBlocked(_)) => {}
+            | Err(StoreError::UndoBlocked(_))
+            | Err(StoreError::UndoAfterOthers { .. }) => {}
             other => panic!("{other:?}"),
         }
     }
-    assert_eq!(*store.live_state(game).expect("state").0, trace[20]);
+    assert_eq!(*store.games().live_state(game).expect("state").0, trace[20]);
     drop(store);
     assert_eq!(
         bytes(&dir.db()).0,
@@ -71,13 +74,13 @@ fn a_read_only_database_refuses_writes_and_changes_nothing() {
     );
 
     let (store, _) = open(&dir.db(), 4);
-    assert_eq!(store.log(game).expect("log").len(), 20);
+    assert_eq!(store.games().log(game).expect("log").len(), 20);
     skymines::store::torture::drive(&store, game, seed, 40, |_| {}).expect("goes on");
-    assert_eq!(*store.live_state(game).expect("state").0, trace[40]);
+    assert_eq!(*store.games().live_state(game).expect("state").0, trace[40]);
     drop(store);
     let (store, report) = open(&dir.db(), 4);
     assert_eq!(report.verified, 1);
-    assert_eq!(*store.live_state(game).expect("state").0, trace[40]);
+    assert_eq!(*store.games().live_state(game).expect("state").0, trace[40]);
 }
 
 /// A write-protected file for real: the torture helper runs as another user (or the file is
@@ -135,9 +138,9 @@ fn a_write_protected_file_gives_the_read_only_error() {
     set_mode(&dir.db(), 0o644);
     let (store, report) = open(&dir.db(), 4);
     assert_eq!((report.restored, report.verified), (1, 1));
-    assert_eq!(*store.live_state(game).expect("state").0, trace[10]);
+    assert_eq!(*store.games().live_state(game).expect("state").0, trace[10]);
     skymines::store::torture::drive(&store, game, seed, 30, |_| {}).expect("goes on");
-    assert_eq!(*store.live_state(game).expect("state").0, trace[30]);
+    assert_eq!(*store.games().live_state(game).expect("state").0, trace[30]);
 }
 
 /// The disk fills up (SQLite's max_page_count): moves fail with the full-disk message and
@@ -150,9 +153,14 @@ fn a_full_disk_refuses_moves_and_changes_nothing() {
     let trace = reference_trace(&data(), seed, moves);
     let (store, _) = open(&dir.db(), 4);
     let game = play(&store, seed, 10);
-    let outbox_before = store.pending_notifications(100).expect("outbox").len();
+    let outbox_before = store
+        .schedule()
+        .pending_notifications(100)
+        .expect("outbox")
+        .len();
     store
-        .set_page_limit(Some(store.page_count().expect("pages")))
+        .admin()
+        .set_page_limit(Some(store.admin().page_count().expect("pages")))
         .expect("limit");
     let mut full = 0;
     let mut seq = 10;
@@ -163,30 +171,34 @@ fn a_full_disk_refuses_moves_and_changes_nothing() {
                 assert!(matches!(err, StoreError::DiskFull), "{err}");
                 readable(&err, "full");
                 full += 1;
-                let (state, now) = store.live_state(game).expect("state");
+                let (state, now) = store.games().live_state(game).expect("state");
                 assert_eq!(now, seq);
                 assert_eq!(*state, trace[seq as usize]);
-                assert_eq!(store.log(game).expect("log").len() as u64, seq);
-                assert_eq!(store.game(game).expect("game").seq, seq);
+                assert_eq!(store.games().log(game).expect("log").len() as u64, seq);
+                assert_eq!(store.games().game(game).expect("game").seq, seq);
                 assert_eq!(
-                    store.pending_notifications(100).expect("outbox").len(),
+                    store
+                        .schedule()
+                        .pending_notifications(100)
+                        .expect("outbox")
+                        .len(),
                     outbox_before
                 );
             }
         }
     }
     assert_eq!(full, 5, "the limit must bite");
-    store.set_page_limit(None).expect("room again");
+    store.admin().set_page_limit(None).expect("room again");
     skymines::store::torture::drive(&store, game, seed, moves, |_| {}).expect("goes on");
     assert_eq!(
-        *store.live_state(game).expect("state").0,
+        *store.games().live_state(game).expect("state").0,
         trace[moves as usize]
     );
     drop(store);
     let (store, report) = open(&dir.db(), 4);
     assert_eq!(report.verified, 1);
     assert_eq!(
-        *store.live_state(game).expect("state").0,
+        *store.games().live_state(game).expect("state").0,
         trace[moves as usize]
     );
 }
@@ -209,17 +221,17 @@ fn a_move_against_a_game_the_other_store_changed_is_refused() {
         readable(&err, "has changed");
     };
     // Paused elsewhere: refused, nothing written.
-    b.set_paused(game, Some(1)).expect("pause");
+    b.schedule().set_paused(game, Some(1)).expect("pause");
     changed(step(&a, game, seed));
-    assert_eq!(b.log(game).expect("log").len(), 4);
-    b.set_paused(game, None).expect("resume");
+    assert_eq!(b.games().log(game).expect("log").len(), 4);
+    b.schedule().set_paused(game, None).expect("resume");
     assert_eq!(step(&a, game, seed).expect("a move").expect("stored"), 5);
     // A moved on elsewhere: B's next move is refused, then B reloads and plays the next one.
     changed(step(&b, game, seed));
     assert_eq!(step(&b, game, seed).expect("a move").expect("stored"), 6);
-    assert_eq!(*b.live_state(game).expect("state").0, trace[6]);
+    assert_eq!(*b.games().live_state(game).expect("state").0, trace[6]);
     // Aborted elsewhere: refused, and the game stays abandoned.
-    b.abandon(game).expect("abort");
+    b.games().abandon(game).expect("abort");
     let err = step(&a, game, seed).expect("a move").expect_err("refused");
     assert!(
         matches!(err, StoreError::Changed(_) | StoreError::NotActive { .. }),
@@ -229,8 +241,8 @@ fn a_move_against_a_game_the_other_store_changed_is_refused() {
     let (fresh, report) = open(&dir.db(), 4);
     assert_eq!(report.restored, 0);
     assert_eq!(
-        fresh.game(game).expect("game").status,
+        fresh.games().game(game).expect("game").status,
         skymines::store::GameStatus::Abandoned
     );
-    assert_eq!(fresh.log(game).expect("log").len(), 6);
+    assert_eq!(fresh.games().log(game).expect("log").len(), 6);
 }

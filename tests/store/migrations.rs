@@ -56,7 +56,7 @@ fn a_new_file_gets_every_migration_wal_and_foreign_keys() {
     // The store turns foreign keys on: a seat of a game that does not exist is refused.
     let (store, _) = open(&dir.db(), 4);
     let game = play(&store, 3, 2);
-    assert!(store.seats(game).expect("seats").len() >= 2);
+    assert!(store.people().seats(game).expect("seats").len() >= 2);
     drop(store);
     conn.pragma_update(None, "foreign_keys", "ON").expect("fk");
     let orphan = conn.execute(
@@ -79,7 +79,7 @@ fn every_earlier_version_is_brought_up_to_date() {
         assert_eq!(report.schema_from, version);
         assert_eq!(report.schema, migrate::latest_version());
         let game = play(&store, 11, 5);
-        assert_eq!(store.game(game).expect("game").seq, 5);
+        assert_eq!(store.games().game(game).expect("game").seq, 5);
     }
 }
 
@@ -88,14 +88,14 @@ fn an_up_to_date_file_is_opened_as_it_is_and_keeps_its_games() {
     let dir = TempDir::new("mig-current");
     let (store, _) = open(&dir.db(), 4);
     let game = play(&store, 21, 9);
-    let before = store.live_state(game).expect("state");
+    let before = store.games().live_state(game).expect("state");
     drop(store);
     let (store, report) = open(&dir.db(), 4);
     assert_eq!(report.schema_from, migrate::latest_version());
     assert_eq!(report.schema, migrate::latest_version());
     assert_eq!(report.restored, 1);
     assert_eq!(report.verified, 1);
-    let after = store.live_state(game).expect("state");
+    let after = store.games().live_state(game).expect("state");
     assert_eq!(*before.0, *after.0);
     assert_eq!(before.1, after.1);
 }
@@ -298,8 +298,8 @@ fn games_of_version_3_survive_the_rebuild_of_version_4() {
     let dir = TempDir::new("mig-v4-data");
     let (store, _) = open(&dir.db(), 4);
     let game = play(&store, 31, 12);
-    let before = store.live_state(game).expect("state");
-    let seats_before = store.seats(game).expect("seats");
+    let before = store.games().live_state(game).expect("state");
+    let seats_before = store.people().seats(game).expect("seats");
     drop(store);
     // The same game in a file at version 3: copy every row of the tables both versions share.
     let old = dir.path().join("v3.db");
@@ -328,9 +328,9 @@ fn games_of_version_3_survive_the_rebuild_of_version_4() {
     );
     assert_eq!((report.restored, report.verified), (1, 1), "{report:?}");
     assert!(report.damaged.is_empty(), "{report:?}");
-    let after = store.live_state(game).expect("state");
+    let after = store.games().live_state(game).expect("state");
     assert_eq!(*before.0, *after.0);
-    assert_eq!(store.seats(game).expect("seats"), seats_before);
+    assert_eq!(store.people().seats(game).expect("seats"), seats_before);
     // The rebuilt seats table still refers to the games table.
     let conn = Connection::open(&old).expect("open");
     conn.pragma_update(None, "foreign_keys", "ON").expect("fk");

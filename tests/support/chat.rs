@@ -9,7 +9,7 @@ use skymines::chat::{
     local_user_id, Audience, Chat, ChatConfig, Choice, ManualClock, Reply, Request,
 };
 use skymines::local::{parse_line, LOCAL_CHANNEL};
-use skymines::store::{GameStore, Location, PgStore, Store, StoreOptions};
+use skymines::store::{Location, Store, StoreOptions};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -101,7 +101,7 @@ impl Backing {
     }
 
     /// Opens the store (again: a restart).
-    pub fn open(&self, options: StoreOptions) -> Arc<dyn GameStore> {
+    pub fn open(&self, options: StoreOptions) -> Arc<Store> {
         match self {
             Backing::Sqlite(dir) => Arc::new(
                 Store::open(dir.db(), shared_data(), options)
@@ -109,7 +109,7 @@ impl Backing {
                     .0,
             ),
             Backing::Postgres(db) => Arc::new(
-                PgStore::open(db.url(), shared_data(), options)
+                Store::open_postgres(db.url(), shared_data(), options)
                     .expect("PostgreSQL opens")
                     .0,
             ),
@@ -213,7 +213,7 @@ impl Table {
     }
 
     /// The chat layer's store.
-    pub fn store(&self) -> Arc<dyn GameStore> {
+    pub fn store(&self) -> Arc<Store> {
         self.chat.store()
     }
 

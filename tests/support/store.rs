@@ -4,9 +4,7 @@
 use super::{data, shared_data};
 use skymines::engine::GameState;
 use skymines::store::torture::{next_move, reference, torture_game, Move};
-use skymines::store::{
-    GameId, GameStore, LogEntry, RestoreReport, Store, StoreError, StoreOptions,
-};
+use skymines::store::{GameId, LogEntry, RestoreReport, Store, StoreError, StoreOptions};
 use std::path::{Path, PathBuf};
 
 pub fn options(k: u64) -> StoreOptions {
@@ -21,17 +19,19 @@ pub fn open(path: &Path, k: u64) -> (Store, RestoreReport) {
 }
 
 /// One driver move of torture game `seed` through the store (None: the game is over).
-pub fn step(store: &dyn GameStore, game: GameId, seed: u64) -> Option<Result<u64, StoreError>> {
-    let (state, seq) = store.live_state(game).ok()?;
-    let undoable = match store.last_entry(game) {
+pub fn step(store: &Store, game: GameId, seed: u64) -> Option<Result<u64, StoreError>> {
+    let (state, seq) = store.games().live_state(game).ok()?;
+    let undoable = match store.games().last_entry(game) {
         Ok(Some(LogEntry::Batch { seat, .. })) => Some(seat),
         Ok(_) => None,
         Err(e) => return Some(Err(e)),
     };
     Some(
         match next_move(store.data(), &state, undoable, seed, seq)? {
-            Move::Batch { seat, decisions } => store.apply(game, seat, &decisions).map(|o| o.seq),
-            Move::Undo { seat } => store.undo(game, seat).map(|o| o.seq),
+            Move::Batch { seat, decisions } => {
+                store.games().apply(game, seat, &decisions).map(|o| o.seq)
+            }
+            Move::Undo { seat } => store.games().undo(game, seat).map(|o| o.seq),
         },
     )
 }

@@ -19,23 +19,6 @@ use crate::engine::flow::Ctx;
 use crate::engine::state::{GameState, Marker};
 use crate::engine::{illegal, luna, RuleError};
 
-/// The value a majority space compares for a seat.
-fn majority_value(
-    data: &GameData,
-    state: &GameState,
-    seat: usize,
-    compare: MajorityCompare,
-) -> u32 {
-    let t = effects::area_totals(data, state, seat, None);
-    match compare {
-        MajorityCompare::ResearchScientistCards => t.research_scientists,
-        MajorityCompare::TitaniumUnits => t.units_of(Resource::Titanium),
-        MajorityCompare::CarbonUnits => t.units_of(Resource::Carbon),
-        MajorityCompare::MineralsUnits => t.units_of(Resource::Minerals),
-        MajorityCompare::EnergyPoints => t.energy,
-    }
-}
-
 /// Tiers (indices) of a majority space the seat qualifies for.
 fn qualifying_tiers(data: &GameData, state: &GameState, seat: usize, space: usize) -> Vec<u8> {
     let entry = &data.board.bonus_spaces[space];
@@ -50,7 +33,7 @@ fn qualifying_tiers(data: &GameData, state: &GameState, seat: usize, space: usiz
                 t.research_scientists >= tier.min_research_scientists.max(1)
                     && others >= tier.min_other_scientists
             }
-            Some(c) => majority_value(data, state, seat, c) >= tier.min,
+            Some(c) => effects::majority_value(data, state, seat, c) >= tier.min,
             None => false,
         })
         .map(|(i, _)| i as u8)
@@ -115,7 +98,7 @@ pub(super) fn check_place(
                     let Some(compare) = entry.compare else {
                         return Ok(());
                     };
-                    let mine = majority_value(data, state, seat, compare);
+                    let mine = effects::majority_value(data, state, seat, compare);
                     for other in 0..state.seats.len() {
                         if let Some(theirs) = luna::majority_value(data, state, other, compare) {
                             if theirs > mine {
@@ -125,7 +108,7 @@ pub(super) fn check_place(
                                 ));
                             }
                         } else if other != seat {
-                            let theirs = majority_value(data, state, other, compare);
+                            let theirs = effects::majority_value(data, state, other, compare);
                             if theirs > mine {
                                 return Err(illegal(
                                     "rule.majority_other",
@@ -302,6 +285,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                         ("name", &name),
                         ("card", &data.card_label(card)),
                         ("cost", &cost),
+                        ("space", &space),
                     ],
                 );
             }
@@ -362,7 +346,7 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
             let personal = &data.missions.personal_bonus_space;
             for req in personal.requirements() {
                 if let Requirement::Pay { n } = req {
-                    effects::pay(ctx, state, seat, n);
+                    effects::pay_for_space(ctx, state, seat, n);
                 }
             }
             push_rewards(state, seat, &personal.rewards());
@@ -402,7 +386,7 @@ fn place_bonus(ctx: &mut Ctx, state: &mut GameState, seat: usize, space: BonusRe
                     let mut discard_filter = None;
                     for req in &entry.requirement {
                         match req {
-                            Requirement::Pay { n } => effects::pay(ctx, state, seat, *n),
+                            Requirement::Pay { n } => effects::pay_for_space(ctx, state, seat, *n),
                             Requirement::DiscardFromHand { card } => {
                                 discard_filter = Some(Resource::parse(card))
                             }

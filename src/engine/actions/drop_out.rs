@@ -1,8 +1,8 @@
 //! Action 6: Drop out of the Action phase (rulebook, "6) Drop out of Action phase", p. 18): the
 //! face-down cards of the action area turn face up, the seat takes one resting deck into its hand,
 //! moves each action-slot card to a different resting slot (with the "Gameplay variant: Linked
-//! slots", p. 23, straight up into the slot above) and returns its bonus tiles; from then on its
-//! turns are skipped.
+//! slots", p. 23, straight up into the slot above; each move said, as resting decks are public)
+//! and returns its bonus tiles; from then on its turns are skipped.
 
 use super::turn::{begin_action, replace_top};
 use super::wrong;
@@ -10,7 +10,7 @@ use crate::data::numbering;
 use crate::data::GameData;
 use crate::engine::decision::{Decision, Task};
 use crate::engine::flow::Ctx;
-use crate::engine::state::{GameState, SlotCard, TileState};
+use crate::engine::state::{GameState, SlotCard, TileKind, TileState};
 use crate::engine::{illegal, round, RuleError};
 
 /// Starts dropping out: a resting deck to take, then the cards to rest.
@@ -118,6 +118,23 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             state.seats[seat].resting[slot as usize].push(card);
             used_slots.push(slot);
             replace_top(state, Task::RestCards { seat, used_slots });
+            // Where each card goes is public (a resting deck is): one line per card, which the
+            // chat layer reads as one list ("alice rests X on resting slot 1, Y on …").
+            let data = ctx.data;
+            let rested = crate::text::Deferred(|| {
+                crate::text::name_ref(
+                    "event.rested_card",
+                    &[
+                        ("card", &data.card_label(card)),
+                        ("slot", &numbering::slot(usize::from(slot))),
+                    ],
+                    &format!(
+                        "card on resting slot {}",
+                        numbering::slot(usize::from(slot))
+                    ),
+                )
+            });
+            ctx.say("event.rests", &[("name", &name), ("cards", &rested)]);
         }
         _ => {}
     }
@@ -144,7 +161,7 @@ pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Opt
         let name = state.seats[seat].name.clone();
         ctx.say("event.drop_out_last_round", &[("name", &name)]);
         perform(ctx, state, seat, task.clone(), d);
-        // Every card then goes to the first resting slot it may use, without a line of its own.
+        // Every card then goes to the first resting slot it may use (its line says where).
         while let Some(task @ Task::RestCards { .. }) = state.agenda.last().cloned() {
             let rest = candidates(ctx.data, state, &task)
                 .into_iter()
@@ -159,10 +176,23 @@ pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Opt
     match task.clone() {
         Task::RestCards { seat, .. } if state.seats[seat].slots.iter().all(Option::is_none) => {
             state.agenda.pop();
-            for tile in state.tiles.iter_mut() {
+            let mut returned = Vec::new();
+            for (i, tile) in state.tiles.iter_mut().enumerate() {
                 if matches!(*tile, TileState::Held { seat: h, .. } if h == seat) {
                     *tile = TileState::Supply;
+                    returned.push(TileKind::ALL[i]);
                 }
+            }
+            let name = state.seats[seat].name.clone();
+            for kind in returned {
+                ctx.say(
+                    "event.tile_returned",
+                    &[
+                        ("name", &name),
+                        ("tile", &ctx.data.tile_name(kind.data_id())),
+                        ("tile_id", &kind.data_id()),
+                    ],
+                );
             }
             state.seats[seat].dropped_out = true;
             Some(true)

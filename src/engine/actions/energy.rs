@@ -265,9 +265,18 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             }
         }
         (Task::Expand { .. }, Decision::StopExpanding) => finish_expansion(ctx, state),
-        (Task::ReturnOusted { company, .. }, Decision::ReturnOutpost { column }) => {
+        (
+            Task::ReturnOusted {
+                seat: by,
+                company,
+                from,
+            },
+            Decision::ReturnOutpost { column },
+        ) => {
             state.stations[company.index()][column as usize].outposts += 1;
             state.agenda.pop();
+            let oust = effects::Ousted::now(data, state, by, company, from);
+            effects::say_ousted(ctx, state, oust, Some(column));
         }
         _ => {}
     }
@@ -292,12 +301,16 @@ pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Opt
             }
             Some(false)
         }
-        Task::ReturnOusted { company, .. }
-            if effects::return_columns(data, state, company).is_empty() =>
-        {
+        Task::ReturnOusted {
+            seat: by,
+            company,
+            from,
+        } if effects::return_columns(data, state, company).is_empty() => {
             state.agenda.pop();
             state.removed_outposts[company.index()] += 1;
             ctx.count("ousted_removed_from_game");
+            let oust = effects::Ousted::now(data, state, by, company, from);
+            effects::say_ousted(ctx, state, oust, None);
             Some(true)
         }
         _ => None,
@@ -477,11 +490,14 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
         if let Some(other) = ousted {
             ctx.count("oust");
             if belt && belt::is_shuttle_space(data, *target) {
-                belt::return_shuttle(ctx, state, *other);
+                let home = belt::return_shuttle(ctx, state, *other);
+                let oust = effects::Ousted::now(data, state, seat, *other, *target);
+                effects::say_ousted_shuttle(ctx, state, oust, home);
             } else {
                 state.agenda.push(Task::ReturnOusted {
                     seat,
                     company: *other,
+                    from: *target,
                 });
             }
         }

@@ -80,5 +80,15 @@ fn field_tile(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
         .field_scientists
         .saturating_sub(1);
     ctx.count("field_tile");
+    let kind = TileKind::FieldScientist;
+    let name = state.seats[seat].name.clone();
+    ctx.say(
+        "event.use_tile",
+        &[
+            ("name", &name),
+            ("tile", &data.tile_name(kind.data_id())),
+            ("tile_id", &kind.data_id()),
+        ],
+    );
     effects::tank(ctx, state, seat, base + per * others);
 }

@@ -14,6 +14,7 @@ use crate::engine::effects;
 use crate::engine::flow::Ctx;
 use crate::engine::state::{GameState, PlacedPlan, PlanRef};
 use crate::engine::{illegal, RuleError};
+use crate::text::Deferred;
 
 pub(super) fn candidates(_data: &GameData, state: &GameState, task: &Task) -> Vec<Decision> {
     let s = &state.seats[task.seat()];
@@ -106,20 +107,34 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
         }
         (Task::PlacePlans { .. }, Decision::PlacePlan { index, screen }) => {
             let plan = state.seats[seat].acquired.remove(index as usize);
-            if state.seats[seat].research[screen as usize].is_some() {
+            let covered = state.seats[seat].research[screen as usize];
+            if covered.is_some() {
                 ctx.count("plan_covered");
             }
             state.seats[seat].research[screen as usize] = Some(PlacedPlan {
                 plan,
                 face_down: false,
             });
-            ctx.say(
-                "event.place_plan",
-                &[
-                    ("name", &name),
-                    ("screen", &numbering::screen(usize::from(screen))),
-                ],
-            );
+            let label = effects::plan_ref_label(ctx.data, state, seat, plan);
+            let screen_no = numbering::screen(usize::from(screen));
+            match covered {
+                Some(under) => {
+                    let under = effects::plan_ref_label(ctx.data, state, seat, under.plan);
+                    ctx.say(
+                        "event.place_plan_covering",
+                        &[
+                            ("name", &name),
+                            ("plan", &label),
+                            ("screen", &screen_no),
+                            ("covered", &under),
+                        ],
+                    );
+                }
+                None => ctx.say(
+                    "event.place_plan",
+                    &[("name", &name), ("plan", &label), ("screen", &screen_no)],
+                ),
+            }
         }
         _ => {}
     }
@@ -222,20 +237,21 @@ fn perform_research_points(
             let letter = data.research.plans[plan as usize].letter;
             state.seats[seat].acquired.push(PlanRef::Regular(plan));
             ctx.count("take_plan");
+            let space_id = &data.board.research_display.spaces[space as usize].id;
             ctx.say(
                 "event.take_plan",
                 &[
                     ("name", &name),
-                    ("plan", &data.research.plans[plan as usize].id),
+                    ("plan", &Deferred(|| data.plan_label(plan))),
+                    ("space", space_id),
                 ],
             );
-            let space_id = &data.board.research_display.spaces[space as usize].id;
             if data.board.supplement_space.linked_spaces.contains(space_id)
                 && state.supplement_coins > 0
             {
                 let coins = std::mem::take(&mut state.supplement_coins);
                 ctx.count("supplement_coins");
-                effects::gain_coins(ctx, state, seat, coins);
+                effects::gain_coins_saying(ctx, state, seat, coins, "event.coins_supplement", &[]);
             }
             data.research.acquisition.plan_cost(letter)
         }
@@ -247,7 +263,11 @@ fn perform_research_points(
                 "event.take_special",
                 &[
                     ("name", &name),
-                    ("plan", &data.research.special_plans[index as usize].id),
+                    (
+                        "plan",
+                        &Deferred(|| data.special_plan_label(usize::from(index))),
+                    ),
+                    ("round", &data.research.special_plans[index as usize].round),
                 ],
             );
             data.research.acquisition.special

@@ -19,12 +19,23 @@ use crate::engine::{illegal, RuleError};
 /// Starts the action: the scientist (or tile) flips when the turn ends.
 pub(super) fn begin(ctx: &mut Ctx, state: &mut GameState, seat: usize, source: ActionSource) {
     let name = state.seats[seat].name.clone();
-    let (cards, tiles) = source_flip(state, seat, source, TileKind::ResearchScientist);
+    let tile = TileKind::ResearchScientist;
+    // Labelled before the flip below changes the source; a quiet replay needs no label.
+    let card = if ctx.speaking() {
+        effects::source_label(ctx.data, state, seat, source, tile)
+    } else {
+        String::new()
+    };
+    let (cards, tiles) = source_flip(state, seat, source, tile);
     begin_action(state, seat);
     state.agenda.push(Task::FlipUsed { seat, cards, tiles });
     state.agenda.push(Task::ResearchFlip { seat, source });
-    ctx.say("event.use_research", &[("name", &name)]);
+    ctx.say("event.use_research", &[("name", &name), ("card", &card)]);
 }
+
+/// What flipping a plan face down costs (rulebook, "3) Use 1 research scientist card in your
+/// action area", p. 14).
+const FLIP_COST: u32 = 2;
 
 pub(super) fn candidates(_data: &GameData, state: &GameState, task: &Task) -> Vec<Decision> {
     let s = &state.seats[task.seat()];
@@ -79,15 +90,32 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
     match (task, d) {
         (Task::ResearchFlip { source, .. }, Decision::FlipPlan { .. } | Decision::SkipFlip) => {
             if let Decision::FlipPlan { screen } = d {
-                effects::pay(ctx, state, seat, 2);
+                let cost = FLIP_COST;
+                effects::pay(ctx, state, seat, cost);
+                let mut flipped = None;
                 if let Some(p) = state.seats[seat].research[screen as usize].as_mut() {
                     p.face_down = true;
+                    flipped = Some(p.plan);
                 }
                 ctx.count("flip_plan");
+                let plan = flipped
+                    .map(|p| effects::plan_ref_label(data, state, seat, p))
+                    .unwrap_or_default();
+                // A special plan flipped face down gives up its end-game points: say so.
+                let (key, value) = match flipped {
+                    Some(PlanRef::Special(i)) => (
+                        "event.flip_special_plan",
+                        data.research.special_plans[i as usize].value,
+                    ),
+                    _ => ("event.flip_plan", 0),
+                };
                 ctx.say(
-                    "event.flip_plan",
+                    key,
                     &[
                         ("name", &name),
+                        ("cost", &cost),
+                        ("plan", &plan),
+                        ("value", &value),
                         ("screen", &numbering::screen(usize::from(screen))),
                     ],
                 );

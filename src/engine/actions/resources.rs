@@ -55,7 +55,10 @@ pub(super) fn place_tile(ctx: &mut Ctx, state: &mut GameState, seat: usize, card
     ctx.count("plus_one_tile");
     ctx.say(
         "event.plus_one_tile",
-        &[("name", &name), ("card", &data.card_label(card))],
+        &[
+            ("name", &name),
+            ("card", &text::Deferred(|| data.card_label(card))),
+        ],
     );
 }
 
@@ -265,14 +268,13 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             Decision::FinishSelecting,
         ) => {
             let units = resource_value(data, state, seat, &chosen);
-            let labels: Vec<String> = chosen.iter().map(|c| data.card_label(*c)).collect();
+            let labels = text::Deferred(|| {
+                let labels: Vec<String> = chosen.iter().map(|c| data.card_label(*c)).collect();
+                labels.join(" + ")
+            });
             ctx.say(
                 "event.use_resources",
-                &[
-                    ("name", &name),
-                    ("cards", &labels.join(" + ")),
-                    ("units", &units),
-                ],
+                &[("name", &name), ("cards", &labels), ("units", &units)],
             );
             state.agenda.pop();
             state.agenda.push(Task::FlipUsed {
@@ -305,7 +307,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                     "event.acquire",
                     &[
                         ("name", &name),
-                        ("card", &data.card_label(card)),
+                        ("card", &text::Deferred(|| data.card_label(card))),
                         ("space", &space),
                         ("cost", &cost),
                     ],
@@ -324,16 +326,8 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             state.agenda.push(Task::SpendUnits { seat, units });
         }
         (Task::SpendUnits { units, .. }, Decision::TrackStep { company }) => {
+            // Its line is the step's own (`effects::track_step`): the chat layer sums a run.
             effects::track_step(ctx, state, seat, company);
-            // The same line as a move of several spaces: the chat layer sums a run of them.
-            ctx.say(
-                "event.track_move",
-                &[
-                    ("name", &name),
-                    ("moved", &1),
-                    ("company", &data.company_name(company)),
-                ],
-            );
             if units > 1 {
                 replace_top(
                     state,

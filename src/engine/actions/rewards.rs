@@ -70,8 +70,16 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
         ctx.count("remove_outpost");
         ctx.say(
             "event.remove_outpost",
-            &[("name", &name), ("company", &data.company_name(company))],
+            &[
+                ("name", &name),
+                ("company", &data.company_name(company)),
+                (
+                    "column",
+                    &crate::data::numbering::ordinal(usize::from(column)),
+                ),
+            ],
         );
+        ctx.say_share_value(company, state.share_value(data, company));
         if n > 1 {
             replace_top(state, Task::RemoveOutposts { seat, n: n - 1 });
         } else {

@@ -74,19 +74,29 @@ pub(super) fn place(
     state.track_bonus_spaces[b] = marker;
     let bonus = &data.tracks.bonuses[b];
     ctx.count("bonus_track_space");
-    // The id is what the board shows; the printed text says what the space does.
+    let company = Company::ALL
+        .into_iter()
+        .find(|c| data.tracks.tracks[state.tracks[c.index()]].id == bonus.track);
+    // Named by the track it lies on and what it says (its data id is no name players see; the
+    // line keeps it for the account check only).
+    let key = if marker.is_some_and(|m| m.one_time) {
+        "event.one_time_track_bonus_marker"
+    } else {
+        "event.track_bonus_marker"
+    };
     ctx.say(
-        "event.track_bonus_marker",
+        key,
         &[
             ("name", &name),
             ("bonus", &bonus.id),
+            (
+                "company",
+                &company.map(|c| data.company_name(c)).unwrap_or_default(),
+            ),
             ("text", &bonus.display_text()),
         ],
     );
     if let TrackBonusEffect::BonusSpace(effect) = &bonus.effect {
-        let company = Company::ALL
-            .into_iter()
-            .find(|c| data.tracks.tracks[state.tracks[c.index()]].id == bonus.track);
         track_bonus_space(ctx, state, seat, effect, company);
     }
 }
@@ -98,7 +108,7 @@ fn track_bonus_space(
     e: &BonusSpaceEffect,
     own: Option<Company>,
 ) {
-    effects::pay(ctx, state, seat, e.pay);
+    effects::pay_for_space(ctx, state, seat, e.pay);
     let either = e.combine.as_deref() != Some("and_or");
     if let Some(filter) = &e.discard_from_hand {
         let filter = Resource::parse(filter);
@@ -231,7 +241,7 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             }
         }
         (Task::TakeFromDiscard { .. }, Decision::TakeFromDiscard { card }) => {
-            effects::pay(ctx, state, seat, 2);
+            effects::pay(ctx, state, seat, TAKE_FROM_DISCARD_COST);
             if let Some(pos) = state.discard.iter().position(|c| *c == card) {
                 state.discard.remove(pos);
                 state.seats[seat].hand.push(card);
@@ -239,13 +249,20 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             ctx.count("take_from_discard");
             ctx.say(
                 "event.take_from_discard",
-                &[("name", &name), ("card", &data.card_label(card))],
+                &[
+                    ("name", &name),
+                    ("card", &data.card_label(card)),
+                    ("cost", &TAKE_FROM_DISCARD_COST),
+                ],
             );
             state.agenda.pop();
         }
         _ => {}
     }
 }
+
+/// What taking a card from the discard pile costs (the track bonus's printed price).
+const TAKE_FROM_DISCARD_COST: u32 = 2;
 
 /// The discard action: the discarded card's own action, alone.
 fn perform_discarded(ctx: &mut Ctx, state: &mut GameState, seat: usize, card: CardId) {

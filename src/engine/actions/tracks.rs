@@ -146,16 +146,6 @@ pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Opt
                 }
             }
             let moved = steps - left;
-            if moved > 0 {
-                ctx.say(
-                    "event.track_move",
-                    &[
-                        ("name", &state.seats[seat].name),
-                        ("moved", &moved),
-                        ("company", &data.company_name(company)),
-                    ],
-                );
-            }
             state.agenda.pop();
             if left > 0 {
                 state.agenda.push(Task::TrackMove {
