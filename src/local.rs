@@ -198,7 +198,7 @@ impl Printer {
                 }
             }
             let mut menu = None;
-            for (i, c) in r.choices.iter().enumerate() {
+            for c in &r.choices {
                 // A select menu's heading; several of its options are picked with one
                 // `/click ID ID …`, as Discord sends a menu's picks together.
                 if c.menu.is_some() && c.menu != menu {
@@ -213,14 +213,18 @@ impl Printer {
                     }
                 }
                 menu = c.menu.clone();
-                // `/choose N` takes the option's own number (pages go on counting).
-                let n = c.number.unwrap_or(i + 1);
+                // `/choose N` takes the option's own number (pages go on counting). A button
+                // outside the list (Your turn, More choices, …) has no number: `/choose` would
+                // pick an option, so it is shown as a button, clicked by its id.
                 let description = if c.description.is_empty() {
                     String::new()
                 } else {
                     format!(" — {}", c.description)
                 };
-                let option = format!("({n}) {}{description}  [{}]", c.label, c.custom_id);
+                let option = match c.number {
+                    Some(n) => format!("({n}) {}{description}  [{}]", c.label, c.custom_id),
+                    None => format!("• {}{description}  [{}]", c.label, c.custom_id),
+                };
                 writeln!(out, "{prefix}   {}", crate::text::clean(&option))?;
             }
             if let Some(img) = &r.image {

@@ -849,9 +849,11 @@ impl Chat {
         };
         self.speaking(self.game_texts(game), || {
             replies.push(Reply::public(super::lobby::started_text(
+                &self.data,
                 &self.texts,
                 game,
                 doc.seed,
+                &state,
             )));
             replies.push(Reply::public(self.chapter_begins_text(&doc, game)));
         });

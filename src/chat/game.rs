@@ -827,20 +827,7 @@ impl Chat {
                 .unwrap_or(0),
             _ => 0,
         };
-        let mut picked: Vec<&str> = lines
-            .iter()
-            .filter(|(q, _, _)| *q > from)
-            .map(|(_, _, t)| t.as_str())
-            .collect();
-        let limit = 40;
-        if picked.len() > limit {
-            picked = picked.split_off(picked.len() - limit);
-        }
-        let text = if picked.is_empty() {
-            self.texts.t("log.empty")
-        } else {
-            picked.join("\n")
-        };
+        let text = super::turn::log_lines(&self.texts, &lines, from);
         let mut reply = Reply::public(text);
         if since_my_turn {
             reply.audience = super::Audience::Private(req.user.id);

@@ -656,7 +656,9 @@ impl Chat {
             lobbies.remove(&req.place.channel);
         }
         let seed = lobby.seeded.then_some(lobby.options.seed);
-        let mut replies = vec![Reply::public(started_text(texts, game, seed))];
+        let mut replies = vec![Reply::public(started_text(
+            &self.data, texts, game, seed, &state,
+        ))];
         if let Some(setup) = &lobby.campaign {
             replies.push(self.speaking(texts, || self.campaign_begun(&lobby, setup, game)));
         }
@@ -684,13 +686,28 @@ impl Chat {
     }
 }
 
-/// "Skymines game #N begins!", with the seed on its next line when the game was seeded: one
-/// message, so the channel reads one post for the start.
-pub(crate) fn started_text(texts: &Texts, game: GameId, seed: Option<u64>) -> String {
+/// "Skymines game #N begins!", with the seed on its next line when the game was seeded, then
+/// what the set-up did that everyone sees (each seat's starting research token with its
+/// starting bonus and rested cards, Luna's seat): one message, so the channel reads one post
+/// for the start, and nobody has to find the starting positions on the image.
+pub(crate) fn started_text(
+    data: &crate::data::GameData,
+    texts: &Texts,
+    game: GameId,
+    seed: Option<u64>,
+    start: &engine::state::GameState,
+) -> String {
     let mut text = texts.f("game.started", &[("game", &game)]);
     if let Some(seed) = seed {
         text.push('\n');
         text.push_str(&texts.f("game.seeded", &[("seed", &seed)]));
+    }
+    let public = engine::setup_events(data, start)
+        .into_iter()
+        .filter(|e| e.visibility == engine::Visibility::Public);
+    for e in super::turn::message(public) {
+        text.push('\n');
+        text.push_str(&e.render(texts));
     }
     text
 }

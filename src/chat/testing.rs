@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 pub use super::offers::{offers, Offer};
 pub use super::prompt::{belt_column_matters, offered};
-pub use super::turn::merge_repeats;
+pub use super::turn::{log_start, merge_repeats};
 
 /// The rule data the conversation reads.
 pub fn data(chat: &Chat) -> Arc<GameData> {

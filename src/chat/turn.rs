@@ -11,7 +11,7 @@
 //! announced and revealed in the same message is read once, as its reveal.
 
 use super::game::Actor;
-use super::Chat;
+use super::{Chat, Texts};
 use crate::engine::state::{GameState, Phase};
 use crate::engine::{self, Event, Visibility};
 use crate::store::{replay, GameId, LogEntry, SeatOwner};
@@ -465,4 +465,49 @@ pub(crate) fn summed(first: &Event, then: &Event) -> Option<Event> {
         }
     }
     Some(merged)
+}
+
+/// The text of `/skymines log`: the `lines` (batch, seat, text) after batch `from`, about the
+/// last [`LOG_LINES`] of them, starting with a whole turn and saying how many came before.
+pub(crate) fn log_lines(texts: &Texts, lines: &[(u64, usize, String)], from: u64) -> String {
+    let shown: Vec<&(u64, usize, String)> = lines.iter().filter(|(q, _, _)| *q > from).collect();
+    if shown.is_empty() {
+        return texts.t("log.empty");
+    }
+    let (batches, seats): (Vec<u64>, Vec<usize>) = shown.iter().map(|(q, s, _)| (*q, *s)).unzip();
+    let first = log_start(&seats, &batches, LOG_LINES);
+    let earlier = (first > 0).then(|| texts.f("log.earlier", &[("n", &first)]));
+    let rest = shown[first..].iter().map(|(_, _, t)| t.clone());
+    earlier
+        .into_iter()
+        .chain(rest)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Lines `/skymines log` shows at most, about: a turn is not cut where it can be helped (see
+/// [`log_start`]).
+pub(crate) const LOG_LINES: usize = 40;
+
+/// Where a log of lines starts so that it shows about the last `limit` lines and begins where
+/// a turn does: `turns` and `batches` give each line's turn and batch (any keys that stay the
+/// same along one). The start moves back to the beginning of the turn it would cut, or forward
+/// to the next turn, by at most half the limit; failing that, to a batch's beginning the same
+/// way; failing that, it cuts.
+pub fn log_start<T: PartialEq, B: PartialEq>(turns: &[T], batches: &[B], limit: usize) -> usize {
+    if turns.len() <= limit {
+        return 0;
+    }
+    let cut = turns.len() - limit;
+    run_start(turns, cut, limit / 2)
+        .or_else(|| run_start(batches, cut, limit / 2))
+        .unwrap_or(cut)
+}
+
+/// The start of a run of equal keys within `reach` of `cut` (backwards first), if any.
+fn run_start<K: PartialEq>(keys: &[K], cut: usize, reach: usize) -> Option<usize> {
+    let starts = |i: usize| i == 0 || keys.get(i - 1) != keys.get(i);
+    let back = (cut.saturating_sub(reach)..=cut).rev().find(|&i| starts(i));
+    let forward = (cut..keys.len().min(cut + reach + 1)).find(|&i| starts(i));
+    back.or(forward)
 }

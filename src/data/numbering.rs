@@ -10,6 +10,8 @@
 //! - Company track spaces and tank spaces are steps from the start space (the start is 0), as
 //!   the data files count them (`tracks.toml`, `player-board.toml`).
 //!
+//! - Luna's card grades are roman numerals (I, II), as the booklet writes them.
+//!
 //! Mission columns and majority tiers are ordinals as well (1 = the first); they use [`slot`]'s
 //! rule through [`ordinal`].
 
@@ -37,6 +39,34 @@ pub fn slot(index: usize) -> usize {
 /// The action or resting slot index of the slot people call `number` (None for 0).
 pub fn slot_index(number: u32) -> Option<u8> {
     ordinal_index(number)
+}
+
+/// Spaces entered, in the order first entered, each once: a Belt asteroid entered again (it
+/// has several outpost spaces under one number) reads "15 ×2", so no number repeats in a line.
+pub fn counted_list<T: PartialEq + std::fmt::Display>(entered: &[T]) -> String {
+    let mut seen: Vec<(&T, usize)> = Vec::new();
+    for n in entered {
+        match seen.iter_mut().find(|(m, _)| *m == n) {
+            Some((_, k)) => *k += 1,
+            None => seen.push((n, 1)),
+        }
+    }
+    seen.iter()
+        .map(|(n, k)| match k {
+            1 => n.to_string(),
+            _ => format!("{n} ×{k}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A Luna card's grade as the booklet prints it on the card backs (I or II).
+pub fn roman(grade: u8) -> &'static str {
+    match grade {
+        1 => "I",
+        2 => "II",
+        _ => "?",
+    }
 }
 
 /// A position counted from 1 for the 0-based `index` (a station column, a reward tier).

@@ -643,7 +643,7 @@ pub(crate) fn luna_expand(
             "event.luna_expands_belt",
             &[
                 ("company", &data.company_name(company)),
-                ("spaces", &placed.join(", ")),
+                ("spaces", &crate::data::numbering::counted_list(&placed)),
                 ("count", &placed.len()),
             ],
         );

@@ -31,7 +31,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// A context that records no events (the rules run the same).
-    fn quiet(data: &'a GameData) -> Ctx<'a> {
+    pub(crate) fn quiet(data: &'a GameData) -> Ctx<'a> {
         Ctx {
             quiet: true,
             ..Ctx::new(data)
@@ -93,6 +93,10 @@ impl<'a> Ctx<'a> {
     /// outpost can leave it unsaid (DECISIONS B20). Said step by step; the chat layer reads a
     /// run of them as one change, after the expansion's line.
     pub fn say_share_values(&mut self, state: &GameState) {
+        // Unwatched (a quiet replay or search): no share value is worked out to be dropped.
+        if self.shares.is_none() {
+            return;
+        }
         for c in crate::data::Company::ALL {
             self.say_share_value(c, state.share_value(self.data, c));
         }

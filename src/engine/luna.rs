@@ -15,6 +15,7 @@ use crate::data::numbering;
 use crate::data::{CardId, Company, GameData, MoonGraph};
 use rand::seq::SliceRandom;
 
+mod blocking;
 mod choices;
 
 /// Adds Luna's seat (last in seating order, to the right of the first player).
@@ -214,7 +215,7 @@ pub(crate) fn reveal_majority(ctx: &mut Ctx, state: &mut GameState) {
                     "event.luna_majority_right"
                 },
                 &[
-                    ("card", &c.id),
+                    ("grade", &numbering::roman(c.grade)),
                     ("left", &c.majority.left),
                     ("right", &c.majority.right),
                     ("scientists", &c.majority.scientists),
@@ -234,42 +235,57 @@ pub(crate) fn reveal_majority(ctx: &mut Ctx, state: &mut GameState) {
     }
 }
 
-/// Says which majority bonus spaces Luna's majority cards close this round, and to whom: a
-/// player whose value is lower than hers may not place a marker there (Luna booklet, planning
-/// step b 3). Values only fall during the Action phase (used cards no longer count), so a
-/// space closed now stays closed to that player.
+/// Says which majority bonus spaces Luna's majority cards close this round, and to whom.
+/// Values only fall during the Action phase (used cards no longer count), so a space closed now
+/// stays closed to that player until she discards the card.
 fn say_blocked(ctx: &mut Ctx, state: &GameState, seat: usize) {
     let data = ctx.data;
-    let mut closed = Vec::new();
-    for (i, space) in data.board.bonus_spaces.iter().enumerate() {
-        let Some(compare) = space.compare else {
-            continue;
-        };
-        let Some(hers) = majority_value(data, state, seat, compare) else {
-            continue;
-        };
-        let below: Vec<&str> = (0..state.seats.len())
-            .filter(|&s| !state.seats[s].is_luna())
-            .filter(|&s| effects::majority_value(data, state, s, compare) < hers)
-            .map(|s| state.seats[s].name.as_str())
-            .collect();
-        if !below.is_empty() {
-            closed.push(crate::text::name_ref(
+    let items: Vec<String> = (state.luna_closed_spaces(data, seat).iter())
+        .map(|c| {
+            let names = names_of(state, &c.below);
+            let args: [(&str, &dyn std::fmt::Display); 3] = [
+                ("space", &data.bonus_space_name(c.space)),
+                ("value", &c.value),
+                ("names", &names),
+            ];
+            let id = &data.board.bonus_spaces[c.space].id;
+            crate::text::name_ref(
                 "event.luna_block_item",
-                &[
-                    ("space", &data.bonus_space_name(i)),
-                    ("value", &hers),
-                    ("names", &below.join(", ")),
-                ],
-                &format!("{} ({hers})", space.id),
-            ));
-        }
+                &args,
+                &format!("{id} ({})", c.value),
+            )
+        })
+        .collect();
+    match items.is_empty() {
+        true => ctx.say("event.luna_blocks_nothing", &[]),
+        false => ctx.say("event.luna_blocks", &[("spaces", &items.join("; "))]),
     }
-    if closed.is_empty() {
-        ctx.say("event.luna_blocks_nothing", &[]);
-    } else {
-        ctx.say("event.luna_blocks", &[("spaces", &closed.join("; "))]);
+}
+
+/// Says the spaces open again after Luna discarded a majority card, to the players still
+/// playing: their options would otherwise reappear unexplained.
+fn say_reopened(ctx: &mut Ctx, state: &GameState, opened: Vec<(usize, Vec<usize>)>) {
+    let data = ctx.data;
+    let items: Vec<String> = (opened.iter())
+        .map(|(space, seats)| {
+            let names = names_of(state, seats);
+            let args: [(&str, &dyn std::fmt::Display); 2] =
+                [("space", &data.bonus_space_name(*space)), ("names", &names)];
+            let id = &data.board.bonus_spaces[*space].id;
+            crate::text::name_ref("event.luna_reopen_item", &args, id)
+        })
+        .collect();
+    if !items.is_empty() {
+        ctx.say("event.luna_reopens", &[("spaces", &items.join("; "))]);
     }
+}
+
+fn names_of(state: &GameState, seats: &[usize]) -> String {
+    let names: Vec<&str> = seats
+        .iter()
+        .map(|&s| state.seats[s].name.as_str())
+        .collect();
+    names.join(", ")
 }
 
 /// Carries out the reveal icon of a majority card.
@@ -373,7 +389,10 @@ pub(crate) fn take_turn(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
         ctx.count("luna_turn");
         ctx.say(
             "event.luna_card",
-            &[("card", &c.id), ("slot", &numbering::slot(slot))],
+            &[
+                ("grade", &numbering::roman(c.grade)),
+                ("slot", &numbering::slot(slot)),
+            ],
         );
         let mut selected: Vec<Company> = Vec::new();
         for action in &c.actions {
@@ -389,6 +408,8 @@ pub(crate) fn take_turn(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
 
 fn end_of_phase(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
     let data = ctx.data;
+    let closed_before = state.luna_closed_spaces(data, seat);
+    let mut discarded = false;
     let GameState { seats, rng, .. } = state;
     let Some(l) = seats[seat].luna.as_mut() else {
         return;
@@ -403,11 +424,8 @@ fn end_of_phase(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
     l.discard.extend(played);
     if let Some(&top) = l.discard.last() {
         let m = data.luna_cards.cards[top as usize].majority;
-        let args: [(&str, &dyn std::fmt::Display); 3] = [
-            ("card", &data.luna_cards.cards[top as usize].id),
-            ("left", &m.left),
-            ("right", &m.right),
-        ];
+        // Luna's cards carry no printed name: the line says what the card shows.
+        let args: [(&str, &dyn std::fmt::Display); 2] = [("left", &m.left), ("right", &m.right)];
         let remove = if m.left > m.right {
             Some(0)
         } else if m.right > m.left {
@@ -419,6 +437,7 @@ fn end_of_phase(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
             Some(side) => {
                 if let Some(c) = l.majority[side].take() {
                     l.discard.push(c);
+                    discarded = true;
                     ctx.count("luna_majority_discard");
                     ctx.say(
                         if side == 0 {
@@ -435,6 +454,10 @@ fn end_of_phase(ctx: &mut Ctx, state: &mut GameState, seat: usize) {
                 ctx.say("event.luna_majority_equal", &args);
             }
         }
+    }
+    if discarded {
+        let opened = state.luna_reopened_spaces(data, seat, &closed_before);
+        say_reopened(ctx, state, opened);
     }
     state.seats[seat].dropped_out = true;
     ctx.say("event.luna_drops_out", &[]);
@@ -609,15 +632,9 @@ fn say_move(
     reveal_key: &str,
     args: &[(&str, &dyn std::fmt::Display)],
 ) {
-    match reveal {
-        Some(card) => {
-            let id = &ctx.data.luna_cards.cards[card as usize].id;
-            let mut all: Vec<(&str, &dyn std::fmt::Display)> = vec![("card", id)];
-            all.extend_from_slice(args);
-            ctx.say(reveal_key, &all);
-        }
-        None => ctx.say(key, args),
-    }
+    // A reveal is said right after the line showing the majority card it belongs to ("its
+    // reveal icon"): Luna's cards carry no printed name to cite.
+    ctx.say(if reveal.is_some() { reveal_key } else { key }, args);
 }
 
 fn slot_of(data: &GameData, letter: char) -> usize {
@@ -856,6 +873,11 @@ fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, p
                 })
                 .min();
             why = "event.luna_takes_share_card";
+            if best.is_none() {
+                // Her card's action happens, with nothing to take: said, so that a player
+                // checking her card against the display is not left guessing.
+                ctx.say("event.luna_takes_no_share_card", &[]);
+            }
             best.map(|(_, space)| vec![space]).unwrap_or_default()
         }
     };
@@ -863,6 +885,10 @@ fn gain_cards(ctx: &mut Ctx, state: &mut GameState, seat: usize, letter: char, p
         let Some(card): Option<CardId> =
             state.display.get(space.wrapping_sub(1)).copied().flatten()
         else {
+            ctx.say(
+                "event.luna_takes_no_card",
+                &[("space", &space), ("slot", &slot_number(data, letter))],
+            );
             continue;
         };
         state.display[space - 1] = None;
@@ -901,7 +927,17 @@ fn discard_plan(ctx: &mut Ctx, state: &mut GameState, letter: char, pick: &PlanP
                 .iter()
                 .position(|s| s.letter == row_letter && s.position as usize == *position);
             if let Some(i) = space {
-                if let Some(plan) = state.research_display[i].take() {
+                let Some(plan) = state.research_display[i].take() else {
+                    ctx.say(
+                        "event.luna_discards_no_plan",
+                        &[
+                            ("space", &data.board.research_display.spaces[i].id),
+                            ("slot", &slot_number(data, letter)),
+                        ],
+                    );
+                    return;
+                };
+                {
                     ctx.count("luna_discard_plan");
                     ctx.say(
                         "event.luna_discards_plan",
@@ -929,6 +965,8 @@ fn discard_plan(ctx: &mut Ctx, state: &mut GameState, letter: char, pick: &PlanP
                         ("round", &data.research.special_plans[i].round),
                     ],
                 );
+            } else {
+                ctx.say("event.luna_discards_no_special", &[]);
             }
         }
     }

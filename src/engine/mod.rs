@@ -322,6 +322,23 @@ pub fn new_game(
     setup::new_game(data, options, names)
 }
 
+/// What the set-up of the game that begins with `start` did that players see (each seat's
+/// starting research token, its starting bonus and resting cards; Luna's seat), for the game's
+/// first message. The set-up is run again from `start`'s options and names; empty if that does
+/// not give `start` back (a state that has moved on).
+pub fn setup_events(data: &GameData, start: &GameState) -> Vec<Event> {
+    let names: Vec<String> = start
+        .seats
+        .iter()
+        .filter(|s| !s.is_luna())
+        .map(|s| s.name.clone())
+        .collect();
+    match setup::new_game_said(data, &start.options, &names) {
+        Ok((state, events)) if state == *start => events,
+        _ => Vec::new(),
+    }
+}
+
 /// Seats the game waits on now (simultaneous phases can wait on several).
 pub fn waiting_on(state: &GameState) -> Vec<usize> {
     flow::waiting_on(state)
@@ -350,6 +367,18 @@ pub fn apply(
     decision: Decision,
 ) -> Result<Vec<Event>, RuleError> {
     flow::apply(data, state, seat, decision)
+}
+
+/// Applies one decision like [`apply`] without building its events: for searches and
+/// self-play that read no text (building the event texts is a large part of a decision's
+/// cost). On error the state is untouched, as with [`apply`].
+pub fn apply_quiet(
+    data: &GameData,
+    state: &mut GameState,
+    seat: usize,
+    decision: Decision,
+) -> Result<(), RuleError> {
+    flow::apply_quietly(data, state, seat, decision)
 }
 
 /// What a seat's face-up energy adds up to now (with its permanent bonus).

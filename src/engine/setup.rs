@@ -11,7 +11,7 @@ use super::state::{
     TileState,
 };
 use super::{
-    illegal, BoardSide, GameOptions, Message, RuleError, SetupError, TokenSetup, TrackSetup,
+    illegal, BoardSide, Event, GameOptions, Message, RuleError, SetupError, TokenSetup, TrackSetup,
     ENGINE_VERSION,
 };
 use crate::data::campaign::{PreplacedFrom, PreplacedOutposts, TakeRule};
@@ -25,6 +25,26 @@ pub(crate) fn new_game(
     options: &GameOptions,
     names: &[String],
 ) -> Result<GameState, SetupError> {
+    // Every replay starts here: no events built only to be thrown away.
+    set_up(options, names, Ctx::quiet(data)).map(|(state, _)| state)
+}
+
+/// [`new_game`] with what the set-up did that players see (tokens with their starting bonuses,
+/// the starting cards rested, Luna's seat), for the game's first message.
+pub(crate) fn new_game_said(
+    data: &GameData,
+    options: &GameOptions,
+    names: &[String],
+) -> Result<(GameState, Vec<Event>), SetupError> {
+    set_up(options, names, Ctx::new(data))
+}
+
+fn set_up(
+    options: &GameOptions,
+    names: &[String],
+    mut ctx: Ctx,
+) -> Result<(GameState, Vec<Event>), SetupError> {
+    let data = ctx.data;
     let options = &super::campaign::effective_options(data, options)?;
     check_options(data, options)?;
     if names.len() != options.players {
@@ -183,9 +203,20 @@ pub(crate) fn new_game(
     };
     state.seats = std::mem::take(&mut seats);
 
-    let mut ctx = Ctx::new(data);
+    // Tokens given by seat are public from the start unless a set-up choice is still to come
+    // (linked slots): then they are said when the set-up ends (`perform_decision`).
+    let said_now = options.tokens == TokenSetup::Fixed && !options.linked_slots;
     for seat in 0..state.seats.len() {
-        if state.seats[seat].token.is_some() {
+        if let Some(token) = state.seats[seat].token {
+            if said_now {
+                ctx.say(
+                    "event.token_revealed",
+                    &[
+                        ("name", &state.seats[seat].name),
+                        ("token", &data.token_label(token)),
+                    ],
+                );
+            }
             apply_token(&mut ctx, &mut state, seat);
         }
     }
@@ -215,7 +246,7 @@ pub(crate) fn new_game(
     if state.seats.iter().all(|s| s.setup_done()) {
         state.phase = Phase::Planning;
     }
-    Ok(state)
+    Ok((state, ctx.events))
 }
 
 /// A full station on the side in play (Moon: 3 columns of 5 outposts; Belt: 6 outposts, 5

@@ -14,7 +14,7 @@ use super::widgets::{bonus_space_label, empty_slot, panel, phase_key, task_words
 use crate::data::board::{BonusSpaceEntry, BonusSpaceKind, MajorityCompare};
 use crate::data::{BoardSide, Requirement, Reward};
 use crate::engine;
-use crate::engine::state::{GameState, Phase, TileKind, TileState};
+use crate::engine::state::{GameState, Phase, PlanRef, TileKind, TileState};
 use crate::engine::view::{PublicSeat, SeatView};
 
 const HEADER_BG: Colour = Colour([0x23, 0x27, 0x33]);
@@ -450,6 +450,9 @@ fn tile_state(
             seat, used: true, ..
         }) => (Some(seat), ctx.t("image.used")),
         Some(TileState::Held { seat, .. }) => (Some(seat), ctx.t("image.held")),
+        // A marker on the space says it all: the tile is reserved by that marker's player, or
+        // (Luna's marker) stays where it is but is not free to take this round.
+        _ if marked => (None, String::new()),
         _ => (None, ctx.t("image.free")),
     };
     let word = word.as_str();
@@ -660,14 +663,21 @@ fn rounds(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
         else {
             continue;
         };
-        let slot = ctx
+        let index = ctx
             .data
             .research
             .special_plans
             .iter()
-            .position(|s| s.round == round)
-            .and_then(|k| view.specials.get(k))
-            .copied();
+            .position(|s| s.round == round);
+        let slot = index.and_then(|k| view.specials.get(k)).copied();
+        // Taken by a player, or discarded by Luna: one that nobody holds in a game with Luna
+        // (a player could also have covered it with a later plan, which is never worth it).
+        let plan = PlanRef::Special(index.unwrap_or(0) as u8);
+        let held = view.seats.iter().any(|s| {
+            s.luna.is_none()
+                && (s.acquired.contains(&plan)
+                    || s.research.iter().flatten().any(|p| p.plan == plan))
+        }) || view.seats.iter().all(|s| s.luna.is_none());
         let mut x = br.right() + 8.0;
         let (taken, face_up, coin_under) = slot
             .map(|s| (s.taken, s.face_up, s.coin_under))
@@ -687,7 +697,11 @@ fn rounds(p: &mut Painter, ctx: &Ctx, view: &SeatView) {
                 Weight::Regular,
                 ctx.muted(),
                 Align::Left,
-                &ctx.t("image.taken"),
+                &ctx.t(if held {
+                    "image.taken"
+                } else {
+                    "image.discarded"
+                }),
             );
         } else {
             let pieces = [

@@ -113,7 +113,7 @@ fn a_line_taken_out_of_a_message_is_found() {
         "event.expanded",
         "event.acquire",
         "event.tank",
-        "event.upload",
+        "event.upload_onto",
         "event.bonus_marker",
         "event.rests",
         "event.prep_display",

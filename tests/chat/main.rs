@@ -24,6 +24,7 @@ mod prompts;
 mod reliability;
 mod texts;
 mod time;
+mod told;
 mod transcripts;
 mod truths;
 mod turn_lines;

@@ -43,7 +43,7 @@ fn owners() -> Vec<u64> {
 }
 
 /// Opens, joins and starts a game; returns the players' names.
-fn start(t: &mut Table, players: usize, extra: &str, seed: u64) -> Vec<&'static str> {
+pub(crate) fn start(t: &mut Table, players: usize, extra: &str, seed: u64) -> Vec<&'static str> {
     let names: Vec<&str> = NAMES[..players].to_vec();
     t.say(&format!(
         "alice /skymines new players:{players} seed:{seed} {extra}"
@@ -192,7 +192,7 @@ fn solo_against_luna_plays_a_whole_game() {
     let luna_lines = t
         .log
         .iter()
-        .filter(|(_, r)| r.audience == Audience::Public && r.text.contains("Luna plays card"))
+        .filter(|(_, r)| r.audience == Audience::Public && r.text.contains("Luna plays the grade"))
         .count();
     assert!(luna_lines >= 7, "Luna's turns are summarised publicly");
 }
@@ -216,7 +216,7 @@ fn solo_turns_go_out_one_at_a_time() {
         "the turn's lines go out when it ends: {public}"
     );
     assert!(
-        public.contains("Luna plays card"),
+        public.contains("Luna plays the grade"),
         "Luna's answer goes out with it: {public}"
     );
     assert!(

@@ -204,3 +204,24 @@ fn the_terminal_gets_no_control_sequence_and_no_long_echo() {
         stdout
     );
 }
+
+/// A button outside an option list (Plan, Your turn, More choices) carries no number: `/choose
+/// N` picks option N of a list, so a number beside it would promise what `/choose` does not do.
+#[test]
+fn buttons_outside_a_list_show_no_choose_number() {
+    let (_d, dir) = temp("buttons");
+    let script = "alice /skymines new players:2 seed:3\n\
+                  bob /skymines join\n\
+                  alice /skymines start\n";
+    let out = local(&dir, script.as_bytes(), &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let plan = stdout
+        .lines()
+        .find(|l| l.contains("[o:1]"))
+        .unwrap_or_else(|| panic!("no Plan button: {stdout}"));
+    assert!(plan.contains("• Plan  [o:1]"), "{plan}");
+    assert!(!plan.contains("(1)"), "{plan}");
+    // The lobby's buttons are clicked by id too.
+    assert!(stdout.contains("• Join  [l:join]"), "{stdout}");
+}

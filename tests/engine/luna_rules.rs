@@ -1233,7 +1233,7 @@ fn an_equal_end_of_phase_comparison_is_announced_and_removes_nothing() {
     let events = luna_turn(&mut s);
     has(
         &events,
-        "The top card of Luna's discard pile, I-5, shows 3 and 3: equal, so both her majority cards stay",
+        "The top card of Luna's discard pile shows 3 and 3: equal, so both her majority cards stay",
     );
     assert_eq!(luna(&s).majority, [Some(lc("I-9")), Some(lc("I-10"))]);
     assert!(german(&events, "event.luna_majority_equal").contains("gleich"));
@@ -1244,7 +1244,7 @@ fn an_equal_end_of_phase_comparison_is_announced_and_removes_nothing() {
     let events = luna_turn(&mut s);
     has(
         &events,
-        "The top card of Luna's discard pile, I-2, shows 4 against 0: she discards her left majority card",
+        "The top card of Luna's discard pile shows 4 against 0: she discards her left majority card",
     );
     assert_eq!(luna(&s).majority, [None, Some(lc("I-10"))]);
 }
@@ -1312,8 +1312,8 @@ fn a_token_reached_by_a_reveal_is_announced_after_both_majority_cards() {
             .unwrap_or_else(|| panic!("no line {line:?} in {all:#?}"))
     };
     let right =
-        at("Luna's right majority card I-9 shows energy 0, minerals 3 and 1 scientist icon");
-    let reveal = at("The reveal icon of I-4 moves Luna's helium-3 marker 2 spaces forward to 11");
+        at("Luna's right majority card (grade I) shows energy 0, minerals 3 and 1 scientist icon");
+    let reveal = at("Its reveal icon moves Luna's helium-3 marker 2 spaces forward to 11");
     let token = at("Luna's helium-3 marker reaches the Luna token on tank space 11: a grade II card goes face down on top of her deck");
     assert!(right < reveal && reveal < token, "{all:#?}");
     assert!(german(&events, "event.luna_token_helium").contains("Luna-Plättchen"));
@@ -1354,14 +1354,14 @@ fn a_token_reached_by_a_card_action_is_announced_also_with_an_empty_grade_2_stac
 }
 
 #[test]
-fn a_research_reveal_names_its_card_and_the_screen() {
+fn a_research_reveal_follows_its_card_and_names_the_screen() {
     let order = ["I-2", "I-3", "I-6", "II-1", "I-9"];
     let cards: Vec<u8> = order.iter().map(|c| lc(c)).collect();
     let mut s = planning(2, &cards, &[]);
     let events = act(&mut s, 0, Decision::PlanDone);
     has(
         &events,
-        "The reveal icon of II-1 moves Luna's upload marker 1 screen to screen 2",
+        "Its reveal icon moves Luna's upload marker 1 screen to screen 2",
     );
     assert!(german(&events, "event.luna_research_reveal").contains("Uploadmarker"));
 }

@@ -30,3 +30,4 @@ mod preview;
 mod refusals;
 mod rejections;
 mod selfplay;
+mod told;

@@ -45,6 +45,11 @@ pub(crate) const COMMENTARY: &[&str] = &[
     "event.luna_token_empty",
     "event.drop_out_last_round",
     "event.luna_blocks",
+    "event.luna_reopens",
+    "event.luna_takes_no_card",
+    "event.luna_takes_no_share_card",
+    "event.luna_discards_no_plan",
+    "event.luna_discards_no_special",
     "event.expanded_none",
     "event.expanded_belt_none",
     "event.expanded_belt_none_spent",
@@ -118,7 +123,11 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
         "event.tank" | "event.luna_helium" | "event.luna_helium_reveal" => {
             c.seat_to(seat.or(luna), SeatFact::Tank, "to");
         }
-        "event.upload" | "event.luna_research" | "event.luna_research_reveal" => {
+        "event.upload"
+        | "event.upload_onto"
+        | "event.upload_face_down"
+        | "event.luna_research"
+        | "event.luna_research_reveal" => {
             // Screens are numbered from the starting screen = 1; the stored index is one less.
             if let (Some(s), Some(n)) = (seat.or(luna), c.number("screen")) {
                 c.out.push(Claim::To(
@@ -265,7 +274,7 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                     .push(Claim::Touch(Fact::Tile(GameState::tile_index(kind) as u8)));
             }
         }
-        "event.expands_with" => {
+        "event.expands_with" | "event.expands_with_from" => {
             // "with all energy": every face-up energy card and the energy tile.
             if let Some(s) = seat {
                 for k in 0..5u8 {
@@ -336,7 +345,7 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
             }
         }
         "event.game_over" => c.out.push(Claim::To(Fact::Phase, "Finished".into())),
-        "event.first_player" => {
+        "event.first_player" | "event.first_player_kept" => {
             if let Some(s) = seat {
                 c.out.push(Claim::To(Fact::NextFirstPlayer, s.to_string()));
             }
@@ -628,9 +637,15 @@ impl Claims<'_, '_> {
             return Vec::new();
         };
         self.numbers.push(arg);
-        v.split(',')
-            .filter_map(|x| x.trim().parse::<i64>().ok())
-            .collect()
+        // "15 ×2": a Belt asteroid entered twice (numbering::counted_list).
+        let mut out = Vec::new();
+        for item in v.split(',') {
+            let (n, times) = item.split_once('×').unwrap_or((item, "1"));
+            if let (Ok(n), Ok(times)) = (n.trim().parse::<i64>(), times.trim().parse::<usize>()) {
+                out.extend(std::iter::repeat_n(n, times));
+            }
+        }
+        out
     }
 
     /// `sign` × the number argument `arg` (or 1 with no argument) added to a seat's fact.

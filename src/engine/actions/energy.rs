@@ -170,12 +170,33 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
     let name = state.seats[seat].name.clone();
     match (task, d) {
         (Task::ChooseExpansion { energy, .. }, Decision::ChooseCompany { company }) => {
+            // The energy comes from the cards and tile the action flips at its end (the task
+            // under this one); a track bonus's expansion has none to name.
+            let used = state.agenda.iter().rev().nth(1).and_then(|t| match t {
+                Task::FlipUsed { cards, tiles, .. } if !cards.is_empty() || !tiles.is_empty() => {
+                    Some((cards.clone(), tiles.clone()))
+                }
+                _ => None,
+            });
+            let sources = text::Deferred(|| {
+                let Some((cards, tiles)) = &used else {
+                    return String::new();
+                };
+                let cards = cards.iter().map(|c| data.card_label(*c));
+                let tiles = tiles.iter().map(|t| data.tile_name(t.data_id()));
+                cards.chain(tiles).collect::<Vec<_>>().join(" + ")
+            });
             ctx.say(
-                "event.expands_with",
+                if used.is_some() {
+                    "event.expands_with_from"
+                } else {
+                    "event.expands_with"
+                },
                 &[
                     ("name", &name),
                     ("company", &data.company_name(company)),
                     ("energy", &energy),
+                    ("sources", &sources),
                 ],
             );
             missions::note(state, seat, |c| c.expanded = true);
@@ -477,7 +498,7 @@ fn finish_expansion(ctx: &mut Ctx, state: &mut GameState) {
         &[
             ("name", &name),
             ("company", &company_name),
-            ("sectors", &sectors.join(", ")),
+            ("sectors", &numbering::counted_list(&sectors)),
             ("count", &sectors.len()),
             ("gains", &gains),
             ("energy", &energy),

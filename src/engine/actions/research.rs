@@ -245,14 +245,28 @@ fn finish_research(ctx: &mut Ctx, state: &mut GameState) {
         ctx.say("event.no_upload", &[("name", &name)]);
         return;
     };
+    // The plan the marker lands on is named: its printed reward is what the lines after this
+    // one carry out (research points are spent at once, so only this line shows them).
+    let placed = state.seats[seat].research[screen as usize];
+    let key = match placed {
+        None => "event.upload",
+        Some(p) if p.face_down => "event.upload_face_down",
+        Some(_) => "event.upload_onto",
+    };
+    let label = crate::text::Deferred(|| {
+        placed.map_or_else(String::new, |p| {
+            effects::plan_ref_label(data, state, seat, p.plan)
+        })
+    });
     ctx.say(
-        "event.upload",
+        key,
         &[
             ("name", &name),
             ("screen", &numbering::screen(usize::from(screen))),
+            ("plan", &label),
         ],
     );
-    let Some(placed) = state.seats[seat].research[screen as usize] else {
+    let Some(placed) = placed else {
         return;
     };
     if placed.face_down {

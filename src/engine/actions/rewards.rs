@@ -119,9 +119,16 @@ fn apply_reward(ctx: &mut Ctx, state: &mut GameState, seat: usize, reward: Rewar
             effects::gain_coins(ctx, state, seat, t.saturating_sub(1));
         }
         Reward::TakeFirstPlayerMarker => {
+            // "Take (or keep)": a seat already holding the marker for the next round keeps it,
+            // and the channel must not read that it changed hands.
+            let key = if state.next_first_player == seat {
+                "event.first_player_kept"
+            } else {
+                "event.first_player"
+            };
             state.next_first_player = seat;
             ctx.count("first_player_marker");
-            ctx.say("event.first_player", &[("name", &state.seats[seat].name)]);
+            ctx.say(key, &[("name", &state.seats[seat].name)]);
         }
         Reward::BuyDisplayCard { discount } => state.agenda.push(Task::BuyForCoins {
             seat,
