@@ -266,7 +266,7 @@ struct SimulateArgs {
     #[arg(long, value_name = "MS", value_delimiter = ',')]
     think_ms: Vec<u64>,
     /// With --bots: the estimate each player judges positions by (learned or handmade), one per
-    /// player like --bots [default: learned]
+    /// player like --bots [default: handmade]
     #[arg(long, value_name = "ESTIMATES", value_delimiter = ',', value_parser = parse_estimator)]
     estimators: Vec<crate::bots::Estimator>,
     /// With --bots: threads the games are spread over [default: the machine's cores]

@@ -162,7 +162,7 @@ pub fn trained_as(base: &mut Base, tank: f64, research: f64, shares: f64, cash: 
 
 /// The cards of a seat that `view` sees: all it owns (own view), or the public ones (face-up
 /// and used action cards, resting decks, Luna's reserve).
-fn seen_cards<'s>(s: &'s Seat, view: View) -> Box<dyn Iterator<Item = CardId> + 's> {
+pub(crate) fn seen_cards<'s>(s: &'s Seat, view: View) -> Box<dyn Iterator<Item = CardId> + 's> {
     match view {
         View::Own => Box::new(s.owned_cards()),
         View::Public => Box::new(

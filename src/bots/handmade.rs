@@ -15,11 +15,15 @@
 //!   cards in its hand next round, and every owned card for the rounds after (a card comes back
 //!   about every [`CARD_CYCLE`] rounds); switched-on slots and unplaced bonus markers likewise.
 //!
+//! Another seat is judged from what is public (DECISIONS B16): its hand and face-down plans count
+//! as so many average cards, and the share icons on them are not counted.
+//!
 //! The weights are estimates from self-play, not rules: a coordinate search of the normal
 //! player's weights against Luna's level 1 (200 solo games a try; the kept values raised its
 //! mean lead by about 12 points on other seeds, and hard's score against normal from 150 to 162;
 //! see BENCHMARKS.md).
 
+use super::features::{self, View};
 use super::weighted;
 use crate::data::{CardId, Company, GameData};
 use crate::engine::state::{SlotCard, TileKind};
@@ -60,23 +64,34 @@ const PENDING_SCREEN: f64 = 2.5;
 const UPLOAD_SCREEN: f64 = 5.0;
 /// Points an unplaced bonus marker is worth in the Action phase.
 const MARKER: f64 = 2.0;
+/// What a card another seat holds face down is worth to it when used, in the estimate (about
+/// the mean of [`use_value`] over the action cards: 2-unit resources and energy bring 4, a
+/// research scientist 3).
+const HIDDEN_CARD: f64 = 3.5;
 /// Points an extra action slot is worth each later round.
 const SLOT: f64 = 6.0;
 
 /// The seat's estimated final score.
 pub fn estimate(data: &GameData, state: &GameState, seat: usize) -> f64 {
     let scores = engine::final_scores(data, state);
-    estimate_with(data, state, seat, &scores, &Outlook::of(data, state))
+    estimate_with(
+        data,
+        state,
+        seat,
+        &scores,
+        &Outlook::of(data, state),
+        View::Own,
+    )
 }
 
 /// The seat's estimated lead over the best other seat at the end.
 pub fn lead(data: &GameData, state: &GameState, seat: usize) -> f64 {
     let scores = engine::final_scores(data, state);
     let outlook = Outlook::of(data, state);
-    let own = estimate_with(data, state, seat, &scores, &outlook);
+    let own = estimate_with(data, state, seat, &scores, &outlook, View::Own);
     let best_other = (0..state.seats.len())
         .filter(|i| *i != seat)
-        .map(|i| estimate_with(data, state, i, &scores, &outlook))
+        .map(|i| estimate_with(data, state, i, &scores, &outlook, View::Public))
         .fold(f64::MIN, f64::max);
     if best_other == f64::MIN {
         own
@@ -91,21 +106,41 @@ fn estimate_with(
     seat: usize,
     scores: &[engine::ScoreBreakdown],
     outlook: &Outlook,
+    view: View,
 ) -> f64 {
     let Some(score) = scores.get(seat) else {
         return 0.0;
     };
-    let total = score.total as f64;
     if state.phase == Phase::Finished {
-        return total;
+        return score.total as f64;
     }
     let s = &state.seats[seat];
     let later = outlook.later;
-    let mut value = total;
+    // The share icons on another seat's hidden cards (hand, face-down plans) are not seen.
+    let mut unseen = [0u32; 4];
+    if view == View::Public {
+        let hidden = s.hand.iter().copied().chain(
+            s.slots
+                .iter()
+                .flatten()
+                .filter(|c| is_planned(c))
+                .map(|c| c.card()),
+        );
+        for card in hidden {
+            if let Some(company) = data.card(card).share {
+                unseen[company.index()] += 1;
+            }
+        }
+    }
+    let mut value = score.total as f64;
+    for c in &score.companies {
+        value -= (unseen[c.company.index()] * c.share_value) as f64;
+    }
     for c in &score.companies {
         let now = c.share_value as f64;
         let then = outlook.share_value[c.company.index()];
-        value += c.shares as f64 * (then - now);
+        let shares = c.shares.saturating_sub(unseen[c.company.index()]);
+        value += shares as f64 * (then - now);
         let track = &data.tracks.tracks[state.tracks[c.company.index()]];
         let pos = s.track_pos[c.company.index()] as u32;
         if pos < track.last_space {
@@ -120,7 +155,20 @@ fn estimate_with(
     }
     let board = &data.player_board;
     value += PROGRESS * progress(&board.tank_track.score_by_step, s.tank as usize);
-    let ready = weighted::plans_within_reach(data, state, seat);
+    let own = view == View::Own;
+    // Whether the seat's cards meet a plan's requirements reads its hand: another seat's plans
+    // lying ready ahead of its upload marker all count.
+    let ready = if own {
+        weighted::plans_within_reach(data, state, seat)
+    } else {
+        let next = s.upload.map_or(0, |u| u as usize + 1);
+        s.research
+            .iter()
+            .skip(next)
+            .take_while(|p| p.is_some())
+            .count()
+            + s.acquired.len()
+    };
     value += PLAN_READY * ready.min(PLANS_AHEAD) as f64;
     // Screens entered (the marker starts before the starting token's plan on screen 0).
     let entered = s.upload.map_or(0, |u| u as usize + 1);
@@ -130,11 +178,22 @@ fn estimate_with(
     value += PROGRESS * progress(&by_entered, entered);
     value += UPLOAD_SCREEN * entered as f64;
     let card = |c: CardId| use_value(data, c);
+    // Another seat's hand and face-down plans are hidden: each counts as an average card.
+    let hidden = s.hand.len() + s.slots.iter().flatten().filter(|c| is_planned(c)).count();
+    let hand: f64 = if own {
+        s.hand.iter().copied().map(card).sum()
+    } else {
+        s.hand.len() as f64 * HIDDEN_CARD
+    };
     // Every owned card, for the rounds after the next.
-    let owned: f64 = s.owned_cards().map(card).sum();
+    let owned: f64 = if own {
+        s.owned_cards().map(card).sum()
+    } else {
+        features::seen_cards(s, View::Public).map(card).sum::<f64>() + hidden as f64 * HIDDEN_CARD
+    };
     value += owned * (later - 1.0).max(0.0) / CARD_CYCLE;
     if later >= 1.0 {
-        value += s.hand.iter().copied().map(card).sum::<f64>();
+        value += hand;
     }
     let acting = state.phase == Phase::Action && !s.dropped_out;
     if acting {
@@ -152,17 +211,30 @@ fn estimate_with(
             .up_cards()
             .any(|(_, c)| data.card(c).is_research_scientist())
             || state.holds_unused_tile(seat, TileKind::ResearchScientist);
-        if scientist {
+        let hides = s.slots.iter().flatten().any(is_planned);
+        if scientist && (own || !hides) {
             let reach = weighted::research_reach_with(data, state, seat, &[]).max(0);
             value += PENDING_SCREEN * reach as f64;
         }
     } else if state.phase == Phase::Planning {
-        let planned: f64 = s.slots.iter().flatten().map(|c| card(c.card())).sum();
+        let planned: f64 = s
+            .slots
+            .iter()
+            .flatten()
+            .map(|c| match (own, c) {
+                (false, SlotCard::Planned(_)) => HIDDEN_CARD,
+                _ => card(c.card()),
+            })
+            .sum();
         value += planned;
     }
     let extra_slots = s.slot_on.iter().filter(|on| **on).count().saturating_sub(3);
     value += SLOT * extra_slots as f64 * later;
     value
+}
+
+fn is_planned(c: &SlotCard) -> bool {
+    matches!(c, SlotCard::Planned(_))
 }
 
 /// What every seat's estimate shares: the rounds left and each company's expected share value.

@@ -1,23 +1,32 @@
 //! The hard player: the normal player's judgement, then a look past the round. When it chooses
 //! a turn's action it takes the few options the normal player values most and plays each on in
 //! thought to the end of the next round (or of the game) — every seat, itself included, playing
-//! on quickly (each step the best by the learned estimate one step ahead, planning as the normal
-//! player plans), on samples of the hidden cards dealt from its own generator, so what the
-//! others plan and buy answers its choice — and keeps the option with the best mean estimated
-//! lead there (flat Monte Carlo). The samples are shared by the options, so they compare on equal
-//! cards. More time buys more samples, so a sharper mean. Planning is weighed the same way: the
-//! few card sets the normal player's judgement likes best are each placed and the game played
-//! on to the same horizon. Inside an action it decides as the normal player does.
+//! on quickly (each step the best by the estimate one step ahead, planning as the normal player
+//! plans), on samples of the hidden cards dealt from its own generator, so what the others plan
+//! and buy answers its choice — and compares the mean estimated leads there (flat Monte Carlo).
+//! The samples are shared by the options, so they compare on equal cards, and it leaves the
+//! normal player's choice only for an option whose lead over it is clear of the noise (more than
+//! [`EVIDENCE`] standard errors of the paired differences): with few samples it plays as the
+//! normal player does (taking the best noisy mean cost 22 points a game against Luna), and more
+//! time buys more samples, a smaller error, so more of the choices where the normal player is
+//! wrong. Planning is weighed the same way: the few card sets the normal player's judgement likes
+//! best are each placed and the game played on to the same horizon. Inside an action it decides
+//! as the normal player does.
 
 use super::normal::{self, finish_turn};
 use super::value::{self, Estimator};
-use super::{best_by_value, weighted, Budget};
+use super::{weighted, Budget};
 use crate::data::{CardId, GameData};
 use crate::engine::{self, Decision, GameState, Phase};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
+/// The lead of an option the game refused (the worst; finite, so differences stay numbers).
+const REFUSED: f64 = -1.0e6;
+/// Standard errors by which an option's mean lead must beat the normal player's choice's for
+/// the hard player to take it instead (see `Judged::best`).
+const EVIDENCE: f64 = 1.0;
 /// Options played on to the end of the round (the rest are the normal player's judgement's
 /// losers).
 const CANDIDATES: usize = 5;
@@ -71,10 +80,9 @@ pub(super) fn decide(
         rng,
         budget,
         started,
-        |state, d, _| engine::apply(data, state, seat, *d).is_ok(),
+        |state, d, _| engine::apply_quiet(data, state, seat, *d).is_ok(),
     );
-    let values: Vec<Option<f64>> = means.into_iter().map(Some).collect();
-    best_by_value(data, &sampled, seat, &options, &values, 1e-9, rng)
+    Some(options[means.best()])
 }
 
 /// Planning: the few card sets the normal player's judgement likes best, each placed and the
@@ -111,12 +119,31 @@ fn plan(
             true
         },
     );
-    let best = means
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))
-        .map_or(0, |(k, _)| k);
-    normal::plan_with(data, known, seat, legal, &sets[best], rng)
+    normal::plan_with(data, known, seat, legal, &sets[means.best()], rng)
+}
+
+/// What the playouts said of each option: its mean estimated lead, and the standard error of its
+/// mean difference from the first option's (the normal player's choice), from the paired samples.
+struct Judged {
+    mean: Vec<f64>,
+    se_diff: Vec<f64>,
+}
+
+impl Judged {
+    /// The option with the best mean lead among the first and those whose lead over the first
+    /// is more than [`EVIDENCE`] standard errors: the search leaves the normal player's choice
+    /// only on evidence, so a small budget (a noisy mean) plays about as the normal player
+    /// does, and more playouts, a smaller error, let it leave that choice where it is wrong.
+    fn best(&self) -> usize {
+        let mut best = 0;
+        for i in 1..self.mean.len() {
+            let clear = self.mean[i] - self.mean[0] > EVIDENCE * self.se_diff[i];
+            if clear && self.mean[i] > self.mean[best] {
+                best = i;
+            }
+        }
+        best
+    }
 }
 
 /// Each option's mean estimated lead at the end of the round (`value::lead`), over samples of
@@ -134,26 +161,49 @@ fn mean_leads<T>(
     budget: Budget,
     started: Instant,
     start: impl Fn(&mut GameState, &T, &mut ChaCha8Rng) -> bool,
-) -> Vec<f64> {
+) -> Judged {
     let mut totals = vec![0f64; options.len()];
+    // Per option: the sum of its paired difference from the first option, and of its square.
+    let mut diffs = vec![(0f64, 0f64); options.len()];
+    let mut leads = vec![0f64; options.len()];
     let mut samples = 0u32;
     let horizon = known.round.saturating_add(HORIZON_ROUNDS);
     while samples == 0 || !budget.spent(samples * options.len() as u32, started) {
         let sample = engine::sample::sample(data, known, seat, rng);
         let seed: u64 = rng.gen();
-        for (total, option) in totals.iter_mut().zip(options) {
+        for (lead, option) in leads.iter_mut().zip(options) {
             let mut next = sample.clone();
             let mut playout_rng = ChaCha8Rng::seed_from_u64(seed);
-            *total += if start(&mut next, option, &mut playout_rng) {
+            *lead = if start(&mut next, option, &mut playout_rng) {
                 play_on(data, &mut next, horizon, &mut playout_rng, budget.estimator);
                 value::lead(budget.estimator, data, &next, seat)
             } else {
-                f64::MIN / 4.0
+                REFUSED
             };
+        }
+        for ((total, diff), lead) in totals.iter_mut().zip(diffs.iter_mut()).zip(&leads) {
+            *total += lead;
+            let d = lead - leads[0];
+            diff.0 += d;
+            diff.1 += d * d;
         }
         samples += 1;
     }
-    totals.iter().map(|t| t / samples as f64).collect()
+    let n = samples as f64;
+    Judged {
+        mean: totals.iter().map(|t| t / n).collect(),
+        se_diff: diffs
+            .iter()
+            .map(|(sum, squares)| {
+                if samples < 2 {
+                    return f64::INFINITY;
+                }
+                let mean = sum / n;
+                let variance = ((squares - n * mean * mean) / (n - 1.0)).max(0.0);
+                (variance / n).sqrt()
+            })
+            .collect(),
+    }
 }
 
 /// Plays the Planning phase on to its end: `seat` places `wanted`, every other seat plans as
@@ -187,7 +237,7 @@ fn finish_planning(
             }
         };
         let Some(d) = decision else { return };
-        if engine::apply(data, state, next, d).is_err() {
+        if engine::apply_quiet(data, state, next, d).is_err() {
             return;
         }
     }
@@ -248,7 +298,7 @@ fn play_on(
                 None => return,
             },
         };
-        if engine::apply(data, state, seat, decision).is_err() {
+        if engine::apply_quiet(data, state, seat, decision).is_err() {
             return;
         }
     }

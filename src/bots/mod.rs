@@ -33,7 +33,8 @@ pub enum Level {
     #[default]
     Normal,
     /// As normal, but when planning and at a turn's choice of action it plays its best few
-    /// options on to the end of the round on samples of the hidden cards, every seat answering.
+    /// options on to the end of the next round on samples of the hidden cards, every seat
+    /// answering, and leaves the normal player's choice where the samples clearly favour another.
     Hard,
 }
 
@@ -60,7 +61,7 @@ impl Level {
 pub struct Budget {
     pub playouts: u32,
     pub time: Option<Duration>,
-    /// The estimate positions are judged by (the learned one, unless comparing).
+    /// The estimate positions are judged by (the hand-weighted one, unless comparing).
     pub estimator: Estimator,
 }
 
@@ -70,7 +71,7 @@ impl Budget {
         Budget {
             playouts,
             time: None,
-            estimator: Estimator::Learned,
+            estimator: Estimator::default(),
         }
     }
 
@@ -81,7 +82,7 @@ impl Budget {
             Level::Hard => Budget {
                 playouts: 400,
                 time: Some(Duration::from_millis(900)),
-                estimator: Estimator::Learned,
+                estimator: Estimator::default(),
             },
         }
     }
@@ -95,7 +96,7 @@ impl Budget {
                 out.push_str(&format!(" within {} ms", t.as_millis()));
             }
         }
-        if self.estimator != Estimator::Learned {
+        if self.estimator != Estimator::default() {
             out.push_str(&format!(", {} estimate", self.estimator.name()));
         }
         out

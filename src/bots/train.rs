@@ -395,7 +395,7 @@ fn play_game(
             ),
         }
         .ok_or_else(|| format!("training game {seed}: no decision"))?;
-        engine::apply(data, &mut state, seat, d).map_err(|e| e.to_string())?;
+        engine::apply_quiet(data, &mut state, seat, d).map_err(|e| e.to_string())?;
     }
     let scores = engine::final_scores(data, &state);
     let rows = rows
@@ -511,7 +511,8 @@ impl Normal {
 
     /// Ridge regression with the penalty `ridge` on standardized features; the weights are
     /// returned for the raw features (the constant one, "bias", carries the intercept). A
-    /// feature that never varies gets weight 0.
+    /// feature that never varies gets weight 0. The weights of [`NONNEGATIVE`] features are
+    /// kept at 0 or above.
     fn solve(&self, ridge: f64) -> Vec<f64> {
         let k = FEATURE_COUNT;
         let mut w = vec![0.0; k];
@@ -544,7 +545,11 @@ impl Normal {
             a[p * m + p] += ridge;
             b[p] = (self.xty[i] / n - mean[i] * my) / sd[i];
         }
-        let beta = cholesky_solve(&mut a, &b, m);
+        let bounded: Vec<bool> = used
+            .iter()
+            .map(|i| NONNEGATIVE.contains(&BASE_FEATURES[i % BASE_FEATURES.len()]))
+            .collect();
+        let beta = bounded_solve(&a, &b, m, &bounded);
         let mut intercept = my;
         for (p, &i) in used.iter().enumerate() {
             w[i] = beta[p] / sd[i];
@@ -555,6 +560,88 @@ impl Normal {
         }
         w
     }
+}
+
+/// Features whose weight the fit keeps at 0 or above: more of what a seat has built (points,
+/// track positions, cards, plans, markers, slots) never makes its estimate lower. The players
+/// choose by the estimate's differences, so a weight is a price: fitted freely, the correlations
+/// between features and with how a training seat was played gave some a negative price (a tank
+/// point already scored counted -1.2 points six rounds before the end, a research point -10.7),
+/// and the players then steered away from the tank and the research track however well they
+/// paid.
+pub const NONNEGATIVE: &[&str] = &[
+    "cash",
+    "share_points",
+    "share_headroom",
+    "shares",
+    "next_shares",
+    "track_spaces",
+    "track_bonuses",
+    "tank_points",
+    "tank_ahead_3",
+    "tank_ahead_6",
+    "tank_ahead_10",
+    "research_points",
+    "research_ahead_1",
+    "research_ahead_2",
+    "research_ahead_4",
+    "plans_ahead",
+    "plans_in_reach",
+    "resource_units_owned",
+    "energy_owned",
+    "research_points_owned",
+    "research_scientists_owned",
+    "field_steps_owned",
+    "hand_cards",
+    "resource_units_now",
+    "energy_now",
+    "research_now",
+    "field_now",
+    "research_reach_now",
+    "markers",
+    "extra_slots",
+    "tiles",
+];
+
+/// Minimizes `x'ax/2 - b'x` for a symmetric positive definite `a` (m × m) with `x[i] >= 0`
+/// where `bounded[i]`: the unconstrained solution, then coordinate descent from it clamped
+/// (deterministic: a fixed order of sweeps).
+fn bounded_solve(a: &[f64], b: &[f64], m: usize, bounded: &[bool]) -> Vec<f64> {
+    let mut x = cholesky_solve(&mut a.to_vec(), b, m);
+    if !bounded.iter().zip(&x).any(|(on, v)| *on && *v < 0.0) {
+        return x;
+    }
+    for (v, on) in x.iter_mut().zip(bounded) {
+        if *on {
+            *v = v.max(0.0);
+        }
+    }
+    // g = a x - b, kept up to date as x moves.
+    let mut g: Vec<f64> = (0..m)
+        .map(|i| (0..m).map(|j| a[i * m + j] * x[j]).sum::<f64>() - b[i])
+        .collect();
+    for _ in 0..5_000 {
+        let mut moved = 0f64;
+        for i in 0..m {
+            let d = a[i * m + i];
+            let mut next = x[i] - g[i] / d;
+            if bounded[i] {
+                next = next.max(0.0);
+            }
+            let step = next - x[i];
+            if step != 0.0 {
+                x[i] = next;
+                for (j, gj) in g.iter_mut().enumerate() {
+                    *gj += a[j * m + i] * step;
+                }
+                moved = moved.max(step.abs());
+            }
+        }
+        if moved < 1e-9 {
+            break;
+        }
+    }
+    x
 }
 
 /// Solves `a x = b` for a symmetric positive definite `a` (m × m, overwritten).

@@ -15,8 +15,8 @@ mod checks;
 mod matches;
 mod reports;
 mod selfplay;
-mod threat_tries;
 mod threads;
+mod threat_tries;
 
 pub use checks::{invariants, view_leaks};
 pub use matches::{

@@ -1,13 +1,12 @@
 //! The computer players' learned estimate (issue 36): the file ships with its provenance and is
-//! not component data, the training command is deterministic and learns something, and the
-//! estimate beats the hand-weighted one where it counts.
+//! not component data, the training command is deterministic, learns something and prices
+//! nothing a seat has built below zero, neither estimate reads hidden cards, and the players
+//! judge by the estimate that plays better (the hand-weighted one).
 
 use crate::support::{data, TempDir};
 use skymines::bots::train::{self, TrainConfig};
 use skymines::bots::{self, Budget, Estimator, Level};
-use skymines::data::estimate::{
-    feature_names, EstimateFile, FEATURE_COUNT, FILE, SCHEMA_VERSION,
-};
+use skymines::data::estimate::{feature_names, EstimateFile, FEATURE_COUNT, FILE, SCHEMA_VERSION};
 use skymines::data::GameData;
 use skymines::engine::GameOptions;
 use std::path::{Path, PathBuf};
@@ -116,6 +115,7 @@ fn training_is_deterministic_and_learns() {
         p.held_out_rmse_own,
         p.held_out_rmse_constant
     );
+    assert_no_negative_price(&first);
     // Another seed trains on other games.
     let other = train::train(
         data(),
@@ -130,31 +130,61 @@ fn training_is_deterministic_and_learns() {
     assert_ne!(other.provenance.training_hash, p.training_hash);
 }
 
-/// The normal player with the learned estimate beats the normal player with the hand-weighted
-/// one on fixed seeds (no clock: the same result on every machine).
+/// Every weight of a feature that counts what a seat has built (points, track positions, cards,
+/// plans, markers, slots: `train::NONNEGATIVE`) is 0 or above at every point in time, in the own
+/// and the public estimate: the players choose by the estimate's differences, so a negative
+/// weight would make them avoid what scores.
+fn assert_no_negative_price(file: &EstimateFile) {
+    let mut negative = Vec::new();
+    for (name, weights) in [("own", &file.own), ("public", &file.public)] {
+        for (feature, w) in file.features.iter().zip(weights.iter()) {
+            let base = feature.split('@').next().unwrap_or(feature);
+            if train::NONNEGATIVE.contains(&base) && *w < 0.0 {
+                negative.push(format!("{name} {feature} {w:.3}"));
+            }
+        }
+    }
+    assert!(negative.is_empty(), "negative prices: {negative:?}");
+    assert!(train::NONNEGATIVE.len() > 20);
+}
+
+/// The committed estimate prices nothing a seat has built below zero (the file it replaced
+/// counted a tank point already scored at -1.2 points and a research point at -10.7 six rounds
+/// before the end).
 #[test]
-fn the_learned_estimate_plays_better() {
+fn the_committed_estimate_has_no_negative_price() {
+    assert_no_negative_price(&data().estimate);
+}
+
+/// The players judge by the estimate that plays better, not the one that predicts better: on
+/// fixed seeds (no clock: the same games on every machine) the normal player with the default
+/// estimate (the hand-weighted one) outscores the normal player with the learned one against
+/// Luna's level 2. (Measured on 40 games: 174 against 128.)
+#[test]
+fn the_default_estimate_plays_better_than_the_learned_one() {
+    assert_eq!(Estimator::default(), Estimator::Handmade);
+    assert_eq!(Budget::playouts(1).estimator, Estimator::default());
+    assert_eq!(
+        Budget::for_play(Level::Hard).estimator,
+        Estimator::default()
+    );
     let options = GameOptions {
-        players: 2,
-        seed: 600,
+        players: 1,
+        luna: Some(2),
+        seed: 2000,
         ..GameOptions::default()
     };
-    let r = skymines::sim::bot_match(
-        data(),
-        &options,
-        &[
-            (Level::Normal, Budget::playouts(1)),
-            (
-                Level::Normal,
-                Budget::playouts(1).with_estimator(Estimator::Handmade),
-            ),
-        ],
-        20,
-        2,
-    )
-    .expect("the match plays");
-    assert!(r.wins[0] >= 13.0, "learned vs hand-weighted: {:?}", r.wins);
-    let _ = bots::Level::ALL;
+    let mean = |estimator: Estimator| {
+        let player = (Level::Normal, Budget::playouts(1).with_estimator(estimator));
+        skymines::sim::bot_match(data(), &options, &[player], 6, 2)
+            .expect("the match plays")
+            .mean_score[0]
+    };
+    let (default, learned) = (mean(Estimator::default()), mean(Estimator::Learned));
+    assert!(
+        default > learned,
+        "default estimate {default:.1}, learned {learned:.1}"
+    );
 }
 
 /// No peeking (DECISIONS B16) in the learned estimate itself: on positions of seeded games, a
@@ -171,9 +201,11 @@ fn the_learned_estimate_reads_only_the_seat_view() {
     let d = data();
     let (mut checked, mut differed) = (0, 0);
     for game in 0..6u64 {
+        let players = 2 + (game % 3) as usize;
         let options = GameOptions {
-            players: 2 + (game % 3) as usize,
-            luna: (game % 2 == 1).then_some(2 + game as u8),
+            players,
+            // Luna joins games of 1 to 3 players.
+            luna: (game % 2 == 1 && players < 4).then_some(2 + game as u8),
             seed: 300 + game,
             ..GameOptions::default()
         };
