@@ -318,10 +318,17 @@ impl Chat {
         for (c, n) in &g.outposts_removed {
             out.push(t.f("note.removed", &[("company", &company(*c)), ("n", n)]));
         }
-        if p.rewards_later && !p.rewards.is_empty() {
-            out.push(t.f("note.then", &[("rewards", &rewards(&p.rewards))]));
+        // After a money barrier's question, the rewards still to come follow it.
+        let barrier_first = matches!(p.next, Some(Task::TrackMove { .. }));
+        let then = (p.rewards_later && !p.rewards.is_empty())
+            .then(|| t.f("note.then", &[("rewards", &rewards(&p.rewards))]));
+        if !barrier_first {
+            out.extend(then.clone());
         }
         out.extend(self.next_question(p.next.as_ref()));
+        if barrier_first {
+            out.extend(then);
+        }
         if !p.tiers.is_empty() {
             let tiers: Vec<String> = p
                 .tiers

@@ -187,6 +187,7 @@ pub fn preview(
     let task = state.agenda.last().filter(|_| state.phase == Phase::Action);
     detail(data, state, &after, seat, task, d, &mut p);
     p.ousted_share_value = ousted_share_value(data, state, &after, p.ousts);
+    rewards_after_barrier(&after, seat, &mut p);
     let paid = u32::try_from(-p.gains.coins).unwrap_or(0);
     if paid > 0 && !p.costs.iter().any(|c| c.currency == Currency::Coins) {
         p.costs.push(Cost {
@@ -305,7 +306,31 @@ pub fn preview_batch(
             left: after.seats[seat].coins,
         });
     }
+    rewards_after_barrier(&after, seat, &mut p);
     Ok(p)
+}
+
+/// A money barrier stops the option with a question (pay or stop): the rewards still waiting
+/// under it (a tier's research point after its track steps) come after it, whatever the
+/// answer, and belong in the option's description.
+fn rewards_after_barrier(after: &GameState, seat: usize, p: &mut Preview) {
+    if !matches!(p.next, Some(Task::TrackMove { .. })) || p.rewards_later {
+        return;
+    }
+    let waiting: Vec<Reward> = (after.agenda.iter().rev().skip(1))
+        .map_while(|t| match t {
+            Task::Reward { seat: s, reward } if *s == seat => Some(reward.clone()),
+            // Research points already granted wait as the question of how to spend them.
+            Task::SpendResearch { seat: s, points } if *s == seat => {
+                Some(Reward::ResearchPoints { n: *points })
+            }
+            _ => None,
+        })
+        .collect();
+    if !waiting.is_empty() {
+        p.rewards = waiting;
+        p.rewards_later = true;
+    }
 }
 
 /// Whether `/undo` refuses to take back a batch that turned `before` into `after` (DECISIONS

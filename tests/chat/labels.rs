@@ -166,13 +166,13 @@ fn majority_tiers_name_their_research_points() {
         "Bonus space: research scientist majority — Reward tier 2",
         "Bonus space: energy majority — Reward tier 2",
     ] {
-        // Not yet: a tier whose track move stops at a money barrier names what comes before
-        // the barrier's question only (its research point is still a reward to come then).
-        let shown: Vec<&Choice> = g1
+        // A tier whose track move stops at a money barrier names its research point after
+        // the barrier's question: it comes whatever the answer.
+        let (stopped, shown): (Vec<&Choice>, Vec<&Choice>) = g1
             .choices()
             .chain(g2.choices())
-            .filter(|c| c.label == label && !c.description.contains("money barrier"))
-            .collect();
+            .filter(|c| c.label == label)
+            .partition(|c| c.description.contains("money barrier"));
         assert!(!shown.is_empty(), "{label}");
         for c in shown {
             assert!(
@@ -181,6 +181,15 @@ fn majority_tiers_name_their_research_points() {
                 c.description
             );
             assert!(!c.description.is_empty(), "{label}: says nothing");
+        }
+        for c in stopped.iter().filter(|c| label.contains("energy")) {
+            let barrier = c.description.find("money barrier").unwrap_or(0);
+            let rp = c.description.rfind("1 RP");
+            assert!(
+                rp.is_some_and(|at| at > barrier),
+                "{label}: {}",
+                c.description
+            );
         }
     }
 }
