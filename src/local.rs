@@ -107,6 +107,14 @@ pub fn parse_line(line: &str, owners: &[u64]) -> Result<Option<Request>, String>
         }
         Input::Click { custom_id: id }
     } else {
+        if let [_, extra, ..] = positional.as_slice() {
+            // `/choose 4 7`: one option at a time (a menu's several picks are `/click ID ID …`);
+            // taking the first and dropping the rest would choose less than was typed.
+            return Err(format!(
+                "`{}`: one value only here (to pick several entries of a menu, write `/click ID ID …`)",
+                crate::text::quote(extra)
+            ));
+        }
         if let Some(p) = positional.first() {
             // `/choose 3`, `/skymines help energy`, `/skymines log since-my-turn`.
             let key = match name.as_str() {

@@ -6,7 +6,9 @@
 use super::commands::Options;
 use super::{Audience, Chat, Reply, Request};
 use crate::engine;
-use crate::store::{GameId, GameRecord, GameStatus, IdleWatch, SeatOwner, StoreError, WaitPlan};
+use crate::store::{
+    GameId, GameRecord, GameStatus, IdleWatch, Mend, SeatOwner, StoreError, WaitPlan,
+};
 use std::collections::BTreeMap;
 
 /// At most this many games in one list.
@@ -63,11 +65,21 @@ impl Chat {
                 .map_err(|e| self.err(e))?
                 .ok_or_else(|| self.texts.t("admin.error.which_game"))?,
         };
-        let record = self
-            .store
-            .games()
-            .game(id)
-            .map_err(|_| self.texts.f("admin.error.no_such_game", &[("game", &id)]))?;
+        let record = match self.store.games().game(id) {
+            // A running game whose row does not decode: the check sets it aside, after which
+            // it reads with what can be read (its place among it).
+            Err(StoreError::Corrupt { .. }) => self.store.admin().check(id).map(|c| c.record),
+            other => other,
+        };
+        let record = record.map_err(|e| match e {
+            // Not even its place reads: no rollback reaches it, a backup does.
+            StoreError::Corrupt { message, .. } => self.texts.f(
+                "admin.report.unreadable",
+                &[("game", &id), ("reason", &crate::text::clean(&message))],
+            ),
+            StoreError::NoSuchGame(_) => self.texts.f("admin.error.no_such_game", &[("game", &id)]),
+            other => self.err(other),
+        })?;
         if !self.may_administer(req, &record) {
             return Err(self
                 .texts
@@ -165,29 +177,32 @@ impl Chat {
         )
     }
 
-    /// `report game:N`: why a damaged game was set aside, its last good move and what can be
-    /// done; a short health line for other games.
+    /// `report game:N`: the game checked whole (see `store::Admin::check`): for a damaged
+    /// game (also one the check sets aside now) what is wrong and what mends it, a short
+    /// health line for the others.
     fn admin_report(&self, req: &Request, opts: &Options) -> Result<Vec<Reply>, String> {
         let record = self.administered_game(req, opts)?;
-        let history = match self.store.admin().history(record.id) {
-            Ok(h) => h,
-            // A damaged game's history may not read at all: its recorded reason still shows.
-            Err(e) if record.status == GameStatus::Damaged => crate::store::replay::History {
-                entries: record.seq,
-                last_good: 0,
-                problem: Some(e.to_string()),
-            },
-            Err(e) => return Err(self.err(e)),
-        };
         let game = record.id;
+        let checkup = self.store.admin().check(game).map_err(|e| self.err(e))?;
+        let (record, history) = (&checkup.record, &checkup.history);
         let text = if record.status == GameStatus::Damaged {
             let reason = record
                 .damage_report
                 .clone()
-                .or_else(|| history.problem.clone())
+                .or_else(|| checkup.problem.clone())
                 .unwrap_or_default();
+            // The recorded reason, and what the check finds now when that is another thing.
+            let reason = match &checkup.problem {
+                Some(p) if !reason.contains(p.as_str()) => format!("{reason}; {p}"),
+                _ => reason,
+            };
+            let key = match checkup.mend {
+                Mend::Rewrite => "admin.report.damaged_rewrite",
+                Mend::Backup => "admin.report.damaged_backup",
+                Mend::Rollback | Mend::Nothing => "admin.report.damaged",
+            };
             self.texts.f(
-                "admin.report.damaged",
+                key,
                 &[
                     ("game", &game),
                     ("reason", &reason),
@@ -197,7 +212,7 @@ impl Chat {
             )
         } else {
             let status = self.status_name(record.status);
-            match &history.problem {
+            match &checkup.problem {
                 None => self.texts.f(
                     "admin.report.healthy",
                     &[
@@ -218,7 +233,69 @@ impl Chat {
                 ),
             }
         };
+        let text = if checkup.set_aside {
+            format!(
+                "{}\n{text}",
+                self.texts.f("admin.report.set_aside", &[("game", &game)])
+            )
+        } else {
+            text
+        };
         Ok(vec![Reply::private(req.user.id, text)])
+    }
+
+    /// Every action on a game set aside as damaged is refused with what is wrong (before
+    /// anything else could answer it otherwise).
+    pub(crate) fn refuse_if_damaged(&self, game: GameId) -> Result<(), String> {
+        match self.store.games().game(game) {
+            Ok(record) if record.status == GameStatus::Damaged => {
+                Err(self.store_trouble(StoreError::Damaged {
+                    game,
+                    report: record.damage_report.unwrap_or_default(),
+                }))
+            }
+            Ok(_) => Ok(()),
+            Err(e) => Err(self.err(e)),
+        }
+    }
+
+    /// Err with what is wrong when the request's channel holds a game set aside as damaged
+    /// (also for someone whose seat row is the damage).
+    pub(crate) fn damaged_here(&self, req: &Request) -> Result<(), String> {
+        if req.in_dm {
+            return Ok(());
+        }
+        match self.store.games().game_in_channel(req.place.channel) {
+            Ok(Some(game)) => self.refuse_if_damaged(game),
+            Ok(None) => Ok(()),
+            Err(e) => Err(self.err(e)),
+        }
+    }
+
+    /// A store error that is no player's doing: a damaged game or file, or a file gone under
+    /// the bot, said as such (what is wrong, that nothing changed, who mends it); anything
+    /// else is the bot's own trouble (logged, "something went wrong").
+    pub(crate) fn store_trouble(&self, e: StoreError) -> String {
+        match e {
+            StoreError::Damaged { game, report } => self.texts.f(
+                "error.game_damaged",
+                &[("game", &game), ("report", &crate::text::clean(&report))],
+            ),
+            StoreError::Corrupt { game, message } => self.texts.f(
+                "error.game_unreadable",
+                &[("game", &game), ("report", &crate::text::clean(&message))],
+            ),
+            StoreError::FileGone { .. } => {
+                tracing::error!(error = %e, "the game database takes no more moves");
+                self.texts.t("error.store_file_gone")
+            }
+            e if e.is_stored_damage() => {
+                let detail = crate::text::clean(&e.to_string()).into_owned();
+                tracing::error!(error = %detail, "the game database file is damaged");
+                self.texts.t("error.store_file_damaged")
+            }
+            other => self.internal(&other),
+        }
     }
 
     /// `rollback game:N move:M`: appends a rollback record (the moves after M are reverted, not

@@ -170,7 +170,10 @@ impl Chat {
         if !consequences.is_empty() {
             // A track bonus's printed text may end the list with its own full stop.
             let list = consequences.join(", ");
-            parts.push(if list.ends_with('.') {
+            // After a note's full stop the list is a sentence of its own.
+            parts.push(if parts.last().is_some_and(|n| n.ends_with('.')) {
+                super::as_sentence(&list)
+            } else if list.ends_with('.') {
                 list
             } else {
                 format!("{list}.")

@@ -415,14 +415,20 @@ impl Chat {
                     },
                     &[("energy", energy), ("company", &self.company(*company))],
                 ),
-                // All the points this turn still has to use (a plan's and the card's).
-                Some(Task::SpendResearch { .. }) => t.f(
-                    "ask.research_points",
-                    &[(
-                        "points",
-                        &engine::preview::research_points_to_use(state, seat),
-                    )],
-                ),
+                // The points of this source now; another source's (a plan's reward before the
+                // card's) come after them and are used on their own: a 2-RP plan needs 2 from
+                // one source, so the list may lack the C plans until then.
+                Some(Task::SpendResearch { points, .. }) => {
+                    let all = engine::preview::research_points_to_use(state, seat);
+                    let later = all.saturating_sub(*points);
+                    match later {
+                        0 => t.f("ask.research_points", &[("points", points)]),
+                        _ => t.f(
+                            "ask.research_points_then",
+                            &[("points", points), ("later", &later)],
+                        ),
+                    }
+                }
                 Some(Task::TrackMove { company, steps, .. }) => t.f(
                     "ask.barrier",
                     &[("company", &self.company(*company)), ("steps", steps)],

@@ -61,9 +61,9 @@ impl Chat {
             StoreError::UndoAfterOthers { .. } => self.texts.t("error.undo_other"),
             StoreError::NoSuchSeat(_) => self.texts.t("error.not_a_player"),
             StoreError::NoPerson => self.texts.t("error.last_person"),
-            // The database or a stored document failed inside a transaction that was rolled
-            // back: the operator's log gets the details, the player a plain apology.
-            other => self.internal(&other),
+            // A damaged game or file says so (`admin`); the rest: the operator's log gets the
+            // details, the player a plain apology (the transaction was rolled back).
+            other => self.store_trouble(other),
         }
     }
 

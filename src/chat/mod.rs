@@ -439,6 +439,10 @@ impl Chat {
                 ));
             }
         }
+        // A move in a channel whose game was set aside hears why, whoever sends it.
+        if MOVE_COMMANDS.contains(&name) {
+            self.damaged_here(req)?;
+        }
         match name {
             "skymines new" => self.lobby_new(req, &opts),
             "skymines join" => self.join(req),
@@ -477,6 +481,7 @@ impl Chat {
     /// from the DM of one of its players who plans by DM; anything else is refused (a click or
     /// `/choose id:` typed elsewhere must not open a prompt or play a move there).
     pub(crate) fn check_place(&self, req: &Request, game: GameId) -> Result<(), String> {
+        self.refuse_if_damaged(game)?;
         let allowed = if req.in_dm {
             self.store
                 .people()
@@ -577,3 +582,20 @@ pub fn local_user_id(name: &str) -> u64 {
     }
     h % 1_000_000_000
 }
+
+/// The typed commands that act in a running game (each refused with what is wrong when the
+/// channel's game was set aside as damaged).
+const MOVE_COMMANDS: [&str; 12] = [
+    "hand",
+    "undo",
+    "choose",
+    "plan",
+    "resources",
+    "energy",
+    "research",
+    "field",
+    "bonus",
+    "pass",
+    "token",
+    "tile",
+];

@@ -4,9 +4,9 @@
 //! brings a damaged game back), under the game's row lock so no move of any process slips in.
 
 use super::db::Db;
-use super::games::{game_from_row, keep_readable, lock_game, read_game, GameLog, GAME_COLUMNS};
+use super::games::{game_from_row, keep_readable, lock_game, row_problem, GameLog, GAME_COLUMNS};
 use super::live::{Live, LiveSet};
-use super::moves::{entry_at, game_over, insert_entry, read_log};
+use super::moves::{entry_at, game_over, insert_entry, read_log_prefix, LogPrefix};
 use super::replay::{self, History};
 use super::snapshots::current_snapshots;
 use super::sql::args;
@@ -16,7 +16,6 @@ use super::{
 };
 use crate::data::GameData;
 use crate::engine::{GameState, Phase};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The admin tools' role (see [`Store::admin`]).
@@ -70,22 +69,10 @@ impl Admin<'_> {
     }
 
     /// Replays the game's log from the seed and compares it with its stored snapshots (those
-    /// written by this engine): how far its history holds up.
+    /// written by this engine): how far its history holds up (the history of
+    /// [`Admin::check`], changing nothing).
     pub fn history(&self, game: GameId) -> Result<History> {
-        let (record, entries, snapshots) = self.0.db.read(|tx| {
-            Ok((
-                read_game(tx, game)?,
-                read_log(tx, game)?,
-                current_snapshots(tx, game)?,
-            ))
-        })?;
-        Ok(replay::check_history(
-            &self.0.data,
-            &record.options,
-            &record.seat_names,
-            &entries,
-            &snapshots,
-        ))
+        self.examine(game).map(|c| c.history)
     }
 
     /// The SQLite file's size in pages (`Unsupported` on PostgreSQL).
@@ -118,8 +105,9 @@ impl GameLog<'_> {
     /// `waits` applied to it (who the game waits on from there), in one transaction under the
     /// game's row lock. The state is a replay from the seed, and `back_to` must be within the
     /// part of the history that replays and agrees with the stored snapshots; a damaged game
-    /// becomes active again. The game must still be as this process knows it (else `Changed`:
-    /// its copy is reloaded).
+    /// becomes active again, with its seat rows and seed rewritten from the game (a missing
+    /// seat comes back open; see `integrity::repair_seats`). The game must still be as this
+    /// process knows it (else `Changed`: its copy is reloaded).
     pub fn rollback(
         &self,
         game: GameId,
@@ -145,9 +133,19 @@ impl GameLog<'_> {
             if status != record.status.as_str() || seen.is_some_and(|seq| seq != last) {
                 return Err(StoreError::Changed(game));
             }
-            let entries = read_log(tx, game)?;
+            // A game row that does not read cannot be replayed: only a backup mends it.
+            if let Some(problem) = row_problem(tx, game)? {
+                return Err(StoreError::RollbackUnverified {
+                    game,
+                    back_to,
+                    last_good: 0,
+                    problem,
+                });
+            }
+            // A damaged game's log may not read to its end: what reads, and where it stops.
+            let log = read_log_prefix(tx, game)?;
             let snapshots = current_snapshots(tx, game)?;
-            let plan = plan_rollback(&store.data, &record, back_to, by, &entries, &snapshots)?;
+            let plan = plan_rollback(&store.data, &record, back_to, by, log, &snapshots)?;
             let (seq, now) = (plan.seq, entry_at(&plan.rollback));
             insert_entry(tx, game, &plan.rollback)?;
             // A damaged game may hold snapshots and images of versions its log never reached.
@@ -160,6 +158,17 @@ impl GameLog<'_> {
                 args![game, seq],
             )?;
             store.write_state(tx, game, seq, Some(&plan.snapshot), now)?;
+            if plan.revived {
+                // What a damaged game's moves do not hold: its seats and seed, from the game.
+                let mended = super::integrity::repair_seats(tx, game, &plan.state)?;
+                if !mended.is_empty() {
+                    tracing::warn!(game, "the rollback rewrote seats: {}", mended.join("; "));
+                }
+                tx.execute(
+                    "UPDATE games SET seed = $2 WHERE id = $1",
+                    args![game, record.options.seed],
+                )?;
+            }
             tx.execute(
                 "UPDATE games SET last_seq = $2, updated_at = $3, status = $4, \
                  damage_report = NULL WHERE id = $1",
@@ -219,18 +228,18 @@ struct RollbackPlan {
     revived: bool,
 }
 
-/// Checks a rollback of the game `record` (active or damaged) with log `entries` and stored
-/// `snapshots` to entry `back_to`, and replays the state it returns to from the seed.
+/// Checks a rollback of the game `record` (active or damaged) with `log` (the entries that
+/// read, the first row that does not and why, the number of rows) and stored `snapshots` to
+/// entry `back_to`, and replays the state it returns to from the seed.
 fn plan_rollback(
     data: &GameData,
     record: &GameRecord,
     back_to: u64,
     by: u64,
-    entries: &[LogEntry],
-    snapshots: &BTreeMap<u64, String>,
+    (entries, unreadable, last): LogPrefix,
+    snapshots: &replay::StoredSnapshots,
 ) -> Result<RollbackPlan> {
     let game = record.id;
-    let last = entries.len() as u64;
     if back_to > last {
         return Err(StoreError::NoSuchMove {
             game,
@@ -246,9 +255,14 @@ fn plan_rollback(
         data,
         &record.options,
         &record.seat_names,
-        entries,
+        &entries,
         snapshots,
     );
+    let problem = history
+        .problem
+        .clone()
+        .or(unreadable.map(|(_, why)| why))
+        .unwrap_or_default();
     let unverified = |problem: String| StoreError::RollbackUnverified {
         game,
         back_to,
@@ -256,7 +270,7 @@ fn plan_rollback(
         problem,
     };
     if back_to > history.last_good {
-        return Err(unverified(history.problem.clone().unwrap_or_default()));
+        return Err(unverified(problem));
     }
     let prefix = &entries[..back_to as usize];
     let state = replay::replay_from_seed(data, &record.options, &record.seat_names, prefix)

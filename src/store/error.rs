@@ -109,6 +109,21 @@ pub enum StoreError {
     BadExport(String),
     #[error("stored data of game {game} cannot be read: {message}")]
     Corrupt { game: GameId, message: String },
+    /// SQLite found the file itself damaged (a page that does not parse: a flipped bit on the
+    /// disk, a file changed by hand or cut short). Nothing was written.
+    #[error(
+        "the game database file is damaged ({0}); nothing was saved. Stop the bot and restore \
+         a backup (see `skymines backup`), or rescue what still reads with `sqlite3 FILE \
+         .recover`"
+    )]
+    FileDamaged(String),
+    /// The SQLite file or its WAL was removed or replaced under the running process (see
+    /// `store::watch`): it takes no more writes, nothing was written.
+    #[error(
+        "{path}: {what} while the bot was running, so it takes no more moves until it is \
+         restarted; nothing was saved"
+    )]
+    FileGone { path: PathBuf, what: String },
     #[error("another process wrote to game {0}; it was reloaded, please try again")]
     Conflict(GameId),
     /// The game is no longer as this process saw it: another process ended, paused or rolled
@@ -154,6 +169,22 @@ impl StoreError {
 }
 
 impl StoreError {
+    /// Whether the error is damage to what is stored (a page of the file that does not parse,
+    /// a value that no longer has its column's type), not a fault of this process: said as
+    /// such to players and operators, and at start-up confined to the games it is in.
+    pub fn is_stored_damage(&self) -> bool {
+        matches!(
+            self,
+            StoreError::FileDamaged(_)
+                | StoreError::Sqlite(
+                    rusqlite::Error::FromSqlConversionFailure(..)
+                        | rusqlite::Error::InvalidColumnType(..)
+                        | rusqlite::Error::IntegralValueOutOfRange(..)
+                        | rusqlite::Error::Utf8Error(..)
+                )
+        )
+    }
+
     /// A stored value of `game` that does not decode (text that is not UTF-8, a number that
     /// is text, …) makes that one game unreadable (`Corrupt`, saying `what`); every other
     /// error stays what it is.
@@ -180,6 +211,9 @@ impl From<rusqlite::Error> for StoreError {
             Some(C::ReadOnly) => StoreError::ReadOnly,
             Some(C::DiskFull) => StoreError::DiskFull,
             Some(C::DatabaseBusy) | Some(C::DatabaseLocked) => StoreError::Busy,
+            Some(C::DatabaseCorrupt) | Some(C::NotADatabase) => {
+                StoreError::FileDamaged(e.to_string())
+            }
             _ => StoreError::Sqlite(e),
         }
     }

@@ -9,7 +9,7 @@
 use super::admin::Admin;
 use super::error::{Result, StoreError};
 use super::games::{insert_game_rows, read_game, read_seats, GameRows};
-use super::moves::{insert_entry, read_log};
+use super::moves::{insert_entry, read_log, read_log_prefix};
 use super::replay;
 use super::snapshots::insert_snapshot;
 use super::sql::Tx;
@@ -78,12 +78,16 @@ pub fn state_digest(state: &GameState) -> String {
 }
 
 /// A game's row, seats and log as one consistent document (inside the caller's transaction).
+/// A damaged game's log is exported as far as it reads (for the bug report).
 fn export_rows(tx: &mut Tx<'_>, game: GameId) -> Result<GameExport> {
-    Ok(export_document(
-        read_game(tx, game)?,
-        read_seats(tx, game)?,
-        read_log(tx, game)?,
-    ))
+    let record = read_game(tx, game)?;
+    let seats = read_seats(tx, game)?;
+    let log = if record.status == GameStatus::Damaged {
+        read_log_prefix(tx, game)?.0
+    } else {
+        read_log(tx, game)?
+    };
+    Ok(export_document(record, seats, log))
 }
 
 impl Admin<'_> {

@@ -60,6 +60,45 @@ pub(super) fn plain(e: &StoreError) -> String {
     }
 }
 
+/// The columns of a game row a replay needs: options, seed, seat names, engine version,
+/// data hash, last move.
+type Heavy = (GameOptions, u64, Vec<String>, u32, String, u64);
+
+fn text_column(r: &Row<'_>, i: usize, what: &str) -> std::result::Result<String, String> {
+    r.get::<String>(i)
+        .map_err(|e| format!("the {what} is not text: {}", plain(&e)))
+}
+
+fn int_column(r: &Row<'_>, i: usize, what: &str) -> std::result::Result<i64, String> {
+    r.get::<i64>(i)
+        .map_err(|e| format!("the {what} is not a number: {}", plain(&e)))
+}
+
+/// The heavy columns of a game row (of [`GAME_COLUMNS`]), or what does not decode.
+fn heavy_columns(r: &Row<'_>) -> std::result::Result<Heavy, String> {
+    let options: GameOptions = serde_json::from_str(&text_column(r, 4, "options")?)
+        .map_err(|e| format!("options: {e}"))?;
+    let seat_names: Vec<String> = serde_json::from_str(&text_column(r, 6, "seat names")?)
+        .map_err(|e| format!("seat names: {e}"))?;
+    Ok((
+        options,
+        int_column(r, 5, "seed")? as u64,
+        seat_names,
+        u32::try_from(int_column(r, 7, "engine version")?).unwrap_or(u32::MAX),
+        text_column(r, 8, "data hash")?,
+        int_column(r, 9, "last move")? as u64,
+    ))
+}
+
+/// What of a game's row a replay needs does not decode (even when the game was set aside as
+/// damaged and reads with what can be read), if anything.
+pub(super) fn row_problem(tx: &mut Tx<'_>, game: GameId) -> Result<Option<String>> {
+    let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+    Ok(tx
+        .query_opt(&sql, args![game], |r| Ok(heavy_columns(r).err()))?
+        .flatten())
+}
+
 /// A game row (of [`GAME_COLUMNS`]). Every column is decoded here, so a value that does not
 /// decode (text that is not UTF-8, a seed that is not a number, options that do not parse)
 /// makes this one game unreadable (the inner `Corrupt`, with the reason), never the query it
@@ -67,14 +106,8 @@ pub(super) fn plain(e: &StoreError) -> String {
 /// status, report, times): it is still listed and reported, and never played.
 pub(super) fn game_from_row(r: &Row<'_>) -> Result<Result<GameRecord>> {
     let id: GameId = r.get(0)?;
-    let text = |i: usize, what: &str| -> std::result::Result<String, String> {
-        r.get::<String>(i)
-            .map_err(|e| format!("the {what} is not text: {}", plain(&e)))
-    };
-    let int = |i: usize, what: &str| -> std::result::Result<i64, String> {
-        r.get::<i64>(i)
-            .map_err(|e| format!("the {what} is not a number: {}", plain(&e)))
-    };
+    let text = |i: usize, what: &str| text_column(r, i, what);
+    let int = |i: usize, what: &str| int_column(r, i, what);
     let parsed = (|| -> std::result::Result<GameRecord, String> {
         let status_text = text(3, "status")?;
         let status = GameStatus::parse(&status_text)
@@ -90,21 +123,7 @@ pub(super) fn game_from_row(r: &Row<'_>) -> Result<Result<GameRecord>> {
             .get::<Option<String>>(10)
             .map_err(|e| format!("damage report: {}", plain(&e)))?;
         let (created_at, updated_at) = (int(11, "creation time")?, int(12, "update time")?);
-        let heavy = (|| -> std::result::Result<_, String> {
-            let options: GameOptions =
-                serde_json::from_str(&text(4, "options")?).map_err(|e| format!("options: {e}"))?;
-            let seat_names: Vec<String> = serde_json::from_str(&text(6, "seat names")?)
-                .map_err(|e| format!("seat names: {e}"))?;
-            Ok((
-                options,
-                int(5, "seed")? as u64,
-                seat_names,
-                u32::try_from(int(7, "engine version")?).unwrap_or(u32::MAX),
-                text(8, "data hash")?,
-                int(9, "last move")? as u64,
-            ))
-        })();
-        let (options, seed, seat_names, engine_version, data_hash, seq) = match heavy {
+        let (options, seed, seat_names, engine_version, data_hash, seq) = match heavy_columns(r) {
             Ok(h) => h,
             Err(_) if status == GameStatus::Damaged => Default::default(),
             Err(e) => return Err(e),

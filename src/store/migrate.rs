@@ -103,6 +103,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0013_shown_lists.sql",
         sql: include_str!("../../migrations/0013_shown_lists.sql"),
     },
+    Migration {
+        version: 14,
+        name: "0014_move_checksums.sql",
+        sql: include_str!("../../migrations/0014_move_checksums.sql"),
+    },
 ];
 
 /// `PRAGMA application_id` of a Skymines database ("SkyM").
@@ -330,6 +335,11 @@ pub const PG_MIGRATIONS: &[Migration] = &[
         version: 13,
         name: "0013_shown_lists.sql",
         sql: include_str!("../../migrations/postgres/0013_shown_lists.sql"),
+    },
+    Migration {
+        version: 14,
+        name: "0014_move_checksums.sql",
+        sql: include_str!("../../migrations/postgres/0014_move_checksums.sql"),
     },
 ];
 

@@ -83,7 +83,8 @@
 //! This file holds the public types and [`Store`]; each role is a view of the store with one
 //! job, its accessor and its methods written by duty in these modules: `games` (the game log's
 //! rows: creating and ending games), `moves` (moves, undo and the log), `admin` (rollback,
-//! listings, history reports), `export` (export and import), `live` (the games in memory),
+//! listings, history reports), `checkup` (the admin's whole-game check), `export` (export
+//! and import), `live` (the games in memory),
 //! `restore` (start-up and its check against a replay), `snapshots`, `schedule` (reminders,
 //! pauses, idle watches, the outbox), `waits` (what a change of who a game waits on writes, in
 //! the change's transaction), `people` (seats, settings, languages, refused DMs), `campaigns`
@@ -91,7 +92,9 @@
 //! in a game, for `/choose N`). Below them, depending on none of them: `sql`
 //! (the SQL layer), `db`, `sqlite` and `postgres` (the two databases), `migrate`, `error` and
 //! `types` (the plain types those layers share). Besides: `replay` (rebuilding states from a
-//! log), `database` (where the configuration says the games live), `backup` (SQLite copies
+//! log), `integrity` (the rest of the whole-game check: seats, seed, the move rows'
+//! checksums), `watch` (the SQLite file and its WAL must stay the files the process opened),
+//! `database` (where the configuration says the games live), `backup` (SQLite copies
 //! while the bot runs), `config`, `shards` (which games a process serves),
 //! `torture`. Finished games' results, for players' records and ratings, belong in the game
 //! log: written by `moves::game_over` in the transaction of the move that ends the game.
@@ -99,6 +102,7 @@
 mod admin;
 pub mod backup;
 mod campaigns;
+mod checkup;
 pub mod config;
 mod database;
 mod db;
@@ -107,6 +111,7 @@ mod error;
 pub mod export;
 mod games;
 mod images;
+mod integrity;
 mod live;
 pub mod migrate;
 mod moves;
@@ -129,12 +134,14 @@ mod sqlite;
 pub mod torture;
 mod types;
 mod waits;
+mod watch;
 
 pub use admin::{Admin, RollbackOutcome};
 pub use campaigns::{
     CampaignId, CampaignOptions, CampaignRecord, CampaignStatus, Campaigns, ChapterRecord,
     ChapterWrite,
 };
+pub use checkup::{Checkup, Mend};
 pub use database::{is_postgres_url, Backend, Database, POSTGRES_MISSING};
 pub use discord::{DiscordFacts, StatusMessage};
 pub use error::{Result, StoreError};

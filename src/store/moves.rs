@@ -9,6 +9,7 @@
 
 use super::error::{Result, StoreError};
 use super::games::{lock_game, GameLog};
+use super::integrity;
 use super::live::Live;
 use super::replay::{self, ReplayError};
 use super::snapshots::{insert_snapshot, prune_snapshots, read_snapshot, snapshot_seqs};
@@ -32,11 +33,12 @@ pub fn no_effects(_: &GameState, _: &GameState, _: &[Event]) -> MoveEffects {
     MoveEffects::default()
 }
 
-/// The columns of a log entry.
-pub(super) const ENTRY_COLUMNS: &str = "seq, kind, seat, decisions, undoes, at, back_to, by_user";
+/// The columns of a log entry (the last its checksum, see [`integrity::entry_checksum`]).
+pub(super) const ENTRY_COLUMNS: &str =
+    "seq, kind, seat, decisions, undoes, at, back_to, by_user, checksum";
 
-/// A log entry (of [`ENTRY_COLUMNS`]) of `game`: one that does not decode makes the game
-/// `Corrupt`.
+/// A log entry (of [`ENTRY_COLUMNS`]) of `game`: one that does not decode, or whose columns
+/// no longer match their checksum, makes the game `Corrupt`.
 pub(super) fn entry_from_row(game: GameId, r: &Row<'_>) -> Result<LogEntry> {
     let read = || -> Result<_> {
         Ok((
@@ -48,14 +50,31 @@ pub(super) fn entry_from_row(game: GameId, r: &Row<'_>) -> Result<LogEntry> {
             r.get::<i64>(5)?,
             r.opt_u64(6)?,
             r.opt_u64(7)?,
+            r.get::<Option<i64>>(8)?,
         ))
     };
-    let (seq, kind, seat, decisions, undoes, at, back_to, by) =
+    let (seq, kind, seat, decisions, undoes, at, back_to, by, checksum) =
         read().map_err(|e| e.decoding(game, "a move of the log"))?;
     let corrupt = |message: String| StoreError::Corrupt {
         game,
         message: format!("log entry {seq}: {message}"),
     };
+    let columns = integrity::EntryColumns {
+        seq,
+        kind: &kind,
+        seat,
+        decisions: decisions.as_deref(),
+        undoes,
+        at,
+        back_to,
+        by,
+    };
+    // Rows written before the checksums came in carry none.
+    if checksum.is_some_and(|c| c != integrity::entry_checksum(&columns)) {
+        return Err(corrupt(
+            "the row does not match its checksum: it was changed after it was written".to_string(),
+        ));
+    }
     let seat = usize::try_from(seat).map_err(|_| corrupt(format!("seat {seat}")))?;
     Ok(match (kind.as_str(), decisions, undoes) {
         ("batch", Some(d), None) => LogEntry::Batch {
@@ -82,7 +101,84 @@ pub(super) fn entry_from_row(game: GameId, r: &Row<'_>) -> Result<LogEntry> {
 
 pub(super) fn read_log(tx: &mut Tx<'_>, game: GameId) -> Result<Vec<LogEntry>> {
     let sql = format!("SELECT {ENTRY_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq");
-    tx.query(&sql, args![game], |r| entry_from_row(game, r))
+    settle_log(tx.query(&sql, args![game], |r| log_row(game, r))?)
+}
+
+/// One row of a game's log: its number (as far as it reads) and its entry, or why the entry
+/// does not read (`Corrupt`); an error of the database itself is the query's.
+pub(super) fn log_row(game: GameId, r: &Row<'_>) -> Result<(u64, Result<LogEntry>)> {
+    let seq = r.u64(0).unwrap_or(0);
+    match entry_from_row(game, r) {
+        Err(e @ StoreError::Corrupt { .. }) => Ok((seq, Err(e))),
+        other => other.map(|entry| (seq, Ok(entry))),
+    }
+}
+
+/// The first row of a log that does not read and that no later rollback went back before
+/// (None: every row reads, or stands as a reverted batch: see [`settle_log`]).
+fn first_unmended(rows: &[(u64, Result<LogEntry>)]) -> Option<usize> {
+    let mut earliest = u64::MAX;
+    let mut first = None;
+    for (i, (seq, entry)) in rows.iter().enumerate().rev() {
+        match entry {
+            Ok(LogEntry::Rollback { back_to, .. }) => earliest = earliest.min(*back_to),
+            Err(_) if earliest >= *seq => first = Some(i),
+            _ => {}
+        }
+    }
+    first
+}
+
+/// The entries of rows that all read or stand as reverted batches.
+fn mended(rows: impl IntoIterator<Item = (u64, Result<LogEntry>)>) -> Vec<LogEntry> {
+    rows.into_iter()
+        .map(|(seq, entry)| {
+            entry.unwrap_or(LogEntry::Batch {
+                seq,
+                seat: 0,
+                decisions: Vec::new(),
+                at: 0,
+            })
+        })
+        .collect()
+}
+
+/// A game's log from its rows (in order). A row that does not read is harmless once a later
+/// rollback went back before it (the rollback that mended the damaged game): it stands in the
+/// log as a reverted batch of no decisions. Any other makes the game `Corrupt`.
+pub(super) fn settle_log(rows: Vec<(u64, Result<LogEntry>)>) -> Result<Vec<LogEntry>> {
+    match first_unmended(&rows) {
+        Some(i) => match rows.into_iter().nth(i) {
+            Some((_, Err(e))) => Err(e),
+            _ => Err(StoreError::Invalid(
+                "the log's rows changed while read".to_string(),
+            )),
+        },
+        None => Ok(mended(rows)),
+    }
+}
+
+/// A log as far as it reads: its entries up to the first row that does not read, that row's
+/// number and why (None: every row reads), and how many rows it has.
+pub(super) type LogPrefix = (Vec<LogEntry>, Option<(u64, String)>, u64);
+
+/// A game's log as far as it reads (the admin's check): the entries before the first row that
+/// does not decode or match its checksum (see [`settle_log`]), that row's number and why
+/// (None: the whole log reads), and how many rows the log has.
+pub(super) fn read_log_prefix(tx: &mut Tx<'_>, game: GameId) -> Result<LogPrefix> {
+    let sql = format!("SELECT {ENTRY_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq");
+    let mut rows = tx.query(&sql, args![game], |r| log_row(game, r))?;
+    let total = rows.len() as u64;
+    let Some(i) = first_unmended(&rows) else {
+        return Ok((mended(rows), None, total));
+    };
+    let bad = rows.split_off(i).into_iter().next();
+    let why = match bad {
+        Some((seq, Err(StoreError::Corrupt { message, .. }))) => (seq.max(i as u64 + 1), message),
+        Some((seq, Err(e))) => (seq.max(i as u64 + 1), e.to_string()),
+        _ => (i as u64 + 1, "the row does not read".to_string()),
+    };
+    Ok((mended(rows), Some(why), total))
 }
 
 /// Appends a log entry; another writer's entry with the same number first: `Conflict`.
@@ -101,9 +197,19 @@ pub(super) fn insert_entry(tx: &mut Tx<'_>, game: GameId, entry: &LogEntry) -> R
             back_to, by, at, ..
         } => ("rollback", 0, None, None, *at, Some(*back_to), Some(*by)),
     };
+    let checksum = integrity::entry_checksum(&integrity::EntryColumns {
+        seq: entry.seq(),
+        kind,
+        seat: seat as i64,
+        decisions: decisions.as_deref(),
+        undoes,
+        at,
+        back_to,
+        by,
+    });
     let r = tx.execute(
-        "INSERT INTO moves (game_id, seq, kind, seat, decisions, undoes, at, back_to, by_user) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        "INSERT INTO moves (game_id, seq, kind, seat, decisions, undoes, at, back_to, by_user, \
+         checksum) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         args![
             game,
             entry.seq(),
@@ -113,7 +219,8 @@ pub(super) fn insert_entry(tx: &mut Tx<'_>, game: GameId, entry: &LogEntry) -> R
             undoes,
             at,
             back_to,
-            by
+            by,
+            checksum
         ],
     );
     match r {

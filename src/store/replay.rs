@@ -262,15 +262,20 @@ pub struct History {
     pub problem: Option<String>,
 }
 
+/// A game's stored snapshots by sequence number: the JSON text, or why the database cannot
+/// give it.
+pub type StoredSnapshots = std::collections::BTreeMap<u64, Result<String, String>>;
+
 /// Replays `entries` from the seed entry by entry, comparing the state after each entry that
 /// has a stored snapshot (`snapshots`: sequence number and JSON text) with it. A snapshot that
-/// disagrees makes its entry the first bad one: what the players saw from then on is in doubt.
+/// disagrees, or does not read, makes its entry the first bad one: what the players saw from
+/// then on is in doubt.
 pub fn check_history(
     data: &GameData,
     options: &GameOptions,
     names: &[String],
     entries: &[LogEntry],
-    snapshots: &std::collections::BTreeMap<u64, String>,
+    snapshots: &StoredSnapshots,
 ) -> History {
     let total = entries.len() as u64;
     let verdict = |last_good: u64, problem: String| History {
@@ -283,8 +288,10 @@ pub fn check_history(
         .find(|&n| check_log(&entries[..n]).is_ok())
         .unwrap_or(0);
     let agrees = |seq: u64, state: &GameState| -> Result<(), String> {
-        let Some(text) = snapshots.get(&seq) else {
-            return Ok(());
+        let text = match snapshots.get(&seq) {
+            None => return Ok(()),
+            Some(Err(e)) => return Err(format!("the snapshot of move {seq} cannot be read: {e}")),
+            Some(Ok(text)) => text,
         };
         if serde_json::to_string(state).ok().as_deref() == Some(text.as_str()) {
             return Ok(());

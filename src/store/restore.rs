@@ -3,6 +3,17 @@
 //! started with, it is checked against a replay of its log from the seed; a game that disagrees
 //! is marked `damaged` with a report and set aside, never repaired.
 //!
+//! The whole-game check at start-up (DECISIONS B23), each on every active game: the game row
+//! decodes (options, seed, seat names); its seed is its options' seed; every seat row decodes
+//! and the rows match the game's seats (count, Luna's or a player's, names: `integrity`);
+//! every log row decodes and matches its checksum, numbered 1, 2, … without gaps and as many
+//! as the game row says; the latest usable snapshot decodes and agrees with a replay from the
+//! seed, and the later batches apply to it. Older snapshots are checked by the admin report
+//! only (reading them would read most of the file). A game whose status is none the bot knows
+//! is set aside too. What these add to a restore is small beside the replay it already made:
+//! the seat rows it already read, a 64-bit checksum of each move row it already read, one
+//! query for unknown statuses (see `benches/store.rs`).
+//!
 //! The games are read in chunks, a few statements per chunk whatever its size (the rows, the
 //! seats, the logs, the snapshot numbers, then the usable snapshot of each), by two reader
 //! threads: while the database answers one chunk, this process decodes another, and worker
@@ -10,8 +21,9 @@
 
 use super::error::{Result, StoreError};
 use super::games::{game_from_row, seat_from_row, GAME_COLUMNS, SEAT_COLUMNS};
+use super::integrity::{seat_problem, seed_problem, SeatFacts};
 use super::live::{Live, LiveSet};
-use super::moves::{entry_from_row, ENTRY_COLUMNS};
+use super::moves::{log_row, settle_log, ENTRY_COLUMNS};
 use super::replay;
 use super::shards;
 use super::sql::{args, Tx};
@@ -32,6 +44,8 @@ const RESTORE_READERS: usize = 2;
 /// Everything start-up needs of one game, read from the file.
 pub(super) struct RawGame {
     pub(super) record: GameRecord,
+    /// Its seat rows, as the whole-game check compares them with the state.
+    pub(super) seats: Vec<SeatFacts>,
     pub(super) entries: Vec<LogEntry>,
     pub(super) snapshot_seq: u64,
     pub(super) snapshot: String,
@@ -76,7 +90,7 @@ pub(super) fn read_raw_games(
     );
     let records: Vec<(GameId, Result<GameRecord>)> =
         tx.query(&sql, args![&ids], |r| Ok((r.get(0)?, game_from_row(r)?)))?;
-    let mut seats: HashMap<GameId, Read<Vec<()>>> = HashMap::new();
+    let mut seats: HashMap<GameId, Read<Vec<SeatFacts>>> = HashMap::new();
     let sql = format!(
         "SELECT {SEAT_COLUMNS}, game_id FROM seats WHERE {}",
         d.in_list("game_id", 1)
@@ -86,7 +100,11 @@ pub(super) fn read_raw_games(
         Ok((
             game,
             seat_from_row(r)
-                .map(|_| ())
+                .map(|s| SeatFacts {
+                    seat: s.seat,
+                    luna: s.owner == super::SeatOwner::Luna,
+                    name: s.name,
+                })
                 .map_err(|e| e.decoding(game, "a seat")),
         ))
     })? {
@@ -96,12 +114,12 @@ pub(super) fn read_raw_games(
         "SELECT {ENTRY_COLUMNS}, game_id FROM moves WHERE {} ORDER BY game_id, seq",
         d.in_list("game_id", 1)
     );
-    let mut logs: HashMap<GameId, Read<Vec<LogEntry>>> = HashMap::new();
-    for (game, entry) in tx.query(&sql, args![&ids], |r| {
-        let game: GameId = r.get(8)?;
-        Ok((game, entry_from_row(game, r)))
+    let mut logs: HashMap<GameId, Vec<(u64, Result<LogEntry>)>> = HashMap::new();
+    for (game, row) in tx.query(&sql, args![&ids], |r| {
+        let game: GameId = r.get(9)?;
+        Ok((game, log_row(game, r)?))
     })? {
-        gather(&mut logs, game, entry);
+        logs.entry(game).or_default().push(row);
     }
     let sql = format!(
         "SELECT game_id, seq FROM snapshots WHERE {}",
@@ -122,8 +140,8 @@ pub(super) fn read_raw_games(
     let (mut wanted_games, mut wanted_seqs) = (Vec::new(), Vec::new());
     for (id, record) in records {
         let raw = record.and_then(|record| {
-            seats.remove(&id).unwrap_or_else(|| Ok(Vec::new()))?;
-            let entries = logs.remove(&id).unwrap_or_else(|| Ok(Vec::new()))?;
+            let seats = seats.remove(&id).unwrap_or_else(|| Ok(Vec::new()))?;
+            let entries = settle_log(logs.remove(&id).unwrap_or_default())?;
             let snapshots = snaps.remove(&id).unwrap_or_else(|| Ok(Vec::new()))?;
             let at = replay::usable_snapshot(&snapshots, &entries).ok_or(StoreError::Corrupt {
                 game: id,
@@ -133,6 +151,7 @@ pub(super) fn read_raw_games(
             wanted_seqs.push(at as i64);
             Ok(RawGame {
                 record,
+                seats,
                 entries,
                 snapshot_seq: at,
                 snapshot: String::new(),
@@ -180,6 +199,9 @@ pub(super) fn read_raw_games(
 pub(super) fn restore_raw(data: &GameData, raw: &RawGame, verify: bool) -> Restored {
     let rec = &raw.record;
     let at = raw.snapshot_seq;
+    if let Some(problem) = seed_problem(rec.seed, rec.options.seed) {
+        return Restored::Damaged(problem);
+    }
     if let Err(e) = replay::check_log(&raw.entries) {
         return Restored::Damaged(format!("the move log is broken: {e}"));
     }
@@ -236,10 +258,13 @@ pub(super) fn restore_raw(data: &GameData, raw: &RawGame, verify: bool) -> Resto
     };
     let tail = raw.entries.iter().filter(|e| e.seq() > at);
     match replay::replay_onto(data, base, tail, &undone) {
-        Ok(state) => Restored::Ok {
-            state: Box::new(state),
-            verified: checked,
-            note,
+        Ok(state) => match seat_problem(&raw.seats, &state) {
+            Some(problem) => Restored::Damaged(problem),
+            None => Restored::Ok {
+                state: Box::new(state),
+                verified: checked,
+                note,
+            },
         },
         Err(e) => Restored::Damaged(format!(
             "the moves after the snapshot of move {at} do not apply to it: {e}"
@@ -323,14 +348,17 @@ pub(super) fn restore_into(
 impl Store {
     /// Restores every active game (of this process's shards): reader threads read the games
     /// in chunks and hand them to worker threads that rebuild and check them (reading and
-    /// replaying overlap).
+    /// replaying overlap). A chunk the file cannot give (a damaged page) is read again game by
+    /// game, so the damage sets aside the games it is in and no more. A game whose status is
+    /// none the bot knows is set aside too (see [`Store::odd_statuses`]).
     pub(super) fn restore_all(&self) -> Result<RestoreReport> {
         let sql = format!(
             "SELECT id FROM games WHERE status = 'active' AND {} ORDER BY id",
             shards::condition(self.options.shards, "guild")
         );
         let ids: Vec<GameId> = self.db.read(|tx| tx.query(&sql, args![], |r| r.get(0)))?;
-        let report = restore_into(
+        let odd = self.odd_statuses()?;
+        let mut report = restore_into(
             &self.data,
             &self.live,
             self.options.restore_threads,
@@ -346,17 +374,21 @@ impl Store {
                             while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed))
                             {
                                 let games = self.db.read(|db| read_raw_games(db, chunk));
-                                let failed = games.is_err();
+                                let failed = matches!(&games, Err(e) if !file_damage(e));
                                 // A closed channel: the restore stopped (an error, no workers).
-                                if tx.send(games).is_err() || failed {
+                                if tx.send((*chunk, games)).is_err() || failed {
                                     return;
                                 }
                             }
                         });
                     }
                     drop(tx);
-                    for games in rx {
-                        for (id, raw) in games? {
+                    for (chunk, games) in rx {
+                        let games = match games {
+                            Err(e) if file_damage(&e) => self.read_one_by_one(chunk),
+                            other => other?,
+                        };
+                        for (id, raw) in games {
                             match raw {
                                 Ok(raw) => {
                                     if !send(raw) {
@@ -377,10 +409,81 @@ impl Store {
         if !report.damaged.is_empty() {
             self.mark_damaged(&report.damaged)?;
         }
+        if !odd.is_empty() {
+            self.mark_odd_damaged(&odd)?;
+            report.damaged.extend(odd);
+            report.damaged.sort_by_key(|(id, _)| *id);
+        }
         Ok(report)
     }
 
-    /// Sets games aside as damaged. On a read-only file the verdict stays in memory only.
+    /// The games of a chunk the file could not give at once, read one by one: a game whose
+    /// rows the file cannot give is `Corrupt` with SQLite's word for it.
+    fn read_one_by_one(&self, chunk: &[GameId]) -> Vec<(GameId, Result<RawGame>)> {
+        let mut out = Vec::new();
+        for &id in chunk {
+            match self.db.read(|tx| read_raw_games(tx, &[id])) {
+                Ok(games) => out.extend(games),
+                Err(e) => out.push((
+                    id,
+                    Err(StoreError::Corrupt {
+                        game: id,
+                        message: format!("its rows cannot be read from the file: {e}"),
+                    }),
+                )),
+            }
+        }
+        out
+    }
+
+    /// The games (of this process's shards) whose status is none the bot knows: a damaged
+    /// status byte would otherwise make a running game vanish from start-up silently.
+    fn odd_statuses(&self) -> Result<Vec<(GameId, String)>> {
+        let sql = format!(
+            "SELECT id, status FROM games WHERE status NOT IN \
+             ('active', 'finished', 'abandoned', 'damaged', 'archived') AND {}",
+            shards::condition(self.options.shards, "guild")
+        );
+        self.db.read(|tx| {
+            tx.query(&sql, args![], |r| {
+                let status = r
+                    .get::<String>(1)
+                    .map(|s| crate::text::quote(&s))
+                    .unwrap_or_else(|_| "(not text)".to_string());
+                Ok((
+                    r.get(0)?,
+                    format!(
+                        "its status `{status}` is none the bot knows (its row was changed): it \
+                         may have been running or over"
+                    ),
+                ))
+            })
+        })
+    }
+
+    /// Sets the games of [`Store::odd_statuses`] aside as damaged where their channel is free
+    /// (a damaged game keeps its channel; one that holds a newer game keeps it).
+    fn mark_odd_damaged(&self, games: &[(GameId, String)]) -> Result<()> {
+        let now = now_ms();
+        let r = self.db.write(|tx| {
+            for (id, report) in games {
+                tx.execute(
+                    "UPDATE games SET status = 'damaged', damage_report = $2, updated_at = $3 \
+                     WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM games g WHERE \
+                     g.channel = games.channel AND g.status IN ('active', 'damaged'))",
+                    args![*id, report, now],
+                )?;
+            }
+            Ok(())
+        });
+        match r {
+            Err(StoreError::ReadOnly) => Ok(()),
+            other => other,
+        }
+    }
+
+    /// Sets games aside as damaged. On a read-only file, or one too damaged to write, the
+    /// verdict stays in memory only (logged).
     pub(super) fn mark_damaged(&self, games: &[(GameId, String)]) -> Result<()> {
         let now = now_ms();
         let r = self.db.write(|tx| {
@@ -395,7 +498,16 @@ impl Store {
         });
         match r {
             Err(StoreError::ReadOnly) => Ok(()),
+            Err(e) if file_damage(&e) => {
+                tracing::error!(error = %e, "cannot record damaged games in the file: they are set aside until the bot stops");
+                Ok(())
+            }
             other => other,
         }
     }
+}
+
+/// Whether an error is damage to what is stored, which a read game by game confines.
+fn file_damage(e: &StoreError) -> bool {
+    e.is_stored_damage()
 }

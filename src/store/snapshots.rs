@@ -8,6 +8,9 @@ use super::GameId;
 use crate::engine::ENGINE_VERSION;
 use std::collections::BTreeMap;
 
+/// A game's stored snapshots: the JSON text, or why it does not read (`replay::StoredSnapshots`).
+type StoredSnapshots = BTreeMap<u64, std::result::Result<String, String>>;
+
 pub(super) fn snapshot_seqs(tx: &mut Tx<'_>, game: GameId) -> Result<Vec<u64>> {
     tx.query(
         "SELECT seq FROM snapshots WHERE game_id = $1",
@@ -58,12 +61,19 @@ pub(super) fn prune_snapshots(tx: &mut Tx<'_>, game: GameId, seq: u64, window: u
 }
 
 /// The stored snapshots written by this engine, by sequence number (older engines' snapshots
-/// are not comparable with a replay by this one).
-pub(super) fn current_snapshots(tx: &mut Tx<'_>, game: GameId) -> Result<BTreeMap<u64, String>> {
+/// are not comparable with a replay by this one); a snapshot whose text the database cannot
+/// give (not UTF-8, not text) is there as the reason, so the history check stops at it.
+pub(super) fn current_snapshots(tx: &mut Tx<'_>, game: GameId) -> Result<StoredSnapshots> {
     tx.query(
         "SELECT seq, state FROM snapshots WHERE game_id = $1 AND engine_version = $2",
         args![game, ENGINE_VERSION],
-        |r| Ok((r.u64(0)?, r.get(1)?)),
+        |r| {
+            let text = r.get::<String>(1).map_err(|e| match e {
+                StoreError::Sqlite(e) => e.to_string(),
+                other => other.to_string(),
+            });
+            Ok((r.u64(0)?, text))
+        },
     )
     .map(|rows| rows.into_iter().collect())
 }

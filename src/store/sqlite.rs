@@ -12,6 +12,7 @@ use super::error::{Result, StoreError};
 use super::migrate;
 use super::sql::Tx;
 use super::types::{lock, StoreOptions, Synchronous};
+use super::watch::FileWatch;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -119,6 +120,8 @@ pub(crate) struct SqliteDb {
     /// writer's TRUNCATE): SQLite answers a second checkpoint at the same time with BUSY at
     /// once, without waiting, so without it the bound fails whenever the two meet.
     checkpointing: Arc<Mutex<()>>,
+    /// The file and its WAL must stay the ones opened (see `watch`; None when read-only).
+    watch: Option<Arc<FileWatch>>,
     checkpointer: Option<Checkpointer>,
 }
 
@@ -149,8 +152,10 @@ impl SqliteDb {
         } else {
             migrate::migrate(&mut conn, path, migrate::MIGRATIONS)?.to
         };
+        let watch = (!options.read_only).then(|| Arc::new(FileWatch::new(path, &wal_path(path))));
         Ok(Opened {
             db: SqliteDb {
+                watch,
                 path: path.to_path_buf(),
                 wal: wal_path(path),
                 options: options.clone(),
@@ -175,8 +180,12 @@ impl SqliteDb {
         if self.options.read_only {
             return Ok(());
         }
-        self.checkpointer =
-            Checkpointer::start(&self.path, &self.options, self.checkpointing.clone());
+        self.checkpointer = Checkpointer::start(
+            &self.path,
+            &self.options,
+            self.checkpointing.clone(),
+            self.watch.clone(),
+        );
         if self.checkpointer.is_none() {
             self.conn()?
                 .conn
@@ -192,6 +201,10 @@ impl SqliteDb {
     fn conn(&self) -> Result<MutexGuard<'_, Conn>> {
         let mut guard = lock(&self.conn);
         if guard.reopen {
+            // Opening the path again would make a new, empty file where the old one was.
+            if let Some(gone) = self.watch.as_ref().and_then(|w| w.refused()) {
+                return Err(gone);
+            }
             let conn = open_connection(&self.path, &self.options)?;
             let version = migrate::check(&conn, &self.path, migrate::MIGRATIONS)?;
             if version != migrate::latest_version() {
@@ -222,9 +235,18 @@ impl SqliteDb {
         Ok(value)
     }
 
-    /// One IMMEDIATE transaction, committed when `f` succeeds.
+    /// One IMMEDIATE transaction, committed when `f` succeeds and the file and its WAL are
+    /// still the ones opened (see `watch`: else it rolls back, and every later write is
+    /// refused).
     pub(crate) fn write<T>(&self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<T> {
+        let watch = self.watch.as_deref();
+        if let Some(gone) = watch.and_then(FileWatch::refused) {
+            // Refused once what can be saved is saved (the rescue holds this lock).
+            drop(lock(&self.checkpointing));
+            return Err(gone);
+        }
         let mut guard = self.conn()?;
+        let mut moved = false;
         let result = (|| {
             let mut tx = Tx::Sqlite(
                 guard
@@ -232,11 +254,26 @@ impl SqliteDb {
                     .transaction_with_behavior(TransactionBehavior::Immediate)?,
             );
             let value = f(&mut tx)?;
+            if watch.is_some_and(FileWatch::has_changed) {
+                // Rolled back when `tx` drops; the watch saves what it can once it has.
+                moved = true;
+                return Err(StoreError::Busy);
+            }
             if let Tx::Sqlite(tx) = tx {
                 tx.commit()?;
             }
             Ok(value)
         })();
+        if let (true, Some(watch)) = (moved, watch) {
+            let _checkpointing = lock(&self.checkpointing);
+            return Err(match watch.check(&guard.conn) {
+                Err(gone) => gone,
+                Ok(()) => StoreError::FileGone {
+                    path: self.path.clone(),
+                    what: "the database file or its WAL changed".to_string(),
+                },
+            });
+        }
         if result.is_ok() {
             self.bound_wal(&mut guard);
         }
@@ -331,7 +368,15 @@ impl Checkpointer {
         path: &Path,
         options: &StoreOptions,
         checkpointing: Arc<Mutex<()>>,
+        watch: Option<Arc<FileWatch>>,
     ) -> Option<Checkpointer> {
+        // Its connection is opened, and holds the WAL open, before the store takes a move:
+        // the watch's rescue of a removed WAL copies from it (see `watch`).
+        let first = open_connection(path, options).ok().filter(|c| {
+            let _checkpointing = lock(&checkpointing);
+            c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+                .is_ok()
+        });
         let stop = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
         let flag = stop.clone();
         let path = path.to_path_buf();
@@ -339,7 +384,7 @@ impl Checkpointer {
         let thread = std::thread::Builder::new()
             .name("store-checkpoint".to_string())
             .spawn(move || {
-                let mut conn: Option<Connection> = None;
+                let mut conn = first;
                 loop {
                     let (stopped, wake) = &*flag;
                     let mut stopped = lock(stopped);
@@ -353,6 +398,19 @@ impl Checkpointer {
                         return;
                     }
                     drop(stopped);
+                    // The watch's round: a file removed or replaced is noticed (and what can
+                    // be saved is saved) within one round, also while nothing is written; the
+                    // path is not opened again then (that would make a new, empty file).
+                    if let Some(watch) = &watch {
+                        let _checkpointing = lock(&checkpointing);
+                        let checked = match &conn {
+                            Some(c) => watch.check(c).is_ok(),
+                            None => !watch.has_changed(),
+                        };
+                        if !checked {
+                            continue;
+                        }
+                    }
                     if conn.is_none() {
                         conn = open_connection(&path, &options).ok();
                     }

@@ -99,7 +99,7 @@ fn advancing_onto_a_flipped_or_special_plan_promises_no_reward() {
 }
 
 /// Points 2 and 3: a research scientist reaching a plan that gives 1 RP has 3 RP to use (the
-/// plan's 1 and the card's 2); the advance says so, the question gives the total and each
+/// plan's 1 and the card's 2); the advance says so, the question gives both sources and each
 /// CrypCoin option costs its own RP (old: `1 RP to use`, `Utilize 1 research point`, `(10) 2
 /// CrypCoin — 1 RP (1 left)`, `(11) 3 CrypCoin — 1 RP (0 left)`).
 #[test]
@@ -114,7 +114,11 @@ fn research_points_are_counted_whole() {
     );
     let (_, spend) = g.reply_after(i + 1, "research point");
     assert!(
-        spend.text.contains("Utilize 3 research points"),
+        // The plan's point now, the card's two after it (two sources are used one by one:
+        // the C plans, 2 RP from one source, wait for the card's points).
+        spend
+            .text
+            .contains("Utilize 1 research point now, then 2 more"),
         "{}",
         spend.text
     );
@@ -182,7 +186,7 @@ fn majority_tiers_name_their_research_points() {
             );
             assert!(!c.description.is_empty(), "{label}: says nothing");
         }
-        for c in stopped.iter().filter(|c| label.contains("energy")) {
+        for c in stopped.iter().filter(|_| label.contains("energy")) {
             let barrier = c.description.find("money barrier").unwrap_or(0);
             let rp = c.description.rfind("1 RP");
             assert!(

@@ -225,3 +225,18 @@ fn buttons_outside_a_list_show_no_choose_number() {
     // The lobby's buttons are clicked by id too.
     assert!(stdout.contains("• Join  [l:join]"), "{stdout}");
 }
+
+/// `/choose 4 7 13` chose option 4 alone and said nothing of 7 and 13: it is refused whole.
+#[test]
+fn several_numbers_for_choose_are_refused_not_cut() {
+    let (_d, dir) = temp("choose-many");
+    let script = "alice /skymines new players:2 seed:3\n\
+                  bob /skymines join\n\
+                  alice /skymines start\n\
+                  alice /click o:1\n\
+                  alice /choose 1 2 3\n";
+    let out = local(&dir, script.as_bytes(), &[]);
+    let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(all.contains("one value only here"), "{all}");
+    assert!(!all.contains("alice has planned"), "{all}");
+}

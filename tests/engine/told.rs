@@ -4,7 +4,9 @@
 //! the helper app's card ids, and her card gains from an empty display space said.
 
 use crate::common::{act, blank, board_space, texts};
-use crate::luna_support::{lay, lc, luna_mut, luna_turn, play, position, right_of_luna};
+use crate::luna_support::{
+    bonus_space, lay, lc, luna_mut, luna_turn, marker_of, play, position, right_of_luna,
+};
 use skymines::engine::{self, BonusRef, Decision as D};
 
 /// Luna's action slots b and d (0-based).
@@ -80,6 +82,13 @@ fn a_discarded_majority_card_reopens_the_spaces_it_closed_to_those_still_playing
     );
     assert!(!line.contains(&gone), "{gone} has dropped out: {line}");
     assert!(german(&events, "event.luna_reopens").contains("wieder offen"));
+    // A space that holds a marker opens to nobody.
+    let mut s = position(2);
+    luna_mut(&mut s).majority = [Some(lc("I-9")), Some(lc("I-10"))];
+    lay(&mut s, SLOT_D, lc("I-2"));
+    s.bonus_spaces[bonus_space("majority_carbon")] = marker_of(0);
+    let all = luna_texts(&luna_turn(&mut s));
+    assert!(!all.contains("“carbon majority” to"), "{all}");
     // An equal comparison discards nothing and reopens nothing.
     let mut s = position(2);
     luna_mut(&mut s).majority = [Some(lc("I-9")), Some(lc("I-10"))];

@@ -96,7 +96,7 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
             c.delta_seat(seat, SeatFact::Coins, "n", 1);
             c.out.push(Claim::To(Fact::Supplement, "0".into()));
         }
-        "event.flip_plan" | "event.flip_special_plan" => {
+        "event.flip_plan" | "event.flip_special_plan" | "event.flip_token_plan" => {
             c.delta_seat(seat, SeatFact::Coins, "cost", -1);
             c.screen_touch(seat);
         }
@@ -409,7 +409,10 @@ pub(crate) fn claims(r: &Reading, e: &Event) -> Option<(Vec<Claim>, Vec<&'static
                 }
             }
         }
-        "event.place_plan" | "event.place_plan_covering" => c.screen_touch(seat),
+        "event.place_plan"
+        | "event.place_plan_covering"
+        | "event.place_special_plan"
+        | "event.place_special_plan_covering" => c.screen_touch(seat),
         "event.take_plan" | "event.luna_discards_plan" => {
             if let Some(space) = e.arg("space") {
                 if let Some(i) = r

@@ -117,11 +117,17 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             });
             let label = effects::plan_ref_label(ctx.data, state, seat, plan);
             let screen_no = numbering::screen(usize::from(screen));
+            // A special plan's label carries its noun ("special research plan 3 …").
+            let special = matches!(plan, PlanRef::Special(_));
             match covered {
                 Some(under) => {
                     let under = effects::plan_ref_label(ctx.data, state, seat, under.plan);
                     ctx.say(
-                        "event.place_plan_covering",
+                        if special {
+                            "event.place_special_plan_covering"
+                        } else {
+                            "event.place_plan_covering"
+                        },
                         &[
                             ("name", &name),
                             ("plan", &label),
@@ -131,7 +137,11 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                     );
                 }
                 None => ctx.say(
-                    "event.place_plan",
+                    if special {
+                        "event.place_special_plan"
+                    } else {
+                        "event.place_plan"
+                    },
                     &[("name", &name), ("plan", &label), ("screen", &screen_no)],
                 ),
             }

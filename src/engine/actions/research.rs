@@ -107,6 +107,8 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                         "event.flip_special_plan",
                         data.research.special_plans[i as usize].value,
                     ),
+                    // The token's plan is named with its noun ("the starting token's plan").
+                    Some(PlanRef::Token) => ("event.flip_token_plan", 0),
                     _ => ("event.flip_plan", 0),
                 };
                 ctx.say(

@@ -43,7 +43,7 @@ impl GameState {
     }
 
     /// The spaces of `before` that are open now to players still playing, with those players:
-    /// (space, seats).
+    /// (space, seats). A space that holds a marker is open to nobody.
     pub(crate) fn luna_reopened_spaces(
         &self,
         data: &GameData,
@@ -53,6 +53,11 @@ impl GameState {
         let after = self.luna_closed_spaces(data, seat);
         before
             .iter()
+            .filter(|was| {
+                self.bonus_spaces
+                    .get(was.space)
+                    .is_some_and(Option::is_none)
+            })
             .filter_map(|was| {
                 let still: &[usize] = after
                     .iter()
