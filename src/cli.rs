@@ -15,6 +15,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod matches;
+mod train;
+
 /// Runs the command line (`args` without the program name); returns the process exit code.
 pub fn run(args: &[String], out: &mut dyn Write) -> i32 {
     let words = std::iter::once("skymines").chain(args.iter().map(String::as_str));
@@ -62,6 +65,10 @@ enum Command {
     Render(RenderArgs),
     /// Test helper: play a seeded game into a database (the kill tests stop it at random)
     StoreTorture(TortureArgs),
+    /// Fit the computer players' learned estimate to seeded games (the games on --threads
+    /// threads, the fit deterministic: the same numbers every run) and write it, e.g. to
+    /// assets/estimate.toml
+    Train(train::TrainArgs),
     /// A consistent copy of the game database, also while the bot runs (restore: put it in
     /// place of the database while the bot is stopped)
     Backup(BackupArgs),
@@ -97,6 +104,7 @@ impl Command {
                 crate::store::torture::run(&db, a.seed, a.moves, a.snapshot_every, out)
             }
             Command::Backup(a) => backup(&a, out),
+            Command::Train(a) => train::train(&a, out),
             Command::AccountCheck(a) => account_check(&a, out),
         }
     }
@@ -249,12 +257,33 @@ struct SimulateArgs {
     /// win rate by seat, starting token, company focus and its track)
     #[arg(long)]
     stats: bool,
-    /// Playouts a hard player makes per decision (the same on every machine)
-    #[arg(long, value_name = "N", default_value_t = 64)]
-    playouts: u32,
-    /// A time limit per decision for the hard player, in milliseconds [default: none]
-    #[arg(long, value_name = "MS")]
-    think_ms: Option<u64>,
+    /// Playouts a hard player makes per decision (the same on every machine); one for every
+    /// player, or one per player like --bots (e.g. 400,12)
+    #[arg(long, value_name = "N", value_delimiter = ',', default_value = "64")]
+    playouts: Vec<u32>,
+    /// A time limit per decision for the hard player, in milliseconds (0: none); one for every
+    /// player, or one per player like --bots [default: none]
+    #[arg(long, value_name = "MS", value_delimiter = ',')]
+    think_ms: Vec<u64>,
+    /// With --bots: the estimate each player judges positions by (learned or handmade), one per
+    /// player like --bots [default: handmade]
+    #[arg(long, value_name = "ESTIMATES", value_delimiter = ',', value_parser = parse_estimator)]
+    estimators: Vec<crate::bots::Estimator>,
+    /// With --bots: threads the games are spread over [default: the machine's cores]
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// With --bots: the learned estimate from this file instead of the built-in
+    /// assets/estimate.toml (e.g. one just written by `skymines train`)
+    #[arg(long, value_name = "FILE")]
+    estimate: Option<PathBuf>,
+    /// Instead of playing: the --bots --json reports of parts of one match (seed ranges) as one
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "bots")]
+    merge: Vec<PathBuf>,
+}
+
+fn parse_estimator(value: &str) -> Result<crate::bots::Estimator, String> {
+    crate::bots::Estimator::from_name(value)
+        .ok_or_else(|| format!("no estimate {value:?}: learned or handmade"))
 }
 
 fn parse_level(value: &str) -> Result<crate::bots::Level, String> {
@@ -398,13 +427,28 @@ fn account_check(args: &AccountCheckArgs, out: &mut dyn Write) -> i32 {
 }
 
 fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {
-    let data = match GameData::embedded() {
+    let mut data = match GameData::embedded() {
         Ok(d) => d,
         Err(e) => {
             eprintln!("data check failed: {e}");
             return 1;
         }
     };
+    if let Some(file) = &args.estimate {
+        let read = std::fs::read_to_string(file)
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                crate::data::estimate::EstimateFile::parse(&text).map_err(|e| e.to_string())
+            });
+        match read {
+            Ok(estimate) => data.estimate = estimate,
+            Err(e) => {
+                eprintln!("{}: {e}", file.display());
+                return 2;
+            }
+        }
+    }
+    let data = data;
     let config = crate::sim::SimConfig {
         games: args.games,
         options: args.options(),
@@ -412,6 +456,9 @@ fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {
         max_decisions: 20_000,
         vary: args.vary,
     };
+    if !args.merge.is_empty() {
+        return matches::merge_match_reports(&args.merge, args.json, out);
+    }
     if !args.bots.is_empty() {
         return bot_match(args, &data, out);
     }
@@ -479,25 +526,24 @@ fn simulate(args: &SimulateArgs, out: &mut dyn Write) -> i32 {
 
 /// `simulate --bots`: a match between computer players.
 fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
-    let budget = crate::bots::Budget {
-        playouts: args.playouts,
-        time: args.think_ms.map(std::time::Duration::from_millis),
-    };
     let levels = match args.bots.as_slice() {
         [one] => vec![*one; args.game.players],
         many => many.to_vec(),
     };
-    let players: Vec<_> = levels.iter().map(|l| (*l, budget)).collect();
+    let players = matches::players(&levels, &args.playouts, &args.think_ms, &args.estimators);
     let options = GameOptions {
         players: players.len(),
         ..args.options()
     };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
     if args.stats {
         return balance_report(args, data, &options, &players, threads, out);
     }
     let started = std::time::Instant::now();
-    let report = match report_unless_done(
+    let report = match matches::report_unless_done(
         crate::sim::bot_match(data, &options, &players, args.games, threads),
         "the match stopped",
         args.json,
@@ -508,57 +554,12 @@ fn bot_match(args: &SimulateArgs, data: &GameData, out: &mut dyn Write) -> i32 {
     };
     let _ = writeln!(
         out,
-        "{} games, {} playouts a hard decision, {:.1} s",
+        "{} games, {:.1} s",
         report.games,
-        args.playouts,
         started.elapsed().as_secs_f64()
     );
-    for (p, (level, _)) in players.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "player {} ({}): wins {:.1} ({:.0} %), mean score {:.1}, a decision p50 {:.2} ms, p99 {:.2} ms",
-            p + 1,
-            level.name(),
-            report.wins[p],
-            100.0 * report.wins[p] / report.games.max(1) as f64,
-            report.mean_score[p],
-            report.think_p50_ms[p],
-            report.think_p99_ms[p]
-        );
-    }
-    if options.luna.is_some() {
-        let _ = writeln!(
-            out,
-            "Luna: wins {:.1} ({:.0} %), mean score {:.1}",
-            report.luna_wins,
-            100.0 * report.luna_wins / report.games.max(1) as f64,
-            report.luna_mean_score
-        );
-    }
+    matches::print_match(&report, options.luna.is_some(), out);
     0
-}
-
-/// The report of a run of games to print as text, or the exit code when nothing is left to
-/// print: the run failed (said on stderr, code 1) or `--json` printed the report (code 0).
-fn report_unless_done<T: serde::Serialize, E: std::fmt::Display>(
-    run: Result<T, E>,
-    failed: &str,
-    json: bool,
-    out: &mut dyn Write,
-) -> Result<T, i32> {
-    let report = run.map_err(|e| {
-        eprintln!("{failed}: {e}");
-        1
-    })?;
-    if json {
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&report).unwrap_or_default()
-        );
-        return Err(0);
-    }
-    Ok(report)
 }
 
 /// `simulate --bots … --stats`: the balance report.
@@ -570,7 +571,7 @@ fn balance_report(
     threads: usize,
     out: &mut dyn Write,
 ) -> i32 {
-    let report = match report_unless_done(
+    let report = match matches::report_unless_done(
         crate::sim::balance(data, options, players, args.games, threads),
         "the games stopped",
         args.json,
@@ -602,7 +603,7 @@ fn balance_report(
             report.seats,
             levels.join(","),
             options.luna.map_or(String::new(), |l| format!(", Luna {l}")),
-            args.playouts,
+            players.first().map_or(0, |(_, b)| b.playouts),
             100.0 * report.fair_share
         ),
             format!("score: {}", dist(&report.score)),

@@ -29,7 +29,7 @@ pub(super) fn best_now(
         .iter()
         .map(|d| {
             let mut next = state.clone();
-            engine::apply(data, &mut next, seat, *d).ok()?;
+            engine::apply_quiet(data, &mut next, seat, *d).ok()?;
             let scores = engine::final_scores(data, &next);
             Some(scores.get(seat).map_or(0, |s| s.total) as f64)
         })

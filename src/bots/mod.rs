@@ -5,11 +5,15 @@
 //! `weighted` is the self-play policy the invariant harness uses and the players' tie-breaker.
 
 mod easy;
+pub mod features;
+pub mod handmade;
 mod hard;
 pub use hard::chooses_action;
 mod normal;
+pub mod train;
 pub mod value;
 pub mod weighted;
+pub use value::Estimator;
 
 use crate::data::GameData;
 use crate::engine::{self, Decision, GameState};
@@ -29,7 +33,8 @@ pub enum Level {
     #[default]
     Normal,
     /// As normal, but when planning and at a turn's choice of action it plays its best few
-    /// options on to the end of the round on samples of the hidden cards, every seat answering.
+    /// options on to the end of the next round on samples of the hidden cards, every seat
+    /// answering, and leaves the normal player's choice where the samples clearly favour another.
     Hard,
 }
 
@@ -56,6 +61,8 @@ impl Level {
 pub struct Budget {
     pub playouts: u32,
     pub time: Option<Duration>,
+    /// The estimate positions are judged by (the hand-weighted one, unless comparing).
+    pub estimator: Estimator,
 }
 
 impl Budget {
@@ -64,6 +71,7 @@ impl Budget {
         Budget {
             playouts,
             time: None,
+            estimator: Estimator::default(),
         }
     }
 
@@ -74,8 +82,29 @@ impl Budget {
             Level::Hard => Budget {
                 playouts: 400,
                 time: Some(Duration::from_millis(900)),
+                estimator: Estimator::default(),
             },
         }
+    }
+
+    /// A player at `level` with this budget, in words ("hard, 400 playouts within 900 ms").
+    pub fn describe(&self, level: Level) -> String {
+        let mut out = level.name().to_string();
+        if level == Level::Hard {
+            out.push_str(&format!(", {} playouts", self.playouts));
+            if let Some(t) = self.time {
+                out.push_str(&format!(" within {} ms", t.as_millis()));
+            }
+        }
+        if self.estimator != Estimator::default() {
+            out.push_str(&format!(", {} estimate", self.estimator.name()));
+        }
+        out
+    }
+
+    /// The same budget judging positions by `estimator`.
+    pub fn with_estimator(self, estimator: Estimator) -> Budget {
+        Budget { estimator, ..self }
     }
 
     /// Whether thinking must stop now, `done` playouts in, started at `since`.
@@ -101,7 +130,7 @@ pub fn decide(
         [only] => Some(*only),
         _ => match level {
             Level::Easy => easy::decide(data, &known, seat, &legal, rng),
-            Level::Normal => normal::decide(data, &known, seat, &legal, rng),
+            Level::Normal => normal::decide(data, &known, seat, &legal, rng, budget.estimator),
             Level::Hard => hard::decide(data, &known, seat, &legal, rng, budget),
         },
     }

@@ -9,6 +9,7 @@ pub mod board;
 pub mod campaign;
 pub mod cards;
 pub mod common;
+pub mod estimate;
 pub mod luna;
 pub mod missions;
 pub mod moon;
@@ -94,6 +95,7 @@ fn embedded(name: &str) -> Option<&'static str> {
         "luna-cards.toml" => include_str!("../../assets/luna-cards.toml"),
         "luna-board.toml" => include_str!("../../assets/luna-board.toml"),
         "campaign.toml" => include_str!("../../assets/campaign.toml"),
+        estimate::FILE => include_str!("../../assets/estimate.toml"),
         _ => return None,
     })
 }
@@ -167,6 +169,10 @@ pub struct GameData {
     /// Hash of the loaded data (stored games record it).
     #[serde(skip)]
     pub hash: String,
+    /// The computer players' learned estimate (`estimate.toml`): not component data, so not
+    /// part of the hash (retraining must not make stored games look played under other data).
+    #[serde(skip)]
+    pub estimate: estimate::EstimateFile,
 }
 
 /// A station layout by column position (0–2, clockwise), resolved once at load: the rules ask
@@ -275,6 +281,7 @@ impl GameData {
             moon_station: ResolvedStation::default(),
             belt_station: ResolvedStation::default(),
             hash: String::new(),
+            estimate: load_estimate(src)?,
             action_cards,
             starting_cards,
             research,
@@ -505,6 +512,26 @@ fn build_moon_graph(m: &moon::MoonFile) -> MoonGraph {
         neighbours,
         sector_count: m.sectors.len(),
     }
+}
+
+/// The learned estimate of a data source: a data folder's own `estimate.toml`, or the built-in
+/// one when the folder has none (a corrected copy of the box needs no retrained estimate).
+fn load_estimate(src: &DataSource) -> Result<estimate::EstimateFile, DataError> {
+    let text = match src {
+        DataSource::Dir(dir) if !dir.join(estimate::FILE).exists() => {
+            DataSource::Embedded.read(estimate::FILE)?
+        }
+        _ => src.read(estimate::FILE)?,
+    };
+    estimate::EstimateFile::parse(&text).map_err(|e| match e {
+        estimate::EstimateError::Parse(message) => DataError::Parse {
+            file: estimate::FILE.to_string(),
+            message,
+        },
+        estimate::EstimateError::Invalid { field, message } => {
+            DataError::invalid(estimate::FILE, "", &field, message)
+        }
+    })
 }
 
 /// A stable hash over the parsed data (not the file bytes, so comments and formatting do not

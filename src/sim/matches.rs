@@ -1,7 +1,9 @@
 //! Matches between computer players (and Luna): whole games played by the bots, their scores
 //! and thinking times, and the balance report of `skymines simulate --bots … --stats`.
 
+use super::reports::{points_by_company, MatchReport};
 use super::selfplay::seat_names;
+use super::threads::in_threads;
 use crate::bots::{self, Budget, Level};
 use crate::data::GameData;
 use crate::engine::state::{GameState, Phase};
@@ -75,25 +77,15 @@ pub fn solo_vs_luna(data: &GameData, level: u8, seed: u64) -> Result<(u32, u32),
     Ok((human, luna))
 }
 
-/// What a match of computer players measured, by player (the entries of `players`, whatever seat
-/// they sat in).
-#[derive(Debug, Clone, Serialize, Default)]
-pub struct MatchReport {
-    pub games: usize,
-    /// Per player: games won (a shared first place counts as a share of a win).
-    pub wins: Vec<f64>,
-    pub mean_score: Vec<f64>,
-    /// Per player: the median and the 99th percentile time of a decision it thought about, in
-    /// milliseconds.
-    pub think_p50_ms: Vec<f64>,
-    pub think_p99_ms: Vec<f64>,
-    /// Luna's wins and mean score, when she plays.
-    pub luna_wins: f64,
-    pub luna_mean_score: f64,
-}
-
-/// One game of a match, by player: win shares, scores, Luna's win share and score, thinking times.
-type GameResult = (Vec<f64>, Vec<u32>, f64, u32, Vec<Vec<std::time::Duration>>);
+/// One game of a match, by player: win shares, final scores, Luna's win share and final score,
+/// thinking times.
+type GameResult = (
+    Vec<f64>,
+    Vec<engine::ScoreBreakdown>,
+    f64,
+    Option<engine::ScoreBreakdown>,
+    Vec<Vec<std::time::Duration>>,
+);
 
 /// Plays `games` seeded games (game `i` uses seed `options.seed + i`) between `players`, who
 /// change seats from game to game so no one always starts; spread over `threads` threads.
@@ -107,10 +99,8 @@ pub fn bot_match(
     let n = players.len();
     let play = |g: usize| -> Result<GameResult, String> {
         let game = play_match_game(data, options, players, g)?;
-        let scores: Vec<u32> = engine::final_scores(data, &game.state)
-            .iter()
-            .map(|s| s.total)
-            .collect();
+        let breakdown = engine::final_scores(data, &game.state);
+        let scores: Vec<u32> = breakdown.iter().map(|s| s.total).collect();
         let best = scores.iter().copied().max().unwrap_or(0);
         let winners = scores.iter().filter(|s| **s == best).count() as f64;
         let share = |seat: usize| {
@@ -122,32 +112,44 @@ pub fn bot_match(
         };
         let seat_of = |p: usize| (p + g) % n;
         let wins = (0..n).map(|p| share(seat_of(p))).collect();
-        let own = (0..n).map(|p| scores[seat_of(p)]).collect();
+        let own = (0..n).map(|p| breakdown[seat_of(p)].clone()).collect();
         let luna = if scores.len() > n {
-            (share(n), scores[n])
+            (share(n), breakdown.get(n).cloned())
         } else {
-            (0.0, 0)
+            (0.0, None)
         };
         let think = (0..n).map(|p| game.thinking[seat_of(p)].clone()).collect();
         Ok((wins, own, luna.0, luna.1, think))
     };
     let results = in_threads(games, threads, play);
     let mut report = MatchReport {
+        players: players.iter().map(|(l, b)| b.describe(*l)).collect(),
         games,
         wins: vec![0.0; n],
         mean_score: vec![0.0; n],
+        points_from: vec![BTreeMap::new(); n],
         ..MatchReport::default()
     };
     let mut think: Vec<Vec<std::time::Duration>> = vec![Vec::new(); n];
+    let per_game = 1.0 / games.max(1) as f64;
+    let add = |into: &mut BTreeMap<String, f64>, score: &engine::ScoreBreakdown| {
+        for (what, points) in points_by_company(score) {
+            *into.entry(what).or_default() += points as f64 * per_game;
+        }
+    };
     for r in results {
         let (wins, own, luna_win, luna_score, t) = r?;
         for p in 0..n {
             report.wins[p] += wins[p];
-            report.mean_score[p] += own[p] as f64 / games as f64;
+            report.mean_score[p] += own[p].total as f64 * per_game;
+            add(&mut report.points_from[p], &own[p]);
             think[p].extend(&t[p]);
         }
         report.luna_wins += luna_win;
-        report.luna_mean_score += luna_score as f64 / games as f64;
+        if let Some(luna) = luna_score {
+            report.luna_mean_score += luna.total as f64 * per_game;
+            add(&mut report.luna_points_from, &luna);
+        }
     }
     let percentile = |v: &mut Vec<std::time::Duration>, q: f64| -> f64 {
         v.sort_unstable();
@@ -181,37 +183,6 @@ fn play_match_game(
         &seated,
         seed,
     )
-}
-
-/// `play(g)` for every game g in 0..games, spread over `threads` threads, in game order.
-fn in_threads<T: Send>(
-    games: usize,
-    threads: usize,
-    play: impl Fn(usize) -> Result<T, String> + Sync,
-) -> Vec<Result<T, String>> {
-    let threads = threads.clamp(1, games.max(1));
-    let mut results: Vec<(usize, Result<T, String>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let play = &play;
-                scope.spawn(move || {
-                    (t..games)
-                        .step_by(threads)
-                        .map(|g| (g, play(g)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| vec![(usize::MAX, Err("a match thread panicked".into()))])
-            })
-            .collect()
-    });
-    results.sort_by_key(|(g, _)| *g);
-    results.into_iter().map(|(_, r)| r).collect()
 }
 
 /// A spread of numbers: count, mean, standard deviation and quantiles.

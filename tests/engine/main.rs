@@ -1,8 +1,8 @@
 //! The rules, one test binary: the component data (`data_*`), the engine (`examples`,
 //! `rejections`, `preview`, `selfplay`), Luna (`luna_*`), the modules (`modules_*`), the
-//! computer players (`bots`), and the docs' references to rules and decisions (`docs`). Run
-//! one part with its module's name as the filter, e.g.
-//! `cargo test --release --test engine luna_rules::`.
+//! computer players (`bots`, and their learned estimate `bots_learned`), and the docs'
+//! references to rules and decisions (`docs`). Run one part with its module's name as the
+//! filter, e.g. `cargo test --release --test engine luna_rules::`.
 
 #[path = "../support/mod.rs"]
 mod support;
@@ -12,6 +12,7 @@ mod luna_support;
 mod modules_support;
 
 mod bots;
+mod bots_learned;
 mod data_facts;
 mod data_rejects;
 mod docs;
