@@ -363,10 +363,23 @@ impl Player {
                         e = Decision::PlanCard { card, slot };
                     }
                 }
+                // Past what was thought out (an option that carries a further step, such as a
+                // station column), the player's next decision there is wanted.
+                let next = match wanted.get(n) {
+                    Some(d) => *d,
+                    None => bots::decide(
+                        Level::Normal,
+                        &self.data,
+                        &state,
+                        seat,
+                        &mut self.rngs.get(seat)?.clone(),
+                        Budget::playouts(1),
+                    )?,
+                };
                 // An alike card used in place of the one wanted stands for it from then on.
                 let mut d = swaps
                     .iter()
-                    .fold(*wanted.get(n)?, |d, (from, to)| with_card(d, *from, *to));
+                    .fold(next, |d, (from, to)| with_card(d, *from, *to));
                 // Without linked slots a planned card's slot changes nothing.
                 if let (Decision::PlanCard { card, .. }, Decision::PlanCard { slot, .. }) = (d, e) {
                     if !state.options.linked_slots {
