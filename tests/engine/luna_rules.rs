@@ -1217,7 +1217,7 @@ fn has(events: &[engine::Event], line: &str) {
 }
 
 /// The German rendering of the first event with `key`.
-fn german(events: &[engine::Event], key: &str) -> String {
+pub(crate) fn german(events: &[engine::Event], key: &str) -> String {
     let e = events
         .iter()
         .find(|e| e.key == key)

@@ -4,6 +4,7 @@
 //! the helper app's card ids, and her card gains from an empty display space said.
 
 use crate::common::{act, blank, board_space, texts};
+use crate::luna_rules::german;
 use crate::luna_support::{
     bonus_space, lay, lc, luna_mut, luna_turn, marker_of, play, position, right_of_luna,
 };
@@ -12,14 +13,6 @@ use skymines::engine::{self, BonusRef, Decision as D};
 /// Luna's action slots b and d (0-based).
 const SLOT_B: usize = 1;
 const SLOT_D: usize = 3;
-
-fn german(events: &[engine::Event], key: &str) -> String {
-    let e = events
-        .iter()
-        .find(|e| e.key == key)
-        .unwrap_or_else(|| panic!("no {key}"));
-    e.render(skymines::text::german())
-}
 
 fn first_player_space() -> D {
     D::PlaceBonus {
@@ -157,4 +150,40 @@ fn a_tile_for_the_next_round_gives_nothing_in_the_last_round() {
     s.round = s.specials.len() as u8 + 1;
     let last = engine::preview::preview(data, &s, 0, space).expect("legal");
     assert!(last.gains_nothing && last.only_next_round, "{last:?}");
+}
+
+/// Steps a reward cannot take are said with why: a money barrier the seat cannot pay (its cost
+/// and the seat's coins), or the end of the track. Before, the marker stopped in silence and a
+/// reward's "+2" that moved it one space read as a miscount.
+#[test]
+fn steps_lost_to_an_unpaid_barrier_or_the_tracks_end_are_said() {
+    use skymines::data::Company::Minerva;
+    use skymines::data::Resource::Minerals;
+    let data = crate::support::data();
+    let mut s = blank(2);
+    let track = &data.tracks.tracks[s.tracks[Minerva.index()]];
+    let barrier = &track.money_barriers[0];
+    let (at, cost) = (barrier.after_space as u8, barrier.cost);
+    crate::common::up(&mut s, 0, 1, crate::common::resource_card(Minerals, 2));
+    s.seats[0].track_pos[Minerva.index()] = at - 1;
+    s.seats[0].coins = cost - 1;
+    let said = texts(&act(&mut s, 0, board_decision("majority_minerals")));
+    let lin = s.seats[0].name.clone();
+    assert!(
+        said.contains(&format!(
+            "{lin} stops before the money barrier on the Minerva Corp. track: it costs {cost} CrypCoin and {lin} has {}, so 1 step is lost",
+            cost - 1
+        )),
+        "{said}"
+    );
+    // At the track's end.
+    let mut s = blank(2);
+    crate::common::up(&mut s, 0, 1, crate::common::resource_card(Minerals, 2));
+    let last = data.tracks.tracks[s.tracks[Minerva.index()]].last_space as u8;
+    s.seats[0].track_pos[Minerva.index()] = last;
+    let said = texts(&act(&mut s, 0, board_decision("majority_minerals")));
+    assert!(
+        said.contains("is at the end of the Minerva Corp. track: 2 more steps are lost"),
+        "{said}"
+    );
 }

@@ -34,6 +34,8 @@ impl Claim {
 /// message claim (the summary of an expansion's rewards before each reward's own line).
 pub(crate) const COMMENTARY: &[&str] = &[
     "event.barrier_declined",
+    "event.barrier_unaffordable",
+    "event.track_end_forfeit",
     "event.units_forfeited",
     "event.no_tier",
     "event.no_upload",

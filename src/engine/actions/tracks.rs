@@ -134,12 +134,32 @@ pub(super) fn run_auto(ctx: &mut Ctx, state: &mut GameState, task: &Task) -> Opt
                         effects::track_step(ctx, state, seat, company);
                         left -= 1;
                     }
+                    // Steps that cannot be taken are said, with why: otherwise a reward's
+                    // "+2" that moved the marker one space reads as a miscount.
                     StepStatus::End => {
                         ctx.count("track_end_forfeit");
+                        ctx.say(
+                            "event.track_end_forfeit",
+                            &[
+                                ("name", &state.seats[seat].name),
+                                ("company", &data.company_name(company)),
+                                ("steps", &left),
+                            ],
+                        );
                         left = 0;
                     }
                     StepStatus::Barrier(cost) if state.seats[seat].coins < cost => {
                         ctx.count("barrier_stop");
+                        ctx.say(
+                            "event.barrier_unaffordable",
+                            &[
+                                ("name", &state.seats[seat].name),
+                                ("company", &data.company_name(company)),
+                                ("cost", &cost),
+                                ("coins", &state.seats[seat].coins),
+                                ("steps", &left),
+                            ],
+                        );
                         left = 0;
                     }
                     StepStatus::Barrier(_) => break,
