@@ -180,7 +180,6 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
             });
             // Each part with its energy, so that they add up to the total: the cards, the
             // energy tile, the track bonus that adds to every energy action.
-            let bonus = effects::energy_bonus(data, state, seat);
             let sources = text::Deferred(|| {
                 let Some((cards, tiles)) = &used else {
                     return String::new();
@@ -198,6 +197,8 @@ pub(super) fn perform(ctx: &mut Ctx, state: &mut GameState, seat: usize, task: T
                         &format!("{n} from the {tile} tile"),
                     )
                 });
+                // Worked out only when the line is read (a replay or a search says nothing).
+                let bonus = effects::energy_bonus(data, state, seat);
                 let bonus = (bonus > 0).then(|| {
                     text::name_ref(
                         "word.energy_bonus",
